@@ -1,0 +1,8 @@
+"""The operator registry. Importing this package registers every operator."""
+
+from . import _creation, _elemwise  # noqa: F401  (registration side effects)
+from ._apply import apply
+from ._params import Param
+from ._registry import OpDef, all_names, all_ops, get_op, has_op, register
+
+__all__ = ["OpDef", "Param", "apply", "register", "get_op", "has_op", "all_ops", "all_names"]

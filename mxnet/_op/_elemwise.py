@@ -1,0 +1,291 @@
+"""Element-wise operators from tables: unary math, binary (broadcast and not), scalar forms.
+
+Each family is one factory; adding an operator is adding a table row.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ..base import MXNetError
+from ._params import Param
+from ._registry import OpDef, register
+
+
+def _same_shape(attrs, shapes):
+    known = next((s for s in shapes if s is not None), None)
+    return [known if s is None else s for s in shapes]
+
+
+# ---------------------------------------------------------------------------------------
+# unary
+
+
+def _round_half_away(x):
+    return torch.sign(x) * torch.floor(torch.abs(x) + 0.5)
+
+
+def _float_only(fn):
+    def f(x):
+        if not x.is_floating_point():
+            return fn(x.to(torch.float32)).to(x.dtype)
+        return fn(x)
+
+    return f
+
+
+_UNARY = {
+    # name: (torch function, fluent, aliases, doc)
+    "abs": (torch.abs, True, (), "Element-wise absolute value."),
+    "negative": (torch.neg, False, (), "Numerical negative, element-wise."),
+    "sign": (torch.sign, True, (), "Element-wise sign."),
+    "round": (lambda x: _round_half_away(x) if x.is_floating_point() else x, True, (),
+              "Round to the nearest integer, halfway cases away from zero."),
+    "rint": (lambda x: torch.round(x) if x.is_floating_point() else x, True, (),
+             "Round to the nearest integer, halfway cases to even."),
+    "ceil": (lambda x: torch.ceil(x) if x.is_floating_point() else x, True, (), "Ceiling."),
+    "floor": (lambda x: torch.floor(x) if x.is_floating_point() else x, True, (), "Floor."),
+    "trunc": (lambda x: torch.trunc(x) if x.is_floating_point() else x, True, (),
+              "Truncate toward zero."),
+    "fix": (lambda x: torch.trunc(x) if x.is_floating_point() else x, True, (),
+            "Round toward zero."),
+    "square": (torch.square, True, (), "Element-wise square."),
+    "sqrt": (_float_only(torch.sqrt), True, (), "Element-wise square root."),
+    "rsqrt": (_float_only(torch.rsqrt), True, (), "Element-wise inverse square root."),
+    "cbrt": (_float_only(lambda x: torch.sign(x) * torch.abs(x).pow(1.0 / 3)), True, (),
+             "Element-wise cube root."),
+    "rcbrt": (_float_only(lambda x: 1.0 / (torch.sign(x) * torch.abs(x).pow(1.0 / 3))), True,
+              (), "Element-wise inverse cube root."),
+    "exp": (_float_only(torch.exp), True, (), "Element-wise exponential."),
+    "expm1": (_float_only(torch.expm1), True, (), "exp(x) - 1, element-wise."),
+    "log": (_float_only(torch.log), True, (), "Natural logarithm, element-wise."),
+    "log10": (_float_only(torch.log10), True, (), "Base-10 logarithm, element-wise."),
+    "log2": (_float_only(torch.log2), True, (), "Base-2 logarithm, element-wise."),
+    "log1p": (_float_only(torch.log1p), True, (), "log(1 + x), element-wise."),
+    "sin": (_float_only(torch.sin), True, (), "Element-wise sine."),
+    "cos": (_float_only(torch.cos), True, (), "Element-wise cosine."),
+    "tan": (_float_only(torch.tan), True, (), "Element-wise tangent."),
+    "arcsin": (_float_only(torch.asin), True, (), "Element-wise inverse sine."),
+    "arccos": (_float_only(torch.acos), True, (), "Element-wise inverse cosine."),
+    "arctan": (_float_only(torch.atan), True, (), "Element-wise inverse tangent."),
+    "sinh": (_float_only(torch.sinh), True, (), "Hyperbolic sine."),
+    "cosh": (_float_only(torch.cosh), True, (), "Hyperbolic cosine."),
+    "tanh": (_float_only(torch.tanh), True, (), "Hyperbolic tangent."),
+    "arcsinh": (_float_only(torch.asinh), True, (), "Inverse hyperbolic sine."),
+    "arccosh": (_float_only(torch.acosh), True, (), "Inverse hyperbolic cosine."),
+    "arctanh": (_float_only(torch.atanh), True, (), "Inverse hyperbolic tangent."),
+    "degrees": (_float_only(torch.rad2deg), True, (), "Radians to degrees."),
+    "radians": (_float_only(torch.deg2rad), True, (), "Degrees to radians."),
+    "sigmoid": (_float_only(torch.sigmoid), True, (), "Logistic sigmoid, element-wise."),
+    "relu": (torch.relu, True, (), "Rectified linear unit, element-wise."),
+    "softsign": (_float_only(lambda x: x / (1 + torch.abs(x))), False, (),
+                 "x / (1 + |x|), element-wise."),
+    "reciprocal": (_float_only(torch.reciprocal), True, (), "1 / x, element-wise."),
+    "erf": (_float_only(torch.erf), False, (), "Gauss error function."),
+    "erfinv": (_float_only(torch.erfinv), False, (), "Inverse Gauss error function."),
+    "gamma": (_float_only(lambda x: torch.exp(torch.lgamma(x)) * _gamma_sign(x)), False, (),
+              "Gamma function."),
+    "gammaln": (_float_only(torch.lgamma), False, (), "Log of the absolute gamma function."),
+    "logical_not": (lambda x: (x == 0).to(x.dtype), False, (), "Logical NOT, 0/1 output."),
+    "_copy": (lambda x: x.clone(), False, ("identity",), "Identity (copy) of the input."),
+    "BlockGrad": (lambda x: x.detach(), False, ("stop_gradient",),
+                  "Pass the input through and stop gradients flowing back."),
+    "make_loss": (lambda x: x, False, (), "Mark a symbol as a loss (gradient of ones)."),
+    "zeros_like_": None,
+}
+del _UNARY["zeros_like_"]
+
+
+def _gamma_sign(x):
+    # sign of Gamma(x): negative on (-2k-1, -2k) for x < 0
+    neg = (x < 0) & (torch.remainder(torch.floor(x), 2) == 1)
+    return torch.where(neg, -torch.ones_like(x), torch.ones_like(x))
+
+
+def _unary(fn):
+    return lambda attrs, x: fn(x)
+
+
+for _name, (_fn, _fluent, _aliases, _doc) in _UNARY.items():
+    register(OpDef(_name, _unary(_fn), fluent=_fluent, aliases=_aliases, doc=_doc,
+                   infer_shape=_same_shape))
+
+
+def _clip(a, x):
+    lo, hi = a["a_min"], a["a_max"]
+    return torch.clamp(x, lo, hi)
+
+
+register(OpDef("clip", _clip, fluent=True, infer_shape=_same_shape,
+               params=[Param("a_min", "float", doc="Minimum value"),
+                       Param("a_max", "float", doc="Maximum value")],
+               doc="Clip (limit) the values in an array."))
+
+# ---------------------------------------------------------------------------------------
+# binary
+
+
+def _check_dtypes(name, a, b):
+    if a.dtype != b.dtype:
+        raise MXNetError(f"Operator {name}: input dtypes differ ({a.dtype} vs {b.dtype})")
+
+
+def _div(a, b):
+    if a.is_floating_point():
+        return a / b
+    return torch.div(a, b, rounding_mode="trunc")
+
+
+def _mod(a, b):
+    r = torch.remainder(a, b)
+    return torch.where(torch.as_tensor(b == 0, device=a.device), torch.zeros_like(r), r)
+
+
+def _cmp(fn):
+    return lambda a, b: fn(a, b).to(a.dtype)
+
+
+def _logic(fn):
+    return lambda a, b: fn(a != 0, b != 0).to(a.dtype)
+
+
+_BINARY = {
+    # suffix: (torch function, doc)
+    "add": (torch.add, "Add"), "sub": (torch.sub, "Subtract"), "mul": (torch.mul, "Multiply"),
+    "div": (_div, "Divide"), "mod": (_mod, "Modulo"), "power": (torch.pow, "Power"),
+    "maximum": (torch.maximum, "Maximum"), "minimum": (torch.minimum, "Minimum"),
+    "hypot": (torch.hypot, "Hypotenuse"),
+    "equal": (_cmp(torch.eq), "Equal (0/1)"), "not_equal": (_cmp(torch.ne), "Not equal (0/1)"),
+    "greater": (_cmp(torch.gt), "Greater (0/1)"),
+    "greater_equal": (_cmp(torch.ge), "Greater or equal (0/1)"),
+    "lesser": (_cmp(torch.lt), "Less (0/1)"), "lesser_equal": (_cmp(torch.le), "Less or equal"),
+    "logical_and": (_logic(torch.logical_and), "Logical AND (0/1)"),
+    "logical_or": (_logic(torch.logical_or), "Logical OR (0/1)"),
+    "logical_xor": (_logic(torch.logical_xor), "Logical XOR (0/1)"),
+}
+
+# element-wise (same shape) names used by Symbol arithmetic and old JSON files
+_ELEMWISE_NAMES = {
+    "add": ("elemwise_add", ("_plus", "_Plus", "_add")),
+    "sub": ("elemwise_sub", ("_minus", "_Minus", "_sub")),
+    "mul": ("elemwise_mul", ("_mul", "_Mul")),
+    "div": ("elemwise_div", ("_div", "_Div")),
+    "mod": ("_mod", ("_Mod",)),
+    "power": ("_power", ("_Power", "_pow")),
+    "maximum": ("_maximum", ("_Maximum",)),
+    "minimum": ("_minimum", ("_Minimum",)),
+    "hypot": ("_hypot", ("_Hypot",)),
+    "equal": ("_equal", ()), "not_equal": ("_not_equal", ()), "greater": ("_greater", ()),
+    "greater_equal": ("_greater_equal", ()), "lesser": ("_lesser", ()),
+    "lesser_equal": ("_lesser_equal", ()), "logical_and": ("_logical_and", ()),
+    "logical_or": ("_logical_or", ()), "logical_xor": ("_logical_xor", ()),
+}
+
+
+def _broadcast_kernel(name, fn):
+    def compute(attrs, a, b):
+        _check_dtypes(name, a, b)
+        return fn(a, b)
+
+    return compute
+
+
+def _broadcast_shape(attrs, shapes):
+    return shapes
+
+
+def _elemwise_kernel(name, fn):
+    def compute(attrs, a, b):
+        if a.shape != b.shape:
+            raise MXNetError(f"Operator {name}: shapes must be equal, got {tuple(a.shape)} "
+                             f"and {tuple(b.shape)}")
+        _check_dtypes(name, a, b)
+        return fn(a, b)
+
+    return compute
+
+
+for _suffix, (_fn, _doc) in _BINARY.items():
+    _bname = f"broadcast_{_suffix}"
+    _bal = ("broadcast_plus",) if _suffix == "add" else (
+        ("broadcast_minus",) if _suffix == "sub" else ())
+    register(OpDef(_bname, _broadcast_kernel(_bname, _fn), inputs=("lhs", "rhs"),
+                   aliases=_bal, doc=f"{_doc}, element-wise with broadcasting."))
+    _ename, _eal = _ELEMWISE_NAMES[_suffix]
+    register(OpDef(_ename, _elemwise_kernel(_ename, _fn), inputs=("lhs", "rhs"), aliases=_eal,
+                   infer_shape=_same_shape, doc=f"{_doc}, element-wise (same shapes)."))
+
+# ---------------------------------------------------------------------------------------
+# scalar forms
+
+
+def _scalar_kernel(fn, reverse: bool):
+    def compute(attrs, x):
+        s = attrs["scalar"]
+        if not x.is_floating_point():
+            s = int(s)  # MXNet casts the scalar to the array's dtype
+        if reverse:
+            return fn(torch.full_like(x, s), x)
+        return fn(x, s)
+
+    return compute
+
+
+_SCALAR = {
+    # name: (binary suffix, reversed, legacy alias)
+    "_plus_scalar": ("add", False, "_PlusScalar"), "_minus_scalar": ("sub", False, "_MinusScalar"),
+    "_rminus_scalar": ("sub", True, "_RMinusScalar"), "_mul_scalar": ("mul", False, "_MulScalar"),
+    "_div_scalar": ("div", False, "_DivScalar"), "_rdiv_scalar": ("div", True, "_RDivScalar"),
+    "_mod_scalar": ("mod", False, "_ModScalar"), "_rmod_scalar": ("mod", True, "_RModScalar"),
+    "_power_scalar": ("power", False, "_PowerScalar"),
+    "_rpower_scalar": ("power", True, "_RPowerScalar"),
+    "_maximum_scalar": ("maximum", False, "_MaximumScalar"),
+    "_minimum_scalar": ("minimum", False, "_MinimumScalar"),
+    "_hypot_scalar": ("hypot", False, "_HypotScalar"),
+    "_equal_scalar": ("equal", False, "_EqualScalar"),
+    "_not_equal_scalar": ("not_equal", False, "_NotEqualScalar"),
+    "_greater_scalar": ("greater", False, "_GreaterScalar"),
+    "_greater_equal_scalar": ("greater_equal", False, "_GreaterEqualScalar"),
+    "_lesser_scalar": ("lesser", False, "_LesserScalar"),
+    "_lesser_equal_scalar": ("lesser_equal", False, "_LesserEqualScalar"),
+    "_logical_and_scalar": ("logical_and", False, "_LogicalAndScalar"),
+    "_logical_or_scalar": ("logical_or", False, "_LogicalOrScalar"),
+    "_logical_xor_scalar": ("logical_xor", False, "_LogicalXorScalar"),
+}
+
+_SCALAR_PARAMS = [Param("scalar", "float", 1.0, doc="Scalar input value"),
+                  Param("is_int", "bool", True, doc="Indicate whether scalar input is int type")]
+
+for _name, (_suffix, _rev, _alias) in _SCALAR.items():
+    register(OpDef(_name, _scalar_kernel(_BINARY[_suffix][0], _rev), params=_SCALAR_PARAMS,
+                   aliases=(_alias,), infer_shape=_same_shape,
+                   doc=f"{_BINARY[_suffix][1]} with a scalar."))
+
+
+# ---------------------------------------------------------------------------------------
+# n-ary
+
+
+def _add_n(attrs, *xs):
+    out = xs[0]
+    for x in xs[1:]:
+        out = out + x
+    return out
+
+
+register(OpDef("add_n", _add_n, params=[Param("num_args", "int", doc="Number of inputs")],
+               variadic="num_args", aliases=("ElementWiseSum", "_sparse_ElementWiseSum"),
+               infer_shape=_same_shape, doc="Add all input arguments element-wise."))
+
+
+def _where(attrs, cond, x, y):
+    if cond.shape != x.shape:
+        if cond.dim() != 1 or cond.shape[0] != x.shape[0]:
+            raise MXNetError(f"Operator where: condition shape {tuple(cond.shape)} must equal "
+                             f"x shape {tuple(x.shape)} or be ({x.shape[0]},)")
+        cond = cond.reshape((-1,) + (1,) * (x.dim() - 1))
+    return torch.where(cond != 0, x, y)
+
+
+register(OpDef("where", _where, inputs=("condition", "x", "y"),
+               doc="Return elements chosen from x or y depending on condition."))

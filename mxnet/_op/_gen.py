@@ -1,0 +1,71 @@
+"""Generate front-end functions (``mx.nd.X``) and docstrings from the registry.
+
+Functions are closures with a real ``__signature__`` (never ``exec``); namespaces follow
+MXNet's prefix rules (:func:`route`).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+
+from ..base import _Null
+from ._params import format_attr
+from ._registry import OpDef
+
+_PREFIXES = (("_contrib_", "contrib"), ("_linalg_", "linalg"), ("_random_", "random"),
+             ("_sparse_", "sparse"), ("_image_", "image"))
+
+
+def route(name: str) -> tuple[str, str]:
+    """Map an operator name to ``(namespace, public name)`` by MXNet's prefix rules."""
+    for prefix, ns in _PREFIXES:
+        if name.startswith(prefix):
+            return ns, name[len(prefix):]
+    if name.startswith("_"):
+        return "_internal", name
+    return "op", name
+
+
+def build_doc(op: OpDef, out_type: str = "NDArray") -> str:
+    """NumPy-style docstring from the op's schema."""
+    lines = [op.doc.strip() or f"The ``{op.name}`` operator.", "", "Parameters", "----------"]
+    if op.variadic:
+        lines += ["*data : " + out_type + "[]", "    Positional inputs."]
+    else:
+        for n in op.input_slots:
+            lines += [f"{n} : {out_type}", f"    Input ``{n}``."]
+    for p in op.params:
+        if p.name == op.variadic:
+            continue
+        default = "required" if p.required else f"optional, default={format_attr(p.default)!s}"
+        lines += [f"{p.name} : {p.type_doc()}, {default}"]
+        if p.doc:
+            lines += ["    " + p.doc]
+    lines += ["out : NDArray, optional", "    The output array.", "", "Returns", "-------",
+              f"out : {out_type} or list of {out_type}s", "    The output of this function."]
+    return "\n".join(lines)
+
+
+def build_signature(op: OpDef, tail: tuple[str, ...] = ("out", "name")) -> inspect.Signature:
+    P = inspect.Parameter
+    params = []
+    if op.variadic:
+        params.append(P("data", P.VAR_POSITIONAL))
+    else:
+        params += [P(n, P.POSITIONAL_OR_KEYWORD, default=None) for n in op.input_slots]
+        params += [P(p.name, P.POSITIONAL_OR_KEYWORD, default=_Null) for p in op.params]
+        params += [P(t, P.POSITIONAL_OR_KEYWORD, default=None) for t in tail]
+    if op.variadic:
+        params += [P(t, P.KEYWORD_ONLY, default=None) for t in tail]
+    params.append(P("kwargs", P.VAR_KEYWORD))
+    return inspect.Signature(params)
+
+
+def finish(fn: Callable, op: OpDef, public: str, module: str, out_type: str) -> Callable:
+    fn.__name__ = public
+    fn.__qualname__ = public
+    fn.__module__ = module
+    fn.__doc__ = build_doc(op, out_type)
+    fn.__signature__ = build_signature(op)
+    return fn

@@ -1,0 +1,75 @@
+"""Basic definitions shared by every layer: the error type and small helpers."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as _np
+
+__all__ = ["MXNetError", "NotSupportedForSparseNDArray", "numeric_types", "integer_types", "string_types"]
+
+
+class MXNetError(RuntimeError):
+    """Error raised by MXNet operations (same base class as MXNet 1.9.1's).
+
+    Examples
+    --------
+    >>> import mxnet as mx
+    >>> try:
+    ...     mx.nd.sum(mx.nd.ones((2,)), foo=1)
+    ... except mx.base.MXNetError as e:
+    ...     print("Cannot find argument 'foo'" in str(e))
+    True
+    """
+
+
+class NotSupportedForSparseNDArray(MXNetError):
+    """Raised when a dense-only function is called on a sparse array."""
+
+    def __init__(self, function, alias, *args):
+        super().__init__()
+        self.function = function.__name__
+        self.alias = alias
+        self.args = [str(type(a)) for a in args]
+
+    def __str__(self):
+        return f"Function {self.function} (namely operator {self.alias}) is not supported for SparseNDArray"
+
+
+numeric_types = (float, int, _np.generic, numbers.Number)
+integer_types = (int, _np.integer)
+string_types = (str,)
+py_str = str
+
+
+class _NullType:
+    """Placeholder for arguments left at the operator's default (MXNet's ``_Null``)."""
+
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "_Null"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+_Null = _NullType()
+
+
+def check_call(ret):
+    """Compatibility shim: MXNet's C-API return check. Nonzero means failure."""
+    if ret != 0:
+        raise MXNetError(f"C API call failed with code {ret}")
+
+
+def data_dir() -> str:
+    """Return ``$MXNET_HOME`` or ``~/.mxnet``, where datasets and models are cached."""
+    import os
+
+    return os.getenv("MXNET_HOME", os.path.join(os.path.expanduser("~"), ".mxnet"))

@@ -1,0 +1,87 @@
+"""Imperative invocation: NDArrays in, registry kernel, NDArrays out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .._op._apply import apply
+from .._op._gen import finish
+from .._op._registry import OpDef
+from ..base import MXNetError, _Null
+from ..context import Context
+
+_NDArray = None  # set by ndarray.py (avoids an import cycle)
+
+
+def _set_ndarray_class(cls) -> None:
+    global _NDArray
+    _NDArray = cls
+
+
+def invoke(op: OpDef, attrs: dict, inputs: list, out=None):
+    """Run ``op`` on NDArray ``inputs``; return one NDArray or a list (visible outputs)."""
+    if inputs:
+        ctx = inputs[0]._ctx
+    else:
+        ctx = attrs.get("ctx") or Context.default_ctx()
+    res = apply(op, attrs, [x._t for x in inputs])
+    nvis = op.num_visible_outputs(attrs) if op._num_visible is not None else len(res)
+    wrap = _NDArray._wrap
+    if out is not None:
+        outs = out if isinstance(out, (list, tuple)) else [out]
+        if len(outs) != nvis:
+            raise MXNetError(f"Operator {op.name} has {nvis} outputs but out= has {len(outs)}")
+        for o, r in zip(outs, res):
+            o._assign_tensor(r)
+        return out
+    if nvis == 1:
+        return wrap(res[0], ctx)
+    return [wrap(r, ctx) for r in res[:nvis]]
+
+
+def make_nd_function(op: OpDef, public: str, module: str) -> Callable:
+    """Build ``mx.nd.<public>`` for ``op``: positional inputs, then params in schema order."""
+    slots = op.input_slots
+    nslots = len(slots)
+    pnames = [p.name for p in op.params if p.name != op.variadic]
+    variadic = op.variadic
+    parse = op.parse_attrs
+    NDArray_ = _NDArray
+
+    if variadic:
+        def fn(*args, out=None, name=None, **kwargs):
+            if len(args) == 1 and isinstance(args[0], (list, tuple)):
+                args = tuple(args[0])
+            for i, a in enumerate(args):
+                if not isinstance(a, NDArray_):
+                    raise TypeError(f"{public}: positional argument {i} must be NDArray, "
+                                    f"got {type(a).__name__}")
+            if kwargs:
+                kwargs = {k: v for k, v in kwargs.items() if v is not _Null}
+            kwargs[variadic] = len(args)
+            return invoke(op, parse(kwargs), list(args), out)
+    else:
+        def fn(*args, out=None, name=None, **kwargs):
+            if kwargs:
+                ins = list(args[:nslots])
+                for s in slots[len(ins):]:
+                    ins.append(kwargs.pop(s, None))
+                kwargs = {k: v for k, v in kwargs.items() if v is not _Null}
+            else:
+                ins = args[:nslots]
+            if len(args) > nslots:
+                for pname, v in zip(pnames, args[nslots:]):
+                    if pname in kwargs:
+                        raise TypeError(f"{public}() got multiple values for argument '{pname}'")
+                    kwargs[pname] = v
+            inputs = []
+            for i, x in enumerate(ins):
+                if x is None:
+                    continue
+                if not isinstance(x, NDArray_):
+                    raise TypeError(f"{public}: argument {slots[i]} must be NDArray, "
+                                    f"got {type(x).__name__}")
+                inputs.append(x)
+            return invoke(op, parse(kwargs), inputs, out)
+
+    return finish(fn, op, public, module, "NDArray")

@@ -1,0 +1,464 @@
+"""The NDArray: an MXNet n-dimensional array over a torch tensor.
+
+The class path ``mxnet.ndarray.ndarray.NDArray`` is part of the file formats (pickles and
+``.states`` files name it); keep it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from .. import _dtype
+from .._op._arith import NDARRAY_TABLE, ArithMixin
+from .._op._registry import get_op
+from .._op._state import state
+from ..base import MXNetError, numeric_types
+from ..context import Context, current_context
+from . import _invoke
+from ._indexing import getitem, setitem
+from ._invoke import invoke
+
+__all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "waitall",
+           "from_numpy", "from_dlpack", "concatenate", "moveaxis", "onehot_encode"]
+
+_GRAD_REQ = ("null", "write", "add")
+
+
+def _op_call(opname: str, inputs: list, kwargs: dict, out=None):
+    op = get_op(opname)
+    return invoke(op, op.parse_attrs(kwargs), inputs, out)
+
+
+class NDArray(ArithMixin):
+    """An array with a fixed shape and dtype on a :class:`~mxnet.context.Context`.
+
+    Arithmetic broadcasts; basic slices are views sharing memory.
+
+    Examples
+    --------
+    >>> import mxnet as mx
+    >>> a = mx.nd.ones((2, 3))
+    >>> (a * 2).asnumpy()
+    array([[2., 2., 2.],
+           [2., 2., 2.]], dtype=float32)
+    >>> b = a[1:2]
+    >>> b[:] = 0
+    >>> a.sum().asscalar()
+    3.0
+    """
+
+    __slots__ = ("_t", "_ctx", "_grad", "_grad_req", "_marked", "__weakref__")
+    __array_priority__ = 1000.0
+    _ARITH = NDARRAY_TABLE
+
+    def _arith_call(self, opname, inputs, attrs, out=None):
+        return _op_call(opname, inputs, attrs, out)
+
+    def _inplace(self, kind, other):
+        res = self._binary(kind, other)
+        if res is NotImplemented:
+            return res
+        self._assign_tensor(res._t)
+        return self
+
+    def __iadd__(self, o):
+        return self._inplace("add", o)
+
+    def __isub__(self, o):
+        return self._inplace("sub", o)
+
+    def __imul__(self, o):
+        return self._inplace("mul", o)
+
+    def __itruediv__(self, o):
+        return self._inplace("div", o)
+
+    __idiv__ = __itruediv__
+
+    def __imod__(self, o):
+        return self._inplace("mod", o)
+
+    def __init__(self, handle=None, writable=True):
+        if handle is not None and not isinstance(handle, torch.Tensor):
+            raise MXNetError("NDArray(handle): handle must be a torch.Tensor")
+        self._t = handle if handle is not None else torch.empty(0)
+        self._ctx = Context("cpu", 0)
+        self._grad = None
+        self._grad_req = "null"
+        self._marked = False
+
+    @classmethod
+    def _wrap(cls, t: torch.Tensor, ctx: Context) -> NDArray:
+        obj = object.__new__(cls)
+        obj._t = t
+        obj._ctx = ctx
+        obj._grad = None
+        obj._grad_req = "null"
+        obj._marked = False
+        return obj
+
+    # -- properties -------------------------------------------------------------------
+    @property
+    def handle(self) -> torch.Tensor:
+        """The underlying torch tensor (shares memory)."""
+        return self._t
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self._t.shape)
+
+    @property
+    def size(self) -> int:
+        return self._t.numel()
+
+    @property
+    def ndim(self) -> int:
+        return self._t.dim()
+
+    @property
+    def dtype(self):
+        return _dtype.to_numpy_type(self._t.dtype)
+
+    @property
+    def context(self) -> Context:
+        return self._ctx
+
+    ctx = context
+
+    @property
+    def stype(self) -> str:
+        return "default"
+
+    @property
+    def writable(self) -> bool:
+        return True
+
+    @property
+    def T(self) -> NDArray:
+        if self.ndim > 2:
+            raise ValueError("Only 2D matrix is allowed to be transposed")
+        return self.transpose()
+
+    @property
+    def grad(self) -> NDArray | None:
+        return self._grad
+
+    # -- conversion -------------------------------------------------------------------
+    def asnumpy(self) -> np.ndarray:
+        """Copy to a NumPy array (a synchronisation point)."""
+        t = self._t.detach()
+        if t.dtype == torch.bfloat16:
+            return t.view(torch.int16).cpu().numpy().view(np.uint16).astype(np.uint16).view(
+                _dtype.bfloat16)
+        if t.device.type != "cpu":
+            return t.cpu().numpy()
+        return t.numpy().copy()
+
+    def asscalar(self):
+        if self.size != 1:
+            raise ValueError("The current array is not a scalar")
+        return self.asnumpy().reshape(())[()]
+
+    def astype(self, dtype, copy: bool = True) -> NDArray:
+        td = _dtype.to_torch(dtype)
+        if not copy and td == self._t.dtype:
+            return self
+        return _op_call("Cast", [self], {"dtype": _dtype.dtype_name(dtype)})
+
+    def copy(self) -> NDArray:
+        return self.copyto(self._ctx)
+
+    def copyto(self, other):
+        """Copy into ``other`` (an NDArray, filled in place) or onto a Context (new array)."""
+        if isinstance(other, NDArray):
+            if other is self:
+                return self
+            if other.shape != self.shape:
+                raise MXNetError(f"copyto: shape mismatch {self.shape} vs {other.shape}")
+            with torch.no_grad():
+                other._t.copy_(self._t)
+            return other
+        if isinstance(other, Context):
+            t = self._t.detach().to(other.torch_device, copy=True)
+            return NDArray._wrap(t, other)
+        raise TypeError(f"copyto does not support type {type(other)}")
+
+    def as_in_context(self, context: Context) -> NDArray:
+        if context == self._ctx:
+            return self
+        return self.copyto(context)
+
+    as_in_ctx = as_in_context
+
+    def as_nd_ndarray(self) -> NDArray:
+        return self
+
+    def tostype(self, stype: str) -> NDArray:
+        if stype != "default":
+            raise MXNetError(f"tostype: storage type '{stype}' is not supported; only dense "
+                             "('default') arrays are available")
+        return self
+
+    def wait_to_read(self) -> None:
+        if self._t.device.type == "cuda":
+            torch.cuda.synchronize(self._t.device)
+
+    wait_to_write = wait_to_read
+
+    def detach(self) -> NDArray:
+        return NDArray._wrap(self._t.detach(), self._ctx)
+
+    def _assign_tensor(self, t: torch.Tensor) -> None:
+        """Write ``t`` into this array's memory (out= semantics)."""
+        if tuple(t.shape) != tuple(self._t.shape):
+            t = t.broadcast_to(self._t.shape)
+        if state.is_recording and (t.requires_grad or self._t.requires_grad):
+            self._t = t.to(self._t.dtype)
+            return
+        with torch.no_grad():
+            self._t.copy_(t)
+
+    # -- autograd ---------------------------------------------------------------------
+    def attach_grad(self, grad_req: str = "write", stype=None) -> None:
+        """Allocate a gradient buffer; ``backward`` writes (``write``) or adds (``add``)."""
+        from .. import autograd
+
+        autograd.mark_variables([self], [_zeros_like_t(self)], grad_reqs=grad_req)
+
+    def backward(self, out_grad=None, retain_graph: bool = False, train_mode: bool = True):
+        from .. import autograd
+
+        autograd.backward([self], [out_grad] if out_grad is not None else None,
+                          retain_graph=retain_graph, train_mode=train_mode)
+
+    # -- printing ---------------------------------------------------------------------
+    def __repr__(self) -> str:
+        shape_info = "x".join(str(x) for x in self.shape)
+        return f"\n{self.asnumpy()}\n<{type(self).__name__} {shape_info} @{self._ctx}>"
+
+    __str__ = __repr__
+
+    # -- python protocol --------------------------------------------------------------
+    def __len__(self) -> int:
+        if self.ndim == 0:
+            raise TypeError("len() of unsized object")
+        return self._t.shape[0]
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def __bool__(self) -> bool:
+        n = self.size
+        if n == 0:
+            return False
+        if n == 1:
+            return bool(self.asscalar())
+        raise ValueError("The truth value of an NDArray with multiple elements is ambiguous.")
+
+    __nonzero__ = __bool__
+
+    def __float__(self):
+        return float(self.asscalar())
+
+    def __int__(self):
+        return int(self.asscalar())
+
+    def __index__(self):
+        if self.size == 1 and not self._t.is_floating_point():
+            return int(self.asscalar())
+        raise TypeError("only integer scalar arrays can be converted to a scalar index")
+
+    __hash__ = object.__hash__
+
+    def __getitem__(self, key):
+        return getitem(self, key)
+
+    def __setitem__(self, key, value):
+        setitem(self, key, value)
+
+    def __reduce__(self):
+        from ._serial import dumps_one
+
+        return (NDArray, (None,), {"handle": dumps_one(self)})
+
+    def __setstate__(self, st):
+        from ._serial import loads_one
+
+        other = loads_one(st["handle"])
+        self._t = other._t
+        self._ctx = other._ctx
+        self._grad = None
+        self._grad_req = "null"
+        self._marked = False
+
+    def __getstate__(self):
+        return self.__reduce__()[2]
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.asnumpy()
+        return a.astype(dtype) if dtype is not None else a
+
+    # -- reshape ------------------------------------------------------------------------
+    def reshape(self, *shape, **kwargs) -> NDArray:
+        """Reshape with MXNet's special codes (0, -1, -2, -3, -4) and ``reverse``.
+
+        Examples
+        --------
+        >>> mx.nd.ones((2, 3, 4)).reshape((0, -1)).shape
+        (2, 12)
+        """
+        if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
+            shape = shape[0]
+        elif not shape:
+            shape = kwargs.pop("shape", None)
+            if shape is None:
+                raise TypeError("reshape() missing required argument 'shape'")
+        return _op_call("Reshape", [self], {"shape": tuple(shape), **kwargs})
+
+    # -- dlpack -------------------------------------------------------------------------
+    def to_dlpack_for_read(self):
+        return torch.utils.dlpack.to_dlpack(self._t.detach())
+
+    def to_dlpack_for_write(self):
+        return torch.utils.dlpack.to_dlpack(self._t.detach())
+
+
+def _zeros_like_t(a: NDArray) -> NDArray:
+    return NDArray._wrap(torch.zeros_like(a._t.detach()), a._ctx)
+
+
+_invoke._set_ndarray_class(NDArray)
+
+# ---------------------------------------------------------------------------------------
+# creation helpers (module-level functions of mxnet.ndarray.ndarray)
+
+
+def _resolve_ctx(ctx) -> Context:
+    if ctx is None:
+        return current_context()
+    if isinstance(ctx, str):
+        from .._op._params import Param
+
+        return Param("ctx", "ctx").parse(ctx)
+    return ctx
+
+
+def array(source_array, ctx=None, dtype=None) -> NDArray:
+    """Create an NDArray from any array-like (lists and NumPy arrays default to float32).
+
+    Examples
+    --------
+    >>> mx.nd.array([1, 2, 3]).dtype
+    <class 'numpy.float32'>
+    """
+    ctx = _resolve_ctx(ctx)
+    if isinstance(source_array, NDArray):
+        dt = _dtype.to_torch(dtype) if dtype is not None else source_array._t.dtype
+        t = source_array._t.detach().to(device=ctx.torch_device, dtype=dt, copy=True)
+        return NDArray._wrap(t, ctx)
+    dt = _dtype.to_torch(dtype) if dtype is not None else torch.float32
+    if isinstance(source_array, torch.Tensor):
+        t = source_array.detach().to(device=ctx.torch_device, dtype=dt, copy=True)
+        return NDArray._wrap(t, ctx)
+    if isinstance(source_array, np.ndarray) and source_array.dtype == _dtype.bfloat16:
+        raw = torch.from_numpy(source_array.view(np.int16).copy())
+        return NDArray._wrap(raw.view(torch.bfloat16).to(ctx.torch_device), ctx)
+    try:
+        np_dt = np.dtype(_dtype.dtype_name(dt)) if dt != torch.bfloat16 else np.float32
+        arr = np.array(source_array, dtype=np_dt)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"source_array must be array like object: {e}") from None
+    t = torch.from_numpy(arr)
+    if dt == torch.bfloat16:
+        t = t.to(torch.bfloat16)
+    if ctx.torch_device.type != "cpu":
+        t = t.to(ctx.torch_device)
+    return NDArray._wrap(t, ctx)
+
+
+def from_numpy(ndarray: np.ndarray, zero_copy: bool = True) -> NDArray:
+    """Wrap a C-contiguous NumPy array without copying (the NumPy array must outlive it)."""
+    if not zero_copy or not ndarray.flags["C_CONTIGUOUS"]:
+        ndarray = np.ascontiguousarray(ndarray)
+    return NDArray._wrap(torch.from_numpy(ndarray), Context("cpu", 0))
+
+
+def from_dlpack(dlpack) -> NDArray:
+    t = torch.utils.dlpack.from_dlpack(dlpack)
+    ctx = Context("gpu", t.device.index) if t.device.type == "cuda" else Context("cpu", 0)
+    return NDArray._wrap(t, ctx)
+
+
+def _creation(opname: str, shape, ctx, dtype, **kwargs) -> NDArray:
+    ctx = _resolve_ctx(ctx)
+    if isinstance(shape, int):
+        shape = (shape,)
+    attrs = {"shape": tuple(shape), "ctx": ctx, **kwargs}
+    if dtype is not None:
+        attrs["dtype"] = dtype
+    return _op_call(opname, [], attrs)
+
+
+def empty(shape, ctx=None, dtype=None) -> NDArray:
+    """An uninitialised array (here: zero-filled memory is not guaranteed)."""
+    ctx = _resolve_ctx(ctx)
+    if isinstance(shape, int):
+        shape = (shape,)
+    t = torch.empty(tuple(shape), dtype=_dtype.to_torch(dtype), device=ctx.torch_device)
+    return NDArray._wrap(t, ctx)
+
+
+def zeros(shape, ctx=None, dtype=None, stype=None, **kwargs) -> NDArray:
+    """An array of zeros. >>> mx.nd.zeros((2, 3)).shape == (2, 3)"""
+    return _creation("_zeros", shape, ctx, dtype, **kwargs)
+
+
+def ones(shape, ctx=None, dtype=None, **kwargs) -> NDArray:
+    """An array of ones. >>> mx.nd.ones((2,)).asnumpy().tolist() == [1.0, 1.0]"""
+    return _creation("_ones", shape, ctx, dtype, **kwargs)
+
+
+def full(shape, val, ctx=None, dtype=np.float32, out=None) -> NDArray:
+    """An array filled with ``val``."""
+    res = _creation("_full", shape, ctx, dtype, value=float(val))
+    if out is not None:
+        out[:] = res
+        return out
+    return res
+
+
+def arange(start, stop=None, step=1.0, repeat=1, infer_range=None, ctx=None, dtype=np.float32):
+    """Evenly spaced values in ``[start, stop)`` (each repeated ``repeat`` times)."""
+    ctx = _resolve_ctx(ctx)
+    return _op_call("_arange", [], {"start": start, "stop": stop, "step": step,
+                                    "repeat": repeat, "ctx": ctx, "dtype": dtype})
+
+
+def waitall() -> None:
+    """Wait for all pending work (CUDA streams) to finish."""
+    if torch.cuda.is_available() and torch.cuda.is_initialized():
+        torch.cuda.synchronize()
+
+
+def concatenate(arrays, axis: int = 0, always_copy: bool = True) -> NDArray:
+    """Join arrays along ``axis``."""
+    return _op_call("Concat", list(arrays), {"dim": axis, "num_args": len(arrays)})
+
+
+def moveaxis(tensor: NDArray, source, destination) -> NDArray:
+    """Move axes of an array to new positions."""
+    t = torch.movedim(tensor._t, source, destination)
+    return NDArray._wrap(t.contiguous(), tensor._ctx)
+
+
+def onehot_encode(indices: NDArray, out: NDArray) -> NDArray:
+    """One-hot encode ``indices`` into ``out`` (whose last dim gives the depth)."""
+    res = _op_call("one_hot", [indices], {"depth": out.shape[1], "dtype": out.dtype})
+    out[:] = res
+    return out
+
+
+def _is_scalar(x) -> bool:
+    return isinstance(x, numeric_types) and not isinstance(x, NDArray)
