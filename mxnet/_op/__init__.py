@@ -1,6 +1,7 @@
 """The operator registry. Importing this package registers every operator."""
 
 from . import _creation, _elemwise  # noqa: F401  (registration side effects)
+from . import _optim  # noqa: F401  (optimizer update operators)
 from ._apply import apply
 from ._params import Param
 from ._registry import OpDef, all_names, all_ops, get_op, has_op, register

@@ -1,0 +1,215 @@
+"""Basic neural-network operators: FullyConnected, Activation, LeakyReLU, Dropout, Embedding.
+
+Kernels are thin wrappers over ``torch.nn.functional``; gradients come from torch autograd.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F
+
+from ..base import MXNetError
+from ._params import Param
+from ._registry import OpDef, register
+from ._state import state
+
+__all__: list[str] = []
+
+
+def fill(shapes: list, i: int, shape) -> None:
+    """Set ``shapes[i]`` to ``shape`` when unknown; check it when known."""
+    if i >= len(shapes):
+        return
+    shape = tuple(int(d) for d in shape)
+    if shapes[i] is None:
+        shapes[i] = shape
+    elif tuple(shapes[i]) != shape and 0 not in tuple(shapes[i]):
+        raise MXNetError(f"Shape inconsistent: input {i} expected {shape}, got "
+                         f"{tuple(shapes[i])}")
+
+
+def no_bias_inputs(names=("data", "weight", "bias")):
+    """``active_inputs`` that drops ``bias`` when ``no_bias`` is set."""
+    with_bias, without = list(names), [n for n in names if n != "bias"]
+    return lambda a: without if a["no_bias"] else with_bias
+
+
+# ---------------------------------------------------------------------------------------
+# FullyConnected
+
+
+def _fc(a, x, w, b=None):
+    if a["flatten"]:
+        x = x.reshape(x.shape[0], -1)
+    if w.shape[0] != a["num_hidden"]:
+        raise MXNetError(f"FullyConnected: weight shape {tuple(w.shape)} does not match "
+                         f"num_hidden={a['num_hidden']}")
+    return F.linear(x, w, b)
+
+
+def _fc_shape(a, s):
+    d = s[0]
+    if d is not None:
+        k = math.prod(d[1:]) if a["flatten"] else d[-1]
+        fill(s, 1, (a["num_hidden"], k))
+    if not a["no_bias"]:
+        fill(s, 2, (a["num_hidden"],))
+    return s
+
+
+register(OpDef(
+    "FullyConnected", _fc, inputs=("data", "weight", "bias"), active_inputs=no_bias_inputs(),
+    params=[Param("num_hidden", "int", doc="Number of hidden nodes of the output."),
+            Param("no_bias", "bool", False, doc="Whether to disable bias parameter."),
+            Param("flatten", "bool", True, doc="Whether to collapse all but the first axis.")],
+    infer_shape=_fc_shape, aliases=("_npx_fully_connected", "_sparse_FullyConnected"),
+    doc="Applies a linear transformation: Y = XW^T + b.\n\nExample: "
+        "``mx.nd.FullyConnected(x, w, b, num_hidden=4)``"))
+
+# ---------------------------------------------------------------------------------------
+# Activation
+
+
+def _softsign(x):
+    return x / (1 + x.abs())
+
+
+_ACT = {"relu": torch.relu, "sigmoid": torch.sigmoid, "tanh": torch.tanh,
+        "softrelu": F.softplus, "softsign": _softsign}
+
+
+def _same(a, s):
+    known = next((x for x in s[:1] if x is not None), None)
+    if known is not None:
+        s[0] = known
+    return s
+
+
+register(OpDef(
+    "Activation", lambda a, x: _ACT[a["act_type"]](x), aliases=("_npx_activation",),
+    params=[Param("act_type", "enum", choices=list(_ACT),
+                  doc="Activation function to be applied.")],
+    infer_shape=_same,
+    doc="Element-wise activation function (relu, sigmoid, tanh, softrelu, softsign).\n\n"
+        "Example: ``mx.nd.Activation(x, act_type='relu')``"))
+
+# ---------------------------------------------------------------------------------------
+# LeakyReLU
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_LAMBDA = 1.0507009873554804934193349852946
+
+
+def _leaky(a, x, gamma=None):
+    t = a["act_type"]
+    slope = a["slope"]
+    if t == "leaky":
+        out = torch.where(x > 0, x, x * slope)
+    elif t == "prelu":
+        if gamma is None:
+            raise MXNetError("LeakyReLU: act_type='prelu' needs the gamma input")
+        g = gamma
+        if x.dim() > 1 and g.dim() == 1 and g.shape[0] != 1:
+            g = g.reshape((1, -1) + (1,) * (x.dim() - 2))
+        out = torch.where(x > 0, x, x * g)
+    elif t == "elu":
+        out = torch.where(x > 0, x, slope * torch.expm1(x))
+    elif t == "selu":
+        out = _SELU_LAMBDA * torch.where(x > 0, x, _SELU_ALPHA * torch.expm1(x))
+    elif t == "gelu":
+        out = 0.5 * x * (1 + torch.erf(x * (1 / math.sqrt(2))))
+    else:  # rrelu
+        lo, hi = a["lower_bound"], a["upper_bound"]
+        if state.is_train:
+            mask = torch.empty_like(x).uniform_(lo, hi)
+            return torch.where(x > 0, x, x * mask), mask
+        out = torch.where(x > 0, x, x * ((lo + hi) / 2))
+        return out, torch.zeros_like(x)
+    return out
+
+
+def _leaky_shape(a, s):
+    if a["act_type"] == "prelu" and s[0] is not None and len(s) > 1:
+        fill(s, 1, (s[0][1] if len(s[0]) > 1 else 1,))
+    return s
+
+
+register(OpDef(
+    "LeakyReLU", _leaky, inputs=("data", "gamma"),
+    active_inputs=lambda a: ["data", "gamma"] if a["act_type"] == "prelu" else ["data"],
+    outputs=lambda a: ["output", "mask"] if a["act_type"] == "rrelu" else ["output"],
+    aliases=("_npx_leaky_relu",),
+    params=[Param("act_type", "enum", "leaky",
+                  choices=["elu", "gelu", "leaky", "prelu", "rrelu", "selu"],
+                  doc="Activation function to be applied."),
+            Param("slope", "float", 0.25, doc="Init slope for the activation."),
+            Param("lower_bound", "float", 0.125, doc="Lower bound of random slope (rrelu)."),
+            Param("upper_bound", "float", 0.334, doc="Upper bound of random slope (rrelu).")],
+    infer_shape=_leaky_shape,
+    doc="Leaky ReLU family: leaky, prelu (learned gamma), elu, selu, gelu, rrelu.\n\n"
+        "Example: ``mx.nd.LeakyReLU(x, act_type='leaky', slope=0.1)``"))
+
+# ---------------------------------------------------------------------------------------
+# Dropout
+
+
+def _dropout(a, x):
+    p = a["p"]
+    if not (state.is_train or a["mode"] == "always") or p <= 0:
+        return x.clone()
+    if p >= 1:
+        return x * 0
+    axes = a["axes"]
+    mshape = list(x.shape)
+    for ax in axes:
+        mshape[ax] = 1
+    keep = torch.empty(mshape, dtype=x.dtype, device=x.device).bernoulli_(1 - p)
+    return x * keep * (1.0 / (1 - p))
+
+
+register(OpDef(
+    "Dropout", _dropout, aliases=("_npx_dropout",), infer_shape=_same,
+    params=[Param("p", "float", 0.5, doc="Fraction of the input that gets dropped out."),
+            Param("mode", "enum", "training", choices=["always", "training"],
+                  doc="Whether to only turn on dropout during training or always."),
+            Param("axes", "shape", (), doc="Axes for variational dropout kernel."),
+            Param("cudnn_off", "bool_or_none", False, doc="Whether to turn off cudnn.")],
+    doc="Randomly zero inputs with probability p during training, scaling the rest by "
+        "1/(1-p).\n\nExample: ``mx.nd.Dropout(x, p=0.2)``"))
+
+
+# ---------------------------------------------------------------------------------------
+# Embedding
+
+
+def _embedding(a, data, weight):
+    idx = data.long() if data.is_floating_point() else data.to(torch.long)
+    idx = idx.clamp(0, weight.shape[0] - 1)
+    return F.embedding(idx, weight)
+
+
+def _embedding_shape(a, s):
+    fill(s, 1, (a["input_dim"], a["output_dim"]))
+    return s
+
+
+def _embedding_type(a, dts):
+    w = dts[1] if len(dts) > 1 and dts[1] is not None else a["dtype"]
+    return [dts[0] or "float32", w], [w]
+
+
+register(OpDef(
+    "Embedding", _embedding, inputs=("data", "weight"),
+    aliases=("_npx_embedding", "_sparse_Embedding"),
+    params=[Param("input_dim", "int", doc="Vocabulary size of the input indices."),
+            Param("output_dim", "int", doc="Dimension of the embedding vectors."),
+            Param("dtype", "enum", "float32",
+                  choices=["bfloat16", "float16", "float32", "float64", "int32", "int64",
+                           "int8", "uint8"], doc="Data type of weight."),
+            Param("sparse_grad", "bool", False,
+                  doc="Compute row_sparse gradient in the backward calculation.")],
+    infer_shape=_embedding_shape, infer_type=_embedding_type,
+    doc="Maps integer indices to vector representations (embeddings).\n\n"
+        "Example: ``mx.nd.Embedding(idx, w, input_dim=10, output_dim=4)``"))

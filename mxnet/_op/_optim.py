@@ -1,0 +1,345 @@
+"""Fused optimizer update operators (``sgd_update``, ``adam_update``...).
+
+MXNet's update operators return the new weight (written to ``out``, usually the weight
+itself) and update their state inputs (momentum, mean, var, fp32 master weights...) in
+place. Each kernel here does the same on torch tensors: states are mutated, the new weight
+is returned. Scalars are rounded to float32 first, as MXNet's float parameters are.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+from ._params import Param
+from ._registry import OpDef, register
+
+_f32 = np.float32
+
+
+def _s(x) -> float:
+    """A scalar rounded to float32 (MXNet's ``float`` parameters)."""
+    return float(_f32(x))
+
+
+def _clip(g: torch.Tensor, bound: float) -> torch.Tensor:
+    if bound >= 0:
+        return torch.clamp(g, -bound, bound)
+    return g
+
+
+def _rescaled(a: dict, g: torch.Tensor, clip_key: str = "clip_gradient") -> torch.Tensor:
+    return _clip(g * _s(a["rescale_grad"]), _s(a[clip_key]))
+
+
+def _same(attrs, shapes):
+    known = next((s for s in shapes if s is not None), None)
+    return [known if s is None else s for s in shapes]
+
+
+# -- common parameter lists -----------------------------------------------------------
+def _common(*, lr=True, momentum=False, lazy=False):
+    ps = []
+    if lr:
+        ps.append(Param("lr", "float", doc="Learning rate"))
+    if momentum:
+        ps.append(Param("momentum", "float", 0.0, doc="The decay rate of momentum estimates"))
+    ps += [Param("wd", "float", 0.0, doc="Weight decay"),
+           Param("rescale_grad", "float", 1.0, doc="Rescale gradient to grad = rescale_grad*grad."),
+           Param("clip_gradient", "float", -1.0,
+                 doc="Clip gradient to [-clip_gradient, clip_gradient]; < 0 disables clipping")]
+    if lazy:
+        ps.append(Param("lazy_update", "bool", True,
+                        doc="If true, lazy updates are applied for row_sparse gradients."))
+    return ps
+
+
+# -- SGD family ------------------------------------------------------------------------
+def _sgd_step(a, w, g, lr, wd):
+    g = _clip(g * _s(a["rescale_grad"]), _s(a["clip_gradient"]))
+    return w * _s(1 - _f32(lr) * _f32(wd)) - _s(lr) * g
+
+
+def _sgd_mom_step(a, w, g, mom, lr, wd, momentum):
+    g = _clip(g * _s(a["rescale_grad"]), _s(a["clip_gradient"]))
+    mom.mul_(_s(momentum)).sub_(w * _s(_f32(lr) * _f32(wd))).sub_(g * _s(lr))
+    return w + mom
+
+
+def _nag_step(a, w, g, mom, lr, wd, momentum):
+    g = _clip(g * _s(a["rescale_grad"]), _s(a["clip_gradient"])) + w * _s(wd)
+    mom.mul_(_s(momentum)).add_(g)
+    return w - (g + mom * _s(momentum)) * _s(lr)
+
+
+def _sgd(a, w, g):
+    return _sgd_step(a, w, g, a["lr"], a["wd"])
+
+
+def _sgd_mom(a, w, g, mom):
+    return _sgd_mom_step(a, w, g, mom, a["lr"], a["wd"], a["momentum"])
+
+
+def _mp_sgd(a, w, g, w32):
+    w32.copy_(_sgd_step(a, w32, g.float(), a["lr"], a["wd"]))
+    return w32.to(w.dtype)
+
+
+def _mp_sgd_mom(a, w, g, mom, w32):
+    w32.copy_(_sgd_mom_step(a, w32, g.float(), mom, a["lr"], a["wd"], a["momentum"]))
+    return w32.to(w.dtype)
+
+
+def _nag(a, w, g, mom):
+    return _nag_step(a, w, g, mom, a["lr"], a["wd"], a["momentum"])
+
+
+def _mp_nag(a, w, g, mom, w32):
+    w32.copy_(_nag_step(a, w32, g.float(), mom, a["lr"], a["wd"], a["momentum"]))
+    return w32.to(w.dtype)
+
+
+_UPD = "Update function for the {} optimizer: returns the new weight, updates states in place."
+
+for _name, _fn, _ins, _mom, _lazy in (
+        ("sgd_update", _sgd, ("weight", "grad"), False, True),
+        ("sgd_mom_update", _sgd_mom, ("weight", "grad", "mom"), True, True),
+        ("mp_sgd_update", _mp_sgd, ("weight", "grad", "weight32"), False, True),
+        ("mp_sgd_mom_update", _mp_sgd_mom, ("weight", "grad", "mom", "weight32"), True, True),
+        ("nag_mom_update", _nag, ("weight", "grad", "mom"), True, False),
+        ("mp_nag_mom_update", _mp_nag, ("weight", "grad", "mom", "weight32"), True, False)):
+    register(OpDef(_name, _fn, params=_common(momentum=_mom, lazy=_lazy), inputs=_ins,
+                   infer_shape=_same, doc=_UPD.format(_name.replace("_update", ""))))
+
+
+# -- sign SGD ----------------------------------------------------------------------------
+def _signsgd(a, w, g):
+    g = _rescaled(a, g)
+    return w * _s(1 - _f32(a["lr"]) * _f32(a["wd"])) - torch.sign(g) * _s(a["lr"])
+
+
+def _signum(a, w, g, mom):
+    g = _rescaled(a, g)
+    m = _s(a["momentum"])
+    mom.mul_(m).sub_(w * _s((1 - _f32(m)) * _f32(a["wd"]))).sub_(g * _s(1 - _f32(m)))
+    return w * _s(1 - _f32(a["lr"]) * _f32(a["wd_lh"])) + torch.sign(mom) * _s(a["lr"])
+
+
+register(OpDef("signsgd_update", _signsgd, params=_common(), inputs=("weight", "grad"),
+               infer_shape=_same, doc=_UPD.format("SignSGD")))
+register(OpDef("signum_update", _signum,
+               params=_common(momentum=True) + [Param("wd_lh", "float", 0.0,
+                                                      doc="Decoupled weight decay")],
+               inputs=("weight", "grad", "mom"), infer_shape=_same, doc=_UPD.format("Signum")))
+
+
+# -- Adam / AdamW ------------------------------------------------------------------------
+def _adam(a, w, g, mean, var):
+    g = _clip(g * _s(a["rescale_grad"]) + w * _s(a["wd"]), _s(a["clip_gradient"]))
+    b1, b2 = _s(a["beta1"]), _s(a["beta2"])
+    mean.mul_(b1).add_(g * _s(1 - _f32(b1)))
+    var.mul_(b2).add_(g.square() * _s(1 - _f32(b2)))
+    return w - mean * _s(a["lr"]) / (var.sqrt() + _s(a["epsilon"]))
+
+
+_ADAM_P = [Param("lr", "float", doc="Learning rate"),
+           Param("beta1", "float", 0.9, doc="The decay rate for the 1st moment estimates."),
+           Param("beta2", "float", 0.999, doc="The decay rate for the 2nd moment estimates."),
+           Param("epsilon", "float", 1e-8, doc="A small constant for numerical stability.")]
+register(OpDef("adam_update", _adam, params=_ADAM_P + _common(lr=False, lazy=True),
+               inputs=("weight", "grad", "mean", "var"), infer_shape=_same,
+               doc=_UPD.format("Adam")))
+
+
+def _adamw_core(a, w, g, mean, var, scale):
+    s = float(scale.reshape(-1)[0]) if scale.device.type != "meta" else 1.0
+    if not math.isfinite(s) or s == 0:
+        return w.clone()
+    g = _clip(g * _s(s), _s(a["clip_gradient"]))
+    b1, b2 = _s(a["beta1"]), _s(a["beta2"])
+    mean.mul_(b1).add_(g * _s(1 - _f32(b1)))
+    var.mul_(b2).add_(g.square() * _s(1 - _f32(b2)))
+    step = mean * _s(a["lr"]) / (var.sqrt() + _s(a["epsilon"])) + w * _s(a["wd"])
+    return w - step * _s(a["eta"])
+
+
+def _adamw(a, w, g, mean, var, scale):
+    return _adamw_core(a, w, g, mean, var, scale)
+
+
+def _mp_adamw(a, w, g, mean, var, w32, scale):
+    w32.copy_(_adamw_core(a, w32, g.float(), mean, var, scale))
+    return w32.to(w.dtype)
+
+
+_ADAMW_P = _ADAM_P + [Param("wd", "float", 0.0, doc="Weight decay"),
+                      Param("eta", "float", doc="Learning rate schedule multiplier"),
+                      Param("clip_gradient", "float", -1.0, doc="Clip gradient; < 0 disables")]
+register(OpDef("_adamw_update", _adamw, params=_ADAMW_P,
+               inputs=("weight", "grad", "mean", "var", "rescale_grad"),
+               aliases=("_contrib_adamw_update",), infer_shape=lambda a, s: s,
+               doc=_UPD.format("AdamW") + " The update is skipped when rescale_grad is 0/inf/nan."))
+register(OpDef("_mp_adamw_update", _mp_adamw, params=_ADAMW_P,
+               inputs=("weight", "grad", "mean", "var", "weight32", "rescale_grad"),
+               aliases=("_contrib_mp_adamw_update",), infer_shape=lambda a, s: s,
+               doc=_UPD.format("AdamW (fp32 master weights)")))
+
+
+# -- RMSProp -----------------------------------------------------------------------------
+def _clip_w(a, w):
+    return _clip(w, _s(a["clip_weights"]))
+
+
+def _rmsprop(a, w, g, n):
+    g = _clip(g * _s(a["rescale_grad"]) + w * _s(a["wd"]), _s(a["clip_gradient"]))
+    g1 = _s(a["gamma1"])
+    n.mul_(g1).add_(g.square() * _s(1 - _f32(g1)))
+    return _clip_w(a, w - g * _s(a["lr"]) / (n + _s(a["epsilon"])).sqrt())
+
+
+def _rmspropalex(a, w, g, n, gm, delta):
+    g = _clip(g * _s(a["rescale_grad"]) + w * _s(a["wd"]), _s(a["clip_gradient"]))
+    g1, g2 = _s(a["gamma1"]), _s(a["gamma2"])
+    n.mul_(g1).add_(g.square() * _s(1 - _f32(g1)))
+    gm.mul_(g1).add_(g * _s(1 - _f32(g1)))
+    delta.mul_(g2).sub_(g * _s(a["lr"]) / (n - gm.square() + _s(a["epsilon"])).sqrt())
+    return _clip_w(a, w + delta)
+
+
+_CW = Param("clip_weights", "float", -1.0, doc="Clip weights to [-clip_weights, clip_weights]")
+register(OpDef("rmsprop_update", _rmsprop,
+               params=[Param("lr", "float", doc="Learning rate"),
+                       Param("gamma1", "float", 0.95, doc="The decay rate of momentum estimates."),
+                       Param("epsilon", "float", 1e-8, doc="A small constant for stability.")]
+               + _common(lr=False) + [_CW],
+               inputs=("weight", "grad", "n"), infer_shape=_same, doc=_UPD.format("RMSProp")))
+register(OpDef("rmspropalex_update", _rmspropalex,
+               params=[Param("lr", "float", doc="Learning rate"),
+                       Param("gamma1", "float", 0.95, doc="Decay rate."),
+                       Param("gamma2", "float", 0.9, doc="Decay rate."),
+                       Param("epsilon", "float", 1e-8, doc="A small constant for stability.")]
+               + _common(lr=False) + [_CW],
+               inputs=("weight", "grad", "n", "g", "delta"), infer_shape=_same,
+               doc=_UPD.format("RMSPropAlex (centered RMSProp)")))
+
+
+# -- Ftrl / FTML -------------------------------------------------------------------------
+def _ftrl(a, w, g, z, n):
+    g = _rescaled(a, g)
+    lr = _s(a["lr"])
+    z.add_(g - ((n + g.square()).sqrt() - n.sqrt()) * w / lr)
+    n.add_(g.square())
+    l1 = _s(a["lamda1"])
+    num = torch.sign(z) * l1 - z
+    den = (n.sqrt() + _s(a["beta"])) / lr + _s(a["wd"])
+    return num / den * (z.abs() > l1).to(w.dtype)
+
+
+register(OpDef("ftrl_update", _ftrl,
+               params=[Param("lr", "float", doc="Learning rate"),
+                       Param("lamda1", "float", 0.01, doc="The L1 regularization coefficient."),
+                       Param("beta", "float", 1.0, doc="Per-Coordinate Learning Rate beta.")]
+               + _common(lr=False), inputs=("weight", "grad", "z", "n"), infer_shape=_same,
+               doc=_UPD.format("Ftrl")))
+
+
+def _ftml(a, w, g, d, v, z):
+    g = _clip(g * _s(a["rescale_grad"]) + w * _s(a["wd"]), _s(a["clip_grad"]))
+    b1, b2, t = _f32(a["beta1"]), _f32(a["beta2"]), a["t"]
+    v.mul_(float(b2)).add_(g.square() * float(_f32(1) - b2))
+    c1 = float(_f32(1) - b1 ** _f32(t))
+    c2 = float(_f32(1) - b2 ** _f32(t))
+    d_t = ((v / c2).sqrt() + _s(a["epsilon"])) * (c1 / _s(a["lr"]))
+    sigma = d_t - d * float(b1)
+    z.mul_(float(b1)).add_(g * c1).sub_(sigma * w)
+    d.copy_(d_t)
+    return -z / d_t
+
+
+register(OpDef("ftml_update", _ftml,
+               params=[Param("lr", "float", doc="Learning rate"),
+                       Param("beta1", "float", 0.6, doc="Generally close to 0.5."),
+                       Param("beta2", "float", 0.999, doc="Generally close to 1."),
+                       Param("epsilon", "float", 1e-8, doc="Epsilon to prevent div 0."),
+                       Param("t", "int", doc="Number of update."),
+                       Param("wd", "float", 0.0, doc="Weight decay"),
+                       Param("rescale_grad", "float", 1.0, doc="Rescale gradient."),
+                       Param("clip_grad", "float", -1.0, doc="Clip gradient; < 0 disables")],
+               inputs=("weight", "grad", "d", "v", "z"), infer_shape=_same,
+               doc=_UPD.format("FTML")))
+
+
+# -- LAMB --------------------------------------------------------------------------------
+def _lamb1_core(a, w, g, mean, var):
+    g = _rescaled(a, g)
+    b1, b2 = _s(a["beta1"]), _s(a["beta2"])
+    mean.mul_(b1).add_(g * _s(1 - _f32(b1)))
+    var.mul_(b2).add_(g.square() * _s(1 - _f32(b2)))
+    eps = _s(a["epsilon"])
+    if a["bias_correction"]:
+        t = _f32(a["t"])
+        m_hat = mean / float(_f32(1) - _f32(b1) ** t)
+        v_hat = var / float(_f32(1) - _f32(b2) ** t)
+        return m_hat / (v_hat.sqrt() + eps) + w * _s(a["wd"])
+    return mean / (var.sqrt() + eps) + w * _s(a["wd"])
+
+
+def _lamb2_core(a, w, g, r1, r2):
+    r1 = r1.reshape(-1)[0].float()
+    r2 = r2.reshape(-1)[0].float()
+    lo, hi = _s(a["lower_bound"]), _s(a["upper_bound"])
+    if lo >= 0:
+        r1 = torch.clamp(r1, min=lo)
+    if hi >= 0:
+        r1 = torch.clamp(r1, max=hi)
+    lr = torch.tensor(_s(a["lr"]), dtype=torch.float32, device=w.device)
+    ratio = torch.where((r1 == 0) | (r2 == 0), lr, lr * (r1 / r2))
+    return w - g * ratio.to(w.dtype)
+
+
+def _lamb1(a, w, g, mean, var):
+    return _lamb1_core(a, w, g, mean, var)
+
+
+def _mp_lamb1(a, w, g, mean, var, w32):
+    return _lamb1_core(a, w32, g.float(), mean, var)
+
+
+def _lamb2(a, w, g, r1, r2):
+    return _lamb2_core(a, w, g, r1, r2)
+
+
+def _mp_lamb2(a, w, g, r1, r2, w32):
+    w32.copy_(_lamb2_core(a, w32, g, r1, r2))
+    return w32.to(w.dtype)
+
+
+_LAMB1_P = [Param("beta1", "float", 0.9, doc="The decay rate for the 1st moment estimates."),
+            Param("beta2", "float", 0.999, doc="The decay rate for the 2nd moment estimates."),
+            Param("epsilon", "float", 1e-6, doc="A small constant for numerical stability."),
+            Param("t", "int", doc="Index update count."),
+            Param("bias_correction", "bool", True, doc="Whether to use bias correction."),
+            Param("wd", "float", doc="Weight decay"),
+            Param("rescale_grad", "float", 1.0, doc="Rescale gradient."),
+            Param("clip_gradient", "float", -1.0, doc="Clip gradient; < 0 disables")]
+_LAMB2_P = [Param("lr", "float", doc="Learning rate"),
+            Param("lower_bound", "float", -1.0, doc="Lower limit of norm of weight; < 0: none"),
+            Param("upper_bound", "float", -1.0, doc="Upper limit of norm of weight; < 0: none")]
+register(OpDef("lamb_update_phase1", _lamb1, params=_LAMB1_P,
+               inputs=("weight", "grad", "mean", "var"), infer_shape=_same,
+               doc="Phase I of the LAMB update: returns the update direction g."))
+register(OpDef("mp_lamb_update_phase1", _mp_lamb1, params=_LAMB1_P,
+               inputs=("weight", "grad", "mean", "var", "weight32"), infer_shape=_same,
+               doc="Phase I of the LAMB update with fp32 master weights."))
+register(OpDef("lamb_update_phase2", _lamb2, params=_LAMB2_P,
+               inputs=("weight", "g", "r1", "r2"), infer_shape=lambda a, s: s,
+               doc="Phase II of the LAMB update: weight -= lr * (r1/r2) * g."))
+register(OpDef("mp_lamb_update_phase2", _mp_lamb2, params=_LAMB2_P,
+               inputs=("weight", "g", "r1", "r2", "weight32"), infer_shape=lambda a, s: s,
+               doc="Phase II of the LAMB update with fp32 master weights."))
+
+from . import _optim_multi  # noqa: E402,F401  (multi-tensor forms)
+
+__all__: list[str] = []

@@ -1,0 +1,2 @@
+"""Vision datasets."""
+__all__ = []

@@ -1,0 +1,2 @@
+"""Vision transforms."""
+__all__ = []

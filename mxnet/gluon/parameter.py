@@ -1,0 +1,733 @@
+"""Gluon parameters: :class:`Parameter`, :class:`Constant` and :class:`ParameterDict`.
+
+A parameter holds one copy of its value per context (``list_data``) and, unless
+``grad_req='null'``, one gradient buffer per context (``list_grad``) registered with
+:mod:`mxnet.autograd`. Shapes may contain ``0`` for dimensions that are inferred on the
+first forward pass (deferred initialization).
+
+Examples
+--------
+>>> import mxnet as mx
+>>> p = mx.gluon.Parameter('w', shape=(2, 3))
+>>> p.initialize(mx.init.One())
+>>> p.data().asnumpy().sum()
+6.0
+"""
+
+from __future__ import annotations
+
+import warnings
+import weakref
+from collections import OrderedDict
+
+import numpy as np
+
+from .. import autograd
+from ..base import MXNetError
+from ..context import Context, cpu, current_context
+
+__all__ = ["DeferredInitializationError", "Parameter", "Constant", "ParameterDict",
+           "tensor_types"]
+
+_NAMING_URL = ("For more info on naming, please see "
+               "https://mxnet.io/api/python/docs/tutorials/packages/gluon/blocks/naming.html")
+
+
+class DeferredInitializationError(MXNetError):
+    """Raised when a parameter is read before its deferred initialization has happened."""
+
+
+def _nd():
+    from .. import ndarray
+
+    return ndarray
+
+
+def _tensor_types():
+    from ..ndarray import NDArray
+
+    try:
+        from ..symbol import Symbol
+    except ImportError:  # the symbol package is optional at this layer
+        return (NDArray,)
+    return (Symbol, NDArray)
+
+
+class _TensorTypes:
+    """Lazily resolved ``(Symbol, NDArray)`` tuple usable with ``isinstance``."""
+
+    def __instancecheck__(self, obj):
+        return isinstance(obj, _tensor_types())
+
+
+tensor_types = _TensorTypes()
+
+
+def shape_is_known(shape) -> bool:
+    """Whether every dimension of ``shape`` is known (no 0 or -1)."""
+    if shape is None:
+        return False
+    return all(int(d) > 0 for d in shape)
+
+
+def _brief_print_list(lst, limit: int = 7) -> str:
+    lst = list(lst)
+    if len(lst) > limit:
+        return (_brief_print_list(lst[:limit // 2], limit) + ", ..., "
+                + _brief_print_list(lst[-limit // 2:], limit))
+    return ", ".join(f"'{i}'" for i in lst)
+
+
+def _np_type(dtype):
+    return np.dtype(dtype).type
+
+
+class Parameter:
+    """A weight of a Block, stored on one or several contexts.
+
+    Parameters
+    ----------
+    name : str
+        Name of the parameter (``dense0_weight``).
+    grad_req : {'write', 'add', 'null'}
+        How gradients are written.
+    shape : int or tuple of int
+        Shape; ``0`` marks a dimension inferred at the first forward pass.
+    dtype : numpy dtype or str
+        Data type.
+    lr_mult, wd_mult : float
+        Multipliers of the learning rate and of the weight decay.
+    init : Initializer or str
+        Initializer of this parameter (overrides the block's default).
+    allow_deferred_init : bool
+        Whether initialization may wait for the shape to be known.
+    differentiable : bool
+        When False, ``grad_req`` is forced to ``'null'``.
+
+    Examples
+    --------
+    >>> w = mx.gluon.Parameter('fc_weight', shape=(4, 0), allow_deferred_init=True)
+    >>> w
+    Parameter fc_weight (shape=(4, 0), dtype=<class 'numpy.float32'>)
+    """
+
+    def __init__(self, name, grad_req="write", shape=None, dtype=np.float32, lr_mult=1.0,
+                 wd_mult=1.0, init=None, allow_deferred_init=False, differentiable=True,
+                 stype="default", grad_stype="default"):
+        self._var = None
+        self._data = None
+        self._grad = None
+        self._ctx_list = None
+        self._ctx_map = None
+        self._trainer = None
+        self._deferred_init = ()
+        self._differentiable = differentiable
+        self._allow_deferred_init = allow_deferred_init
+        self._grad_req = None
+        if isinstance(shape, int):
+            shape = (shape,)
+        self._shape = tuple(shape) if shape is not None else None
+        self.name = name
+        self.dtype = dtype
+        self.lr_mult = lr_mult
+        self.wd_mult = wd_mult
+        self.grad_req = grad_req
+        self.init = init
+        for st, what in ((stype, "stype"), (grad_stype, "grad_stype")):
+            if st not in ("default", "row_sparse", "csr"):
+                raise ValueError(f"Parameter {what} must be one of 'default', 'row_sparse', "
+                                 f"'csr', but got '{st}'")
+        self._stype = stype
+        self._grad_stype = grad_stype
+
+    def __repr__(self):
+        return f"Parameter {self.name} (shape={self.shape}, dtype={self.dtype})"
+
+    # -- attributes ---------------------------------------------------------------------
+    @property
+    def grad_req(self):
+        return self._grad_req
+
+    @grad_req.setter
+    def grad_req(self, req):
+        if req not in ("write", "add", "null"):
+            raise AssertionError(
+                f"grad_req must be one of 'write', 'add', or 'null', but got '{req}'")
+        if not self._differentiable:
+            req = "null"
+        if self._grad_req == req:
+            return
+        self._grad_req = req
+        if req == "null" and self._grad is not None:
+            self._grad = None
+            self._data = [d.detach() for d in self._data]
+        elif self._data is not None:
+            self._init_grad()
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @dtype.setter
+    def dtype(self, dtype):
+        self._dtype = dtype
+
+    @property
+    def shape(self):
+        return self._shape
+
+    @shape.setter
+    def shape(self, new_shape):
+        if new_shape is not None:
+            new_shape = tuple(int(d) for d in new_shape)
+        if self._shape is None:
+            self._shape = new_shape
+            return
+        if not (new_shape is not None and len(self._shape) == len(new_shape)
+                and all(j in (-1, 0, i) for i, j in zip(new_shape, self._shape))):
+            raise AssertionError(f"Expected shape {new_shape} is incompatible with given "
+                                 f"shape {self._shape}.")
+        self._shape = new_shape
+
+    @property
+    def stype(self):
+        return self._stype
+
+    # -- access -------------------------------------------------------------------------
+    def _check_and_get(self, arr_list, ctx):
+        if arr_list is not None:
+            if ctx is list:
+                return arr_list
+            if ctx is None:
+                if len(arr_list) == 1:
+                    return arr_list[0]
+                ctx = current_context()
+            idx = self._ctx_map.get(ctx)
+            if idx is not None:
+                return arr_list[idx]
+            raise RuntimeError(f"Parameter '{self.name}' was not initialized on context "
+                               f"{ctx}. It was only initialized on {self._ctx_list}.")
+        if self._deferred_init:
+            raise DeferredInitializationError(
+                f"Parameter '{self.name}' has not been initialized yet because initialization "
+                "was deferred. Actual initialization happens during the first forward pass. "
+                "Please pass one batch of data through the network before accessing "
+                "Parameters. You can also avoid deferred initialization by specifying "
+                "in_units, num_features, etc., for network layers.")
+        raise RuntimeError(
+            f"Parameter '{self.name}' has not been initialized. Note that you should "
+            "initialize parameters and create Trainer with Block.collect_params() instead "
+            "of Block.params because the later does not include Parameters of nested child "
+            "Blocks")
+
+    def data(self, ctx=None):
+        """The value on ``ctx`` (the only context when there is one)."""
+        return self._check_and_get(self._data, ctx)
+
+    def list_data(self):
+        """Values on every context, in ``list_ctx()`` order."""
+        return self._check_and_get(self._data, list)
+
+    def grad(self, ctx=None):
+        """The gradient buffer on ``ctx``."""
+        if self._data is not None and self._grad is None:
+            raise RuntimeError(f"Cannot get gradient array for Parameter '{self.name}' "
+                               "because grad_req='null'")
+        return self._check_and_get(self._grad, ctx)
+
+    def list_grad(self):
+        if self._data is not None and self._grad is None:
+            raise RuntimeError(f"Cannot get gradient array for Parameter '{self.name}' "
+                               "because grad_req='null'")
+        return self._check_and_get(self._grad, list)
+
+    def list_ctx(self):
+        """Contexts the parameter lives on."""
+        if self._data is None:
+            if self._deferred_init:
+                return self._deferred_init[1]
+            raise RuntimeError(f"Parameter '{self.name}' has not been initialized")
+        return self._ctx_list
+
+    def row_sparse_data(self, row_id):
+        if self._stype != "row_sparse":
+            raise RuntimeError(f"Cannot return copies of Parameter '{self.name}' on all "
+                               f"contexts via list_row_sparse_data() because its storage "
+                               f"type is {self._stype}. Please use data() instead.")
+        raise MXNetError(f"Parameter '{self.name}': row_sparse storage is not supported")
+
+    def list_row_sparse_data(self, row_id):
+        return self.row_sparse_data(row_id)
+
+    # -- initialization -----------------------------------------------------------------
+    def initialize(self, init=None, ctx=None, default_init=None, force_reinit=False):
+        """Allocate and initialize the value on ``ctx`` (deferred if the shape is unknown).
+
+        Examples
+        --------
+        >>> p = mx.gluon.Parameter('b', shape=(3,))
+        >>> p.initialize(mx.init.Zero(), ctx=[mx.cpu(0), mx.cpu(1)])
+        >>> p.list_ctx()
+        [cpu(0), cpu(1)]
+        """
+        from .. import initializer
+
+        if default_init is None:
+            default_init = initializer.Uniform()
+        if self._data is not None and not force_reinit:
+            warnings.warn(f"Parameter '{self.name}' is already initialized, ignoring. Set "
+                          "force_reinit=True to re-initialize.", stacklevel=2)
+            return
+        self._data = self._grad = None
+        if ctx is None:
+            ctx = [current_context()]
+        if isinstance(ctx, Context):
+            ctx = [ctx]
+        if init is None:
+            init = default_init if self.init is None else self.init
+        if not shape_is_known(self.shape):
+            if self._allow_deferred_init:
+                self._deferred_init = (init, ctx, default_init, None)
+                return
+            raise ValueError(f"Cannot initialize Parameter '{self.name}' because it has "
+                             f"invalid shape: {self.shape}.")
+        self._deferred_init = (init, ctx, default_init, None)
+        self._finish_deferred_init()
+
+    def _finish_deferred_init(self):
+        if not self._deferred_init:
+            return
+        from .. import initializer
+
+        init, ctx, default_init, data = self._deferred_init
+        self._deferred_init = ()
+        if not shape_is_known(self.shape):
+            raise MXNetError(f"Cannot initialize Parameter '{self.name}' because it has "
+                             f"invalid shape: {self.shape}. Please specify in_units, "
+                             "in_channels, etc for `Block`s.")
+        with autograd.pause():
+            if data is None:
+                data = _nd().zeros(self.shape, ctx=cpu(), dtype=self.dtype)
+                initializer.create(default_init)(
+                    initializer.InitDesc(self.name, {"__init__": init}), data)
+            self._init_impl(data, ctx)
+
+    def _init_impl(self, data, ctx_list):
+        self._ctx_list = list(ctx_list)
+        self._ctx_map = {c: i for i, c in enumerate(self._ctx_list)}
+        with autograd.pause():
+            self._data = [data.copyto(c) for c in self._ctx_list]
+        self._init_grad()
+
+    def _init_grad(self):
+        if self.grad_req == "null":
+            self._grad = None
+            return
+        nd = _nd()
+        self._grad = [nd.zeros(d.shape, ctx=d.context, dtype=d.dtype) for d in self._data]
+        autograd.mark_variables(self._data, self._grad, self.grad_req)
+
+    def _check_load(self, data, cast_dtype=False, dtype_source="current"):
+        """Validate a loaded array against this parameter; returns (shape, dtype, data)."""
+        if cast_dtype and dtype_source not in ("current", "saved"):
+            raise AssertionError("dtype_source must be either 'current' or 'saved'")
+        shape = self.shape
+        if shape:
+            if len(shape) != len(data.shape) or any(
+                    s not in (-1, 0, d) for s, d in zip(shape, data.shape)):
+                raise AssertionError(
+                    f"Failed loading Parameter '{self.name}' from saved params: shape "
+                    f"incompatible expected {shape} vs saved {data.shape}")
+            shape = tuple(d if s in (-1, 0) else s for s, d in zip(shape, data.shape))
+        dtype = self.dtype
+        if dtype is not None:
+            if cast_dtype and _np_type(dtype) != _np_type(data.dtype):
+                if dtype_source == "current":
+                    data = data.astype(dtype, copy=False)
+                else:
+                    dtype = data.dtype
+            elif _np_type(dtype) != _np_type(data.dtype):
+                raise AssertionError(
+                    f"Failed loading Parameter '{self.name}' from saved params: dtype "
+                    f"incompatible expected {dtype} vs saved {np.dtype(data.dtype).name}. "
+                    "Set cast_dtype=True to cast the dtype of saved params.")
+        return shape, dtype, data
+
+    def _load_init(self, data, ctx, cast_dtype=False, dtype_source="current"):
+        shape, dtype, data = self._check_load(data, cast_dtype, dtype_source)
+        if isinstance(ctx, Context):
+            ctx = [ctx]
+        if self._data is None:
+            if self._deferred_init:
+                if ctx is not None and set(ctx) != set(self._deferred_init[1]):
+                    raise AssertionError(
+                        f"Failed to load Parameter '{self.name}' on {ctx} because it was "
+                        f"previous initialized on {self.list_ctx()}.")
+                ctx = self._deferred_init[1]
+            elif ctx is None:
+                ctx = [cpu()]
+            self._shape = shape
+            self._dtype = dtype
+            self._init_impl(data, ctx)
+        else:
+            if ctx is not None and set(ctx) != set(self.list_ctx()):
+                raise AssertionError(
+                    f"Failed to load Parameter '{self.name}' on {ctx} because it was "
+                    f"previous initialized on {self.list_ctx()}.")
+            self._shape = shape
+            if _np_type(dtype) != _np_type(self._data[0].dtype):
+                self._dtype = dtype
+                self._init_impl(data, self._ctx_list)
+            else:
+                self.set_data(data)
+        self._deferred_init = ()
+
+    # -- mutation -----------------------------------------------------------------------
+    def set_data(self, data):
+        """Set the value on every context (before init: the value used at init)."""
+        self.shape = data.shape
+        if self._data is None:
+            if not self._deferred_init:
+                raise AssertionError(f"Parameter '{self.name}' has not been initialized")
+            self._deferred_init = self._deferred_init[:3] + (data,)
+            return
+        trainer = self._trainer() if self._trainer else None
+        if (trainer is not None and getattr(trainer, "_kv_initialized", False)
+                and getattr(trainer, "_update_on_kvstore", False)):
+            if self not in trainer._params_to_init:
+                trainer._reset_kvstore()
+        for arr in self._check_and_get(self._data, list):
+            arr[:] = data
+
+    def zero_grad(self):
+        """Set the gradient buffers to 0."""
+        if self._grad is None:
+            return
+        for g in self._grad:
+            g[:] = 0
+
+    def reset_ctx(self, ctx):
+        """Move the value to other contexts (keeps the value)."""
+        if ctx is None:
+            ctx = [current_context()]
+        if isinstance(ctx, Context):
+            ctx = [ctx]
+        if self._data:
+            data = self._reduce()
+            with autograd.pause():
+                self._init_impl(data, ctx)
+        elif self._deferred_init:
+            init, _, default_init, data = self._deferred_init
+            self._deferred_init = (init, ctx, default_init, data)
+        else:
+            raise ValueError(f"Cannot reset context for Parameter '{self.name}' because it "
+                             "has not been initialized.")
+
+    def _reduce(self):
+        """Average of the values over every context, on the CPU."""
+        block = self.list_data()
+        if len(block) == 1:
+            return block[0].copyto(cpu())
+        acc = block[0].copyto(cpu())
+        for w in block[1:]:
+            acc = acc + w.copyto(cpu())
+        return acc / len(block)
+
+    def cast(self, dtype):
+        """Cast value and gradient to ``dtype``."""
+        self.dtype = dtype
+        self._var = None
+        if self._data is None:
+            return
+        with autograd.pause():
+            self._data = [d.astype(dtype) for d in self._data]
+            if self._grad is None:
+                return
+            self._grad = [g.astype(dtype) for g in self._grad]
+            autograd.mark_variables(self._data, self._grad, self.grad_req)
+
+    def _set_trainer(self, trainer):
+        if (self._stype != "default" and self._trainer and trainer
+                and self._trainer() is not trainer):
+            raise RuntimeError(f"Failed to set the trainer for Parameter '{self.name}' "
+                               "because it was already set. More than one trainers for a "
+                               f"{self._stype} Parameter is not supported.")
+        self._trainer = weakref.ref(trainer) if trainer is not None else None
+
+    def var(self):
+        """A Symbol variable standing for this parameter."""
+        if self._var is None:
+            from .. import symbol
+
+            self._var = symbol.var(self.name, shape=self.shape, dtype=self.dtype,
+                                   lr_mult=self.lr_mult, wd_mult=self.wd_mult, init=self.init,
+                                   stype=self._stype)
+        return self._var
+
+
+class Constant(Parameter):
+    """A parameter that keeps a fixed value and receives no gradient.
+
+    Examples
+    --------
+    >>> c = mx.gluon.Constant('c', mx.nd.array([1, 2]))
+    >>> c.grad_req
+    'null'
+    """
+
+    def __init__(self, name, value):
+        nd = _nd()
+        if not isinstance(value, nd.NDArray):
+            value = nd.array(value)
+        self.value = value
+        from .. import initializer
+
+        const = value
+
+        class _ConstInit(initializer.Initializer):
+            def _init_weight(self, _, arr):
+                const.copyto(arr)
+
+            def __call__(self, desc, arr):
+                const.copyto(arr)
+
+            def dumps(self):
+                return f'["constant", {{"value": {const.asnumpy().tolist()}}}]'
+
+        init_name = f"Constant_{name}_{id(self)}"
+        _ConstInit.__name__ = init_name
+        super().__init__(name, grad_req="null", shape=value.shape, dtype=value.dtype,
+                         init=_ConstInit())
+        self._init_name = init_name
+
+    def __repr__(self):
+        return f"Constant {self.name} (shape={self.shape}, dtype={self.dtype})"
+
+    @property
+    def grad_req(self):
+        return "null"
+
+    @grad_req.setter
+    def grad_req(self, req):
+        if req != "null":
+            warnings.warn(f"Constant parameter \"{self.name}\" does not support grad_req "
+                          f"other than \"null\", and new value \"{req}\" is ignored.",
+                          stacklevel=2)
+        self._grad_req = "null"
+
+
+class ParameterDict:
+    """An ordered dict of :class:`Parameter` with a name prefix.
+
+    Parameters
+    ----------
+    prefix : str
+        Prefix prepended to names by :meth:`get`.
+    shared : ParameterDict, optional
+        Dict whose parameters are reused when a name exists there.
+
+    Examples
+    --------
+    >>> pd = mx.gluon.ParameterDict('net_')
+    >>> pd.get('w', shape=(2,))
+    Parameter net_w (shape=(2,), dtype=<class 'numpy.float32'>)
+    """
+
+    def __init__(self, prefix="", shared=None):
+        self._prefix = prefix
+        self._params = OrderedDict()
+        self._shared = shared
+
+    def __repr__(self):
+        name = self._prefix + " " if self._prefix else ""
+        content = "\n".join(f"  {v}" for v in self.values())
+        return f"{name}(\n{content}\n)"
+
+    def __getitem__(self, key):
+        return self._params[key]
+
+    def __iter__(self):
+        return iter(self._params)
+
+    def __len__(self):
+        return len(self._params)
+
+    def __contains__(self, key):
+        return key in self._params
+
+    def items(self):
+        return self._params.items()
+
+    def keys(self):
+        return self._params.keys()
+
+    def values(self):
+        return self._params.values()
+
+    @property
+    def prefix(self):
+        return self._prefix
+
+    def _get_impl(self, name):
+        if name in self._params:
+            return self._params[name]
+        if self._shared is not None and name in self._shared._params:
+            self._params[name] = self._shared._params[name]
+            return self._shared._params[name]
+        return None
+
+    def get(self, name, **kwargs):
+        """Get ``prefix + name``, creating it with ``kwargs`` when absent."""
+        name = self.prefix + name
+        param = self._get_impl(name)
+        if param is None:
+            param = Parameter(name, **kwargs)
+            self._params[name] = param
+            return param
+        for k, v in kwargs.items():
+            existing = getattr(param, k, None)
+            if existing is None:
+                setattr(param, k, v)
+                continue
+            if k == "shape" and v is not None:
+                v = (v,) if isinstance(v, int) else tuple(v)
+                if len(v) == len(existing):
+                    inferred, matched = [], True
+                    for d1, d2 in zip(v, existing):
+                        if d1 != d2 and d1 > 0 and d2 > 0:
+                            matched = False
+                            break
+                        inferred.append(d2 if d1 in (0, -1) else d1)
+                    if matched:
+                        param._shape = tuple(inferred)
+                        continue
+            elif k == "dtype" and v is not None and np.dtype(v) == np.dtype(existing):
+                continue
+            if v is not None and v != existing:
+                raise AssertionError(
+                    f"Cannot retrieve Parameter '{name}' because desired attribute does not "
+                    f"match with stored for attribute '{k}': desired '{v}' vs stored "
+                    f"'{existing}'.")
+        return param
+
+    def get_constant(self, name, value=None):
+        """Get or create the :class:`Constant` ``prefix + name``."""
+        name = self.prefix + name
+        param = self._get_impl(name)
+        if param is None:
+            if value is None:
+                raise KeyError(f"No constant named '{name}'. Please specify value if you "
+                               "want to create a new constant.")
+            param = Constant(name, value)
+            self._params[name] = param
+        elif value is not None:
+            if not isinstance(param, Constant):
+                raise AssertionError(f"Parameter '{name}' already exists but it is not a "
+                                     "constant.")
+            if isinstance(value, _nd().NDArray):
+                value = value.asnumpy()
+            value = np.asarray(value)
+            if not (param.shape == value.shape and (param.value.asnumpy() == value).all()):
+                raise AssertionError(f"Constant '{name}' already exists but it's value "
+                                     "doesn't match new value")
+        return param
+
+    def update(self, other):
+        """Copy every parameter of ``other`` into this dict."""
+        for k, v in other.items():
+            if k in self._params and self._params[k] is not v:
+                raise AssertionError("Cannot update self with other because they have "
+                                     f"different Parameters with the same name '{k}'")
+        for k, v in other.items():
+            self._params[k] = v
+
+    def initialize(self, init=None, ctx=None, verbose=False, force_reinit=False):
+        """Initialize every parameter (``init`` defaults to ``Uniform()``)."""
+        from .. import initializer
+
+        if init is None:
+            init = initializer.Uniform()
+        if verbose and hasattr(init, "set_verbosity"):
+            init.set_verbosity(verbose=verbose)
+        for v in self.values():
+            v.initialize(None, ctx, init, force_reinit=force_reinit)
+
+    def zero_grad(self):
+        for p in self.values():
+            p.zero_grad()
+
+    def reset_ctx(self, ctx):
+        for p in self.values():
+            p.reset_ctx(ctx)
+
+    def list_ctx(self):
+        s = set()
+        for p in self.values():
+            s.update(p.list_ctx())
+        return list(s)
+
+    def setattr(self, name, value):
+        """Set attribute ``name`` of every parameter (``grad_req``, ``lr_mult``...)."""
+        for p in self.values():
+            setattr(p, name, value)
+
+    def save(self, filename, strip_prefix=""):
+        """Save to ``filename`` with prefixed names (minus ``strip_prefix``)."""
+        arg_dict = {}
+        for param in self.values():
+            weight = param._reduce()
+            if not param.name.startswith(strip_prefix):
+                raise ValueError(
+                    f"Prefix '{strip_prefix}' is to be striped before saving, but Parameter's "
+                    f"name '{param.name}' does not start with '{strip_prefix}'. this may be due "
+                    "to your Block shares parameters from other Blocks or you forgot to use "
+                    "'with name_scope()' when creating child blocks. " + _NAMING_URL)
+            arg_dict[param.name[len(strip_prefix):]] = weight
+        _nd().save(filename, arg_dict)
+
+    def load(self, filename, ctx=None, allow_missing=False, ignore_extra=False,
+             restore_prefix="", cast_dtype=False, dtype_source="current"):
+        """Load parameters saved by :meth:`save` (``arg:``/``aux:`` prefixes accepted)."""
+        if restore_prefix:
+            for name in self.keys():
+                if not name.startswith(restore_prefix):
+                    raise AssertionError(
+                        f"restore_prefix is '{restore_prefix}' but Parameters name '{name}' "
+                        f"does not start with '{restore_prefix}'. " + _NAMING_URL)
+        loaded = _nd().load(filename)
+        self.load_dict(loaded, ctx, allow_missing, ignore_extra, restore_prefix, filename,
+                       cast_dtype, dtype_source)
+
+    def load_dict(self, param_dict, ctx=None, allow_missing=False, ignore_extra=False,
+                  restore_prefix="", filename=None, cast_dtype=False, dtype_source="current"):
+        """Load from a ``{name: NDArray}`` dict; nothing is changed when a check fails."""
+        lprefix = len(restore_prefix)
+        if isinstance(param_dict, dict):
+            items = param_dict.items()
+        else:
+            items = param_dict
+        loaded = [(k[4:] if k.startswith(("arg:", "aux:")) else k, v) for k, v in items]
+        arg_dict = {restore_prefix + k: v for k, v in loaded}
+        where = f"file: {filename}" if filename else "param_dict"
+        if not allow_missing:
+            for name in self.keys():
+                if name not in arg_dict:
+                    raise AssertionError(
+                        f"Parameter '{name[lprefix:]}' is missing in {where}, which contains "
+                        f"parameters: {_brief_print_list(arg_dict.keys())}. Please make sure "
+                        "source and target networks have the same prefix." + _NAMING_URL)
+        todo = []
+        for name, value in arg_dict.items():
+            if name not in self._params:
+                if not ignore_extra:
+                    raise AssertionError(
+                        f"Parameter '{name[lprefix:]}' loaded from {where} is not present in "
+                        f"ParameterDict, choices are: {_brief_print_list(self._params.keys())}"
+                        ". Set ignore_extra to True to ignore. Please make sure source and "
+                        "target networks have the same prefix." + _NAMING_URL)
+                continue
+            self._params[name]._check_load(value, cast_dtype, dtype_source)
+            todo.append((name, value))
+        for name, value in todo:
+            self._params[name]._load_init(value, ctx, cast_dtype=cast_dtype,
+                                          dtype_source=dtype_source)

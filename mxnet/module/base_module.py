@@ -1,0 +1,242 @@
+"""``BaseModule``: the training/evaluation loops shared by every module type."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from ..model import BatchEndParam
+
+__all__ = ["BaseModule"]
+
+
+def _as_list(obj):
+    if obj is None:
+        return []
+    return list(obj) if isinstance(obj, (list, tuple)) else [obj]
+
+
+def _default_initializer():
+    from ..initializer import Uniform
+
+    return Uniform(0.01)
+
+
+class BaseModule:
+    """Base class of modules: ``fit``, ``score``, ``predict`` over ``forward``/``backward``.
+
+    Subclasses implement ``bind``, ``init_params``, ``init_optimizer``, ``forward``,
+    ``backward``, ``update``, ``get_outputs``, ``update_metric``, ``get_params``.
+
+    Examples
+    --------
+    >>> mod = mx.mod.Module(net)                       # doctest: +SKIP
+    >>> mod.fit(train_iter, num_epoch=2)               # doctest: +SKIP
+    """
+
+    def __init__(self, logger=logging):
+        self.logger = logger
+        self.binded = False
+        self.for_training = False
+        self.inputs_need_grad = False
+        self.params_initialized = False
+        self.optimizer_initialized = False
+        self._symbol = None
+        self._total_exec_bytes = 0
+
+    # -- high level --------------------------------------------------------------------
+    def forward_backward(self, data_batch) -> None:
+        """Forward in training mode, then backward."""
+        self.forward(data_batch, is_train=True)
+        self.backward()
+
+    def score(self, eval_data, eval_metric, num_batch=None, batch_end_callback=None,
+              score_end_callback=None, reset=True, epoch=0, sparse_row_id_fn=None):
+        """Evaluate ``eval_metric`` over ``eval_data``; returns ``[(name, value), ...]``."""
+        from .. import metric as _metric
+
+        assert self.binded and self.params_initialized
+        if reset:
+            eval_data.reset()
+        if not isinstance(eval_metric, _metric.EvalMetric):
+            eval_metric = _metric.create(eval_metric)
+        eval_metric.reset()
+        actual_num_batch = 0
+        for nbatch, eval_batch in enumerate(eval_data):
+            if num_batch is not None and nbatch == num_batch:
+                break
+            self.prepare(eval_batch, sparse_row_id_fn=sparse_row_id_fn)
+            self.forward(eval_batch, is_train=False)
+            if isinstance(eval_batch, list):
+                self.update_metric(eval_metric, [eb.label for eb in eval_batch], pre_sliced=True)
+            else:
+                self.update_metric(eval_metric, eval_batch.label)
+            if batch_end_callback is not None:
+                params = BatchEndParam(epoch=epoch, nbatch=nbatch, eval_metric=eval_metric,
+                                       locals=locals())
+                for cb in _as_list(batch_end_callback):
+                    cb(params)
+            actual_num_batch += 1
+        if score_end_callback:
+            params = BatchEndParam(epoch=epoch, nbatch=actual_num_batch,
+                                   eval_metric=eval_metric, locals=locals())
+            for cb in _as_list(score_end_callback):
+                cb(params)
+        return eval_metric.get_name_value()
+
+    def iter_predict(self, eval_data, num_batch=None, reset=True, sparse_row_id_fn=None):
+        """Yield ``(outputs, nbatch, batch)`` for each batch (padding removed)."""
+        assert self.binded and self.params_initialized
+        if reset:
+            eval_data.reset()
+        for nbatch, eval_batch in enumerate(eval_data):
+            if num_batch is not None and nbatch == num_batch:
+                break
+            self.prepare(eval_batch, sparse_row_id_fn=sparse_row_id_fn)
+            self.forward(eval_batch, is_train=False)
+            pad = eval_batch.pad or 0
+            outputs = [out[0:out.shape[0] - pad].copy() for out in self.get_outputs()]
+            yield (outputs, nbatch, eval_batch)
+
+    def predict(self, eval_data, num_batch=None, merge_batches=True, reset=True,
+                always_output_list=False, sparse_row_id_fn=None):
+        """Run prediction over ``eval_data`` and collect the outputs."""
+        from .. import ndarray as nd
+        from ..io import DataIter
+
+        if not isinstance(eval_data, DataIter) and hasattr(eval_data, "shape"):
+            from ..io import NDArrayIter
+
+            eval_data = NDArrayIter(eval_data, batch_size=self._exec_group.batch_size)
+        output_list = [outs for outs, _, _ in self.iter_predict(
+            eval_data, num_batch=num_batch, reset=reset, sparse_row_id_fn=sparse_row_id_fn)]
+        if not output_list:
+            return output_list
+        if merge_batches:
+            num_outputs = len(output_list[0])
+            merged = [nd.concatenate([out[i] for out in output_list]) for i in range(num_outputs)]
+            if num_outputs == 1 and not always_output_list:
+                return merged[0]
+            return merged
+        return output_list
+
+    def fit(self, train_data, eval_data=None, eval_metric="acc", epoch_end_callback=None,
+            batch_end_callback=None, kvstore="local", optimizer="sgd",
+            optimizer_params=(("learning_rate", 0.01),), eval_end_callback=None,
+            eval_batch_end_callback=None, initializer=None, arg_params=None, aux_params=None,
+            allow_missing=False, force_rebind=False, force_init=False, begin_epoch=0,
+            num_epoch=None, validation_metric=None, monitor=None, sparse_row_id_fn=None):
+        """Train the module: bind, init params and optimizer, then loop over epochs."""
+        from .. import metric as _metric
+
+        assert num_epoch is not None, "please specify number of epochs"
+        if initializer is None:
+            initializer = _default_initializer()
+        self.bind(data_shapes=train_data.provide_data, label_shapes=train_data.provide_label,
+                  for_training=True, force_rebind=force_rebind)
+        if monitor is not None:
+            self.install_monitor(monitor)
+        self.init_params(initializer=initializer, arg_params=arg_params, aux_params=aux_params,
+                         allow_missing=allow_missing, force_init=force_init)
+        self.init_optimizer(kvstore=kvstore, optimizer=optimizer,
+                            optimizer_params=optimizer_params)
+        if validation_metric is None:
+            validation_metric = eval_metric
+        if not isinstance(eval_metric, _metric.EvalMetric):
+            eval_metric = _metric.create(eval_metric)
+
+        for epoch in range(begin_epoch, num_epoch):
+            tic = time.time()
+            eval_metric.reset()
+            nbatch = 0
+            data_iter = iter(train_data)
+            end_of_batch = False
+            next_data_batch = next(data_iter)
+            eval_name_vals = []
+            while not end_of_batch:
+                data_batch = next_data_batch
+                if monitor is not None:
+                    monitor.tic()
+                self.forward_backward(data_batch)
+                self.update()
+                if isinstance(data_batch, list):
+                    self.update_metric(eval_metric, [db.label for db in data_batch],
+                                       pre_sliced=True)
+                else:
+                    self.update_metric(eval_metric, data_batch.label)
+                try:
+                    next_data_batch = next(data_iter)
+                    self.prepare(next_data_batch, sparse_row_id_fn=sparse_row_id_fn)
+                except StopIteration:
+                    end_of_batch = True
+                if monitor is not None:
+                    monitor.toc_print()
+                if end_of_batch:
+                    eval_name_vals = eval_metric.get_global_name_value() if hasattr(
+                        eval_metric, "get_global_name_value") else eval_metric.get_name_value()
+                if batch_end_callback is not None:
+                    params = BatchEndParam(epoch=epoch, nbatch=nbatch, eval_metric=eval_metric,
+                                           locals=locals())
+                    for cb in _as_list(batch_end_callback):
+                        cb(params)
+                nbatch += 1
+            for name, val in eval_name_vals:
+                self.logger.info("Epoch[%d] Train-%s=%f", epoch, name, val)
+            toc = time.time()
+            self.logger.info("Epoch[%d] Time cost=%.3f", epoch, toc - tic)
+            arg_params_, aux_params_ = self.get_params()
+            self.set_params(arg_params_, aux_params_)
+            if epoch_end_callback is not None:
+                for cb in _as_list(epoch_end_callback):
+                    cb(epoch, self.symbol, arg_params_, aux_params_)
+            if eval_data:
+                res = self.score(eval_data, validation_metric,
+                                 score_end_callback=eval_end_callback,
+                                 batch_end_callback=eval_batch_end_callback, epoch=epoch)
+                for name, val in res:
+                    self.logger.info("Epoch[%d] Validation-%s=%f", epoch, name, val)
+            train_data.reset()
+
+    # -- defaults for subclasses ----------------------------------------------------------
+    @property
+    def symbol(self):
+        return self._symbol
+
+    def prepare(self, data_batch, sparse_row_id_fn=None) -> None:
+        """Hook run before each forward (sparse row pulls in MXNet); nothing to do here."""
+
+    def install_monitor(self, mon) -> None:
+        raise TypeError(f"{type(self).__name__} does not support monitors")
+
+    def set_params(self, arg_params, aux_params, allow_missing=False, force_init=True,
+                   allow_extra=False):
+        self.init_params(initializer=None, arg_params=arg_params, aux_params=aux_params,
+                         allow_missing=allow_missing, force_init=force_init,
+                         allow_extra=allow_extra)
+
+    def save_params(self, fname: str) -> None:
+        """Save parameters as an ``arg:``/``aux:`` NDArray dict file."""
+        from .. import ndarray as nd
+        from ..context import cpu
+
+        arg_params, aux_params = self.get_params()
+        save_dict = {f"arg:{k}": v.as_in_context(cpu()) for k, v in arg_params.items()}
+        save_dict.update({f"aux:{k}": v.as_in_context(cpu()) for k, v in aux_params.items()})
+        nd.save(fname, save_dict)
+
+    def load_params(self, fname: str) -> None:
+        """Load parameters from a file written by :meth:`save_params`."""
+        from .. import ndarray as nd
+        from ..base import MXNetError
+
+        save_dict = nd.load(fname)
+        arg_params, aux_params = {}, {}
+        for k, value in save_dict.items():
+            arg_type, _, name = k.partition(":")
+            if arg_type == "arg":
+                arg_params[name] = value
+            elif arg_type == "aux":
+                aux_params[name] = value
+            else:
+                raise MXNetError(f"{fname}: invalid parameter name {k!r} (expected arg:/aux:)")
+        self.set_params(arg_params, aux_params)

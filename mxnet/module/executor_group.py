@@ -1,0 +1,216 @@
+"""Data parallelism inside one process: one executor per context, batch split by workload."""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+
+from ..base import MXNetError
+
+__all__ = ["DataParallelExecutorGroup"]
+
+
+def _split_input_slice(batch_size: int, work_load_list) -> list[slice]:
+    """Split ``batch_size`` samples into contiguous slices proportional to the workloads."""
+    total = float(sum(work_load_list))
+    batch_num_list = [round(w * batch_size / total) for w in work_load_list]
+    diff = batch_size - sum(batch_num_list)
+    batch_num_list[-1] += diff
+    slices, end = [], 0
+    for n in batch_num_list:
+        begin = int(min(end, batch_size))
+        end = int(min(begin + n, batch_size))
+        if begin >= end:
+            raise MXNetError(f"Too many slices for batch size {batch_size}: some contexts "
+                             "would get no data")
+        slices.append(slice(begin, end))
+    return slices
+
+
+class DataParallelExecutorGroup:
+    """Executors of one symbol on several contexts, sharing a batch.
+
+    Parameters mirror MXNet's class of the same name; ``param_arrays[i][k]`` is parameter
+    ``i`` on context ``k``.
+    """
+
+    def __init__(self, symbol, contexts, workload, data_shapes, label_shapes, param_names,
+                 for_training, inputs_need_grad, shared_group=None, logger=logging,
+                 fixed_param_names=None, grad_req="write", state_names=None, group2ctxs=None):
+        self.symbol = symbol
+        self.contexts = list(contexts)
+        self.workload = list(workload)
+        self.param_names = list(param_names)
+        self.for_training = for_training
+        self.inputs_need_grad = inputs_need_grad
+        self.logger = logger
+        self.fixed_param_names = list(fixed_param_names or [])
+        self.state_names = list(state_names or [])
+        self.group2ctxs = group2ctxs
+        self.arg_names = symbol.list_arguments()
+        self.aux_names = symbol.list_auxiliary_states()
+        self.grad_req = grad_req
+        self.execs = []
+        self.batch_size = None
+        self.slices = None
+        self.shared_group = shared_group
+        self.bind_exec(data_shapes, label_shapes, shared_group)
+
+    def _grad_req_for(self, name: str, data_names) -> str:
+        if not self.for_training:
+            return "null"
+        if isinstance(self.grad_req, dict):
+            return self.grad_req.get(name, "null")
+        if name in self.param_names:
+            return "null" if name in self.fixed_param_names else self.grad_req
+        if name in data_names:
+            return self.grad_req if self.inputs_need_grad else "null"
+        return "null"
+
+    def decide_slices(self, data_shapes) -> list[slice]:
+        sizes = {d.shape[d.layout.find("N") if getattr(d, "layout", None) and "N" in d.layout
+                         else 0] for d in data_shapes}
+        if len(sizes) != 1:
+            raise MXNetError(f"All data must have the same batch size: {data_shapes}")
+        self.batch_size = sizes.pop()
+        self.slices = _split_input_slice(self.batch_size, self.workload)
+        return self.slices
+
+    def bind_exec(self, data_shapes, label_shapes, shared_group=None, reshape=False) -> None:
+        self.data_shapes = list(data_shapes)
+        self.label_shapes = list(label_shapes or [])
+        self.data_names = [d.name for d in self.data_shapes]
+        self.label_names = [d.name for d in self.label_shapes if d.name in self.arg_names]
+        self.decide_slices(self.data_shapes)
+        old = self.execs
+        self.execs = []
+        for i, ctx in enumerate(self.contexts):
+            n = self.slices[i].stop - self.slices[i].start
+            shapes = {d.name: (n,) + tuple(d.shape[1:]) for d in self.data_shapes}
+            shapes.update({d.name: (n,) + tuple(d.shape[1:]) for d in self.label_shapes
+                           if d.name in self.arg_names})
+            types = {d.name: d.dtype for d in self.data_shapes + self.label_shapes
+                     if d.name in self.arg_names}
+            if reshape and old:
+                ex = old[i].reshape(allow_up_sizing=True, **shapes)
+            else:
+                reqs = {name: self._grad_req_for(name, self.data_names)
+                        for name in self.arg_names}
+                kw = {}
+                if shared_group is not None:
+                    kw = {"shared_exec": shared_group.execs[i],
+                          "shared_arg_names": self.param_names}
+                ex = self.symbol.simple_bind(ctx=ctx, grad_req=reqs, type_dict=types, **kw,
+                                             **shapes)
+            self.execs.append(ex)
+        self.param_arrays = [[e.arg_dict[n] for e in self.execs] for n in self.param_names]
+        self.grad_arrays = [[e.grad_dict.get(n) for e in self.execs] for n in self.param_names]
+        if self.for_training and any(g[0] is None for g in self.grad_arrays):
+            self.grad_arrays = [g if g[0] is not None else [None] * len(g)
+                                for g in self.grad_arrays]
+        self.aux_arrays = [[e.aux_dict[n] for e in self.execs] for n in self.aux_names]
+        self.data_arrays = [[(self.slices[i], e.arg_dict[n]) for i, e in enumerate(self.execs)]
+                            for n in self.data_names]
+        self.label_arrays = [[(self.slices[i], e.arg_dict[n]) for i, e in enumerate(self.execs)]
+                             for n in self.label_names]
+        self.input_grad_arrays = [[e.grad_dict.get(n) for e in self.execs]
+                                  for n in self.data_names] if self.inputs_need_grad else []
+
+    def reshape(self, data_shapes, label_shapes) -> None:
+        if list(data_shapes) == self.data_shapes and list(label_shapes or []) == self.label_shapes:
+            return
+        self.bind_exec(data_shapes, label_shapes, reshape=True)
+
+    def set_params(self, arg_params, aux_params, allow_extra=False) -> None:
+        for e in self.execs:
+            e.copy_params_from(arg_params, aux_params, allow_extra_params=allow_extra)
+
+    def get_params(self, arg_params, aux_params) -> None:
+        """Average each parameter over the devices into ``arg_params``/``aux_params``."""
+        from ..context import cpu
+
+        for name, block in zip(self.param_names, self.param_arrays):
+            w = sum(x.as_in_context(cpu()) for x in block) / len(block) if len(block) > 1 \
+                else block[0].as_in_context(cpu())
+            w.astype(arg_params[name].dtype).copyto(arg_params[name])
+        for name, block in zip(self.aux_names, self.aux_arrays):
+            w = sum(x.as_in_context(cpu()) for x in block) / len(block) if len(block) > 1 \
+                else block[0].as_in_context(cpu())
+            w.astype(aux_params[name].dtype).copyto(aux_params[name])
+
+    def _load(self, arrays, targets) -> None:
+        for src, dst_list in zip(arrays, targets):
+            for sl, dst in dst_list:
+                part = src if len(dst_list) == 1 else src[sl.start:sl.stop]
+                if part.shape != dst.shape:
+                    raise MXNetError(f"Module: input shape {part.shape} does not match the "
+                                     f"bound shape {dst.shape}")
+                part.copyto(dst)
+
+    def forward(self, data_batch, is_train=None) -> None:
+        self._load(data_batch.data, self.data_arrays)
+        if is_train is None:
+            is_train = self.for_training
+        if self.label_arrays and data_batch.label:
+            self._load(data_batch.label, self.label_arrays)
+        for e in self.execs:
+            e.forward(is_train=is_train)
+
+    def get_output_shapes(self):
+        outs = self.execs[0].outputs
+        return [(n, (self.batch_size,) + tuple(o.shape[1:]))
+                for n, o in zip(self.symbol.list_outputs(), outs)]
+
+    def get_outputs(self, merge_multi_context=True, begin=0, end=None):
+        from .. import ndarray as nd
+
+        n = len(self.execs[0].outputs)
+        end = n if end is None else end
+        outputs = [[e.outputs[i] for e in self.execs] for i in range(begin, end)]
+        if merge_multi_context:
+            return [o[0] if len(o) == 1 else nd.concatenate(
+                [x.as_in_context(self.contexts[0]) for x in o]) for o in outputs]
+        return outputs
+
+    def get_input_grads(self, merge_multi_context=True):
+        from .. import ndarray as nd
+
+        if not self.inputs_need_grad:
+            raise MXNetError("get_input_grads: bind with inputs_need_grad=True first")
+        if merge_multi_context:
+            return [g[0] if len(g) == 1 else nd.concatenate(
+                [x.as_in_context(self.contexts[0]) for x in g]) for g in self.input_grad_arrays]
+        return self.input_grad_arrays
+
+    def backward(self, out_grads=None) -> None:
+        if not self.for_training:
+            raise MXNetError("re-bind with for_training=True to run backward")
+        for i, e in enumerate(self.execs):
+            grads = None
+            if out_grads is not None:
+                sl = self.slices[i]
+                grads = [g if len(self.execs) == 1 else g[sl.start:sl.stop] for g in out_grads]
+                grads = [g.as_in_context(self.contexts[i]) for g in grads]
+            e.backward(out_grads=grads)
+
+    def update_metric(self, eval_metric, labels, pre_sliced=False) -> None:
+        for i, e in enumerate(self.execs):
+            if pre_sliced:
+                labels_slice = labels[i]
+            elif len(self.execs) == 1:
+                labels_slice = labels
+            else:
+                sl = self.slices[i]
+                labels_slice = [lab[sl.start:sl.stop] for lab in labels]
+            names = [d.name for d in self.label_shapes] or \
+                [f"label{j}" for j in range(len(labels_slice))]
+            labels_ = OrderedDict(zip(names, labels_slice))
+            preds = OrderedDict(zip(self.symbol.list_outputs(), e.outputs))
+            if hasattr(eval_metric, "update_dict"):
+                eval_metric.update_dict(labels_, preds)
+            else:
+                eval_metric.update(list(labels_.values()), list(preds.values()))
+
+    def install_monitor(self, mon) -> None:
+        for e in self.execs:
+            mon.install(e)
