@@ -1,7 +1,7 @@
 """The Module API (``mx.mod``): train Symbol graphs with ``fit``."""
 
 from .base_module import BaseModule
-from .module import Module
 from .bucketing_module import BucketingModule
+from .module import Module
 
 __all__ = ["BaseModule", "Module", "BucketingModule"]

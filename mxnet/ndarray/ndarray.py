@@ -281,12 +281,14 @@ class NDArray(ArithMixin):
     def __reduce__(self):
         from ._serial import dumps_one
 
-        return (NDArray, (None,), {"handle": dumps_one(self)})
+        return (NDArray, (None,), {"handle": bytearray(dumps_one(self))})
 
     def __setstate__(self, st):
         from ._serial import loads_one
 
-        other = loads_one(st["handle"])
+        handle = st.get("handle") if isinstance(st, dict) else None
+        other = loads_one(handle) if handle is not None else NDArray._wrap(
+            torch.empty(0), Context("cpu", 0))
         self._t = other._t
         self._ctx = other._ctx
         self._grad = None
