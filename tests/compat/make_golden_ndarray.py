@@ -150,7 +150,7 @@ def main():
                                                  "np_shape": True}
 
     with open(os.path.join(OUT, "manifest.json"), "w", encoding="utf-8") as f:
-        json.dump(manifest, f, indent=1, sort_keys=True, ensure_ascii=False)
+        json.dump(manifest, f, indent=1, ensure_ascii=False)
     print("wrote", len(os.listdir(OUT)), "files to", OUT)
 
 

@@ -1,0 +1,366 @@
+"""Convolution, Deconvolution, Pooling and UpSampling (1-D, 2-D and 3-D).
+
+Convolutions run torch's kernels (oneDNN on CPU, cuDNN on GPU). Channel-last layouts are
+handled by permuting to channel-first and back.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F
+
+from ..base import MXNetError
+from ._nn import fill, no_bias_inputs
+from ._params import Param
+from ._registry import OpDef, register
+
+__all__: list[str] = []
+
+_LAYOUTS = ["NCDHW", "NCHW", "NCW", "NDHWC", "NHWC"]
+_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
+_DECONV = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
+
+
+def _geom(a: dict, nd: int, name: str):
+    k = tuple(a["kernel"])
+    if len(k) != nd:
+        raise MXNetError(f"{name}: kernel {k} has {len(k)} dims but data has {nd} spatial dims")
+    s = tuple(a["stride"]) or (1,) * nd
+    d = tuple(a["dilate"]) or (1,) * nd
+    p = tuple(a["pad"]) or (0,) * nd
+    for v, n in ((s, "stride"), (d, "dilate"), (p, "pad")):
+        if len(v) != nd:
+            raise MXNetError(f"{name}: {n} {v} must have {nd} elements like kernel {k}")
+    return k, s, d, p
+
+
+def channel_last(layout) -> bool:
+    return layout is not None and layout[-1] == "C"
+
+
+def to_cf(x: torch.Tensor) -> torch.Tensor:
+    """Channel-last to channel-first."""
+    return x.permute(0, x.dim() - 1, *range(1, x.dim() - 1))
+
+
+def to_cl(x: torch.Tensor) -> torch.Tensor:
+    """Channel-first to channel-last."""
+    return x.permute(0, *range(2, x.dim()), 1)
+
+
+def _chan(a, shape):
+    return shape[-1] if channel_last(a["layout"]) else shape[1]
+
+
+def _spatial(a, shape):
+    return tuple(shape[1:-1]) if channel_last(a["layout"]) else tuple(shape[2:])
+
+
+# ---------------------------------------------------------------------------------------
+# Convolution
+
+
+def _conv(a, x, w, b=None):
+    nd = x.dim() - 2
+    if nd not in _CONV:
+        raise MXNetError(f"Convolution: data must be 3-D, 4-D or 5-D, got shape {tuple(x.shape)}")
+    k, s, d, p = _geom(a, nd, "Convolution")
+    cl = channel_last(a["layout"])
+    if cl:
+        x, w = to_cf(x), to_cf(w)
+    if w.shape[0] != a["num_filter"]:
+        raise MXNetError(f"Convolution: weight shape {tuple(w.shape)} does not match "
+                         f"num_filter={a['num_filter']}")
+    out = _CONV[nd](x, w, b, s, p, d, a["num_group"])
+    return to_cl(out) if cl else out
+
+
+def _conv_shape(a, s):
+    d = s[0]
+    if d is not None:
+        c, g, k = _chan(a, d), a["num_group"], tuple(a["kernel"])
+        if c % g:
+            raise MXNetError(f"Convolution: input channels {c} not divisible by num_group={g}")
+        if channel_last(a["layout"]):
+            fill(s, 1, (a["num_filter"], *k, c // g))
+        else:
+            fill(s, 1, (a["num_filter"], c // g, *k))
+    if not a["no_bias"]:
+        fill(s, 2, (a["num_filter"],))
+    return s
+
+
+def _conv_params(extra=(), workspace=1024, no_bias=False):
+    return [Param("kernel", "shape", doc="Convolution kernel size: (w,), (h, w) or (d, h, w)."),
+            Param("stride", "shape", (), doc="Convolution stride. Defaults to 1 per dim."),
+            Param("dilate", "shape", (), doc="Convolution dilate. Defaults to 1 per dim."),
+            Param("pad", "shape", (), doc="Zero pad for convolution. Defaults to no padding."),
+            *extra,
+            Param("num_filter", "int", doc="Convolution filter(channel) number."),
+            Param("num_group", "int", 1, doc="Number of group partitions."),
+            Param("workspace", "int", workspace, doc="Maximum temporary workspace (MB)."),
+            Param("no_bias", "bool", no_bias, doc="Whether to disable bias parameter."),
+            Param("cudnn_tune", "enum", None,
+                  choices=["None", "fastest", "limited_workspace", "off"],
+                  doc="Whether to pick convolution algo by running performance test."),
+            Param("cudnn_off", "bool", False, doc="Turn off cudnn for this layer."),
+            Param("layout", "enum", None, choices=["None", *_LAYOUTS],
+                  doc="Set layout for input, output and weight. Empty for default layout.")]
+
+
+def _norm_layout(a):
+    return a
+
+
+register(OpDef(
+    "Convolution", _conv, inputs=("data", "weight", "bias"), active_inputs=no_bias_inputs(),
+    params=_conv_params(), infer_shape=_conv_shape, aliases=("_npx_convolution",),
+    doc="Compute N-D convolution on (N+2)-D input.\n\n"
+        "Example: ``mx.nd.Convolution(x, w, b, kernel=(3, 3), num_filter=8)``"))
+
+# ---------------------------------------------------------------------------------------
+# Deconvolution
+
+
+def _deconv_pads(a, in_sp, k, s, d, p):
+    """MXNet's (pad, adj): ``target_shape`` overrides ``pad``/``adj`` when given."""
+    nd = len(k)
+    adj = tuple(a["adj"]) or (0,) * nd
+    ts = tuple(a["target_shape"])
+    if ts and any(t > 0 for t in ts):
+        pads, adjs = [], []
+        for i in range(nd):
+            total = s[i] * (in_sp[i] - 1) + d[i] * (k[i] - 1) + 1
+            diff = total - ts[i]
+            adjs.append(diff % 2)
+            pads.append((diff + 1) // 2)
+        return tuple(pads), tuple(adjs)
+    return p, adj
+
+
+def _deconv(a, x, w, b=None):
+    nd = x.dim() - 2
+    if nd not in _DECONV:
+        raise MXNetError(f"Deconvolution: data must be 3-D, 4-D or 5-D, got {tuple(x.shape)}")
+    k, s, d, p = _geom(a, nd, "Deconvolution")
+    cl = channel_last(a["layout"])
+    if cl:
+        x, w = to_cf(x), to_cf(w)
+    p, adj = _deconv_pads(a, tuple(x.shape[2:]), k, s, d, p)
+    if any(v < 0 for v in p):
+        raise MXNetError(f"Deconvolution: target_shape {a['target_shape']} is too large")
+    out = _DECONV[nd](x, w, b, s, p, adj, a["num_group"], d)
+    return to_cl(out) if cl else out
+
+
+def _deconv_shape(a, s):
+    d = s[0]
+    if d is not None:
+        c, g, k = _chan(a, d), a["num_group"], tuple(a["kernel"])
+        if a["num_filter"] % g:
+            raise MXNetError(f"Deconvolution: num_filter {a['num_filter']} not divisible by "
+                             f"num_group={g}")
+        if channel_last(a["layout"]):
+            fill(s, 1, (c, *k, a["num_filter"] // g))
+        else:
+            fill(s, 1, (c, a["num_filter"] // g, *k))
+    if not a["no_bias"]:
+        fill(s, 2, (a["num_filter"],))
+    return s
+
+
+register(OpDef(
+    "Deconvolution", _deconv, inputs=("data", "weight", "bias"),
+    active_inputs=no_bias_inputs(),
+    params=_conv_params((Param("adj", "shape", (), doc="Adjustment for output shape."),
+                         Param("target_shape", "shape", (), doc="Shape of the output.")),
+                        workspace=512, no_bias=True),
+    infer_shape=_deconv_shape, aliases=("_npx_deconvolution",),
+    doc="Transposed convolution (gradient of Convolution with respect to its input).\n\n"
+        "Example: ``mx.nd.Deconvolution(x, w, kernel=(2, 2), stride=(2, 2), num_filter=4)``"))
+
+# ---------------------------------------------------------------------------------------
+# Pooling
+
+_MAXPOOL = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
+_AVGPOOL = {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}
+
+
+def _pool_geom(a, sp):
+    nd = len(sp)
+    if a["global_pool"]:
+        return tuple(sp), (1,) * nd, (0,) * nd
+    k = tuple(a["kernel"])
+    if len(k) != nd:
+        raise MXNetError(f"Pooling: kernel {k} must have {nd} dims for data with {nd} spatial "
+                         "dims")
+    s = tuple(a["stride"]) or (1,) * nd
+    p = tuple(a["pad"]) or (0,) * nd
+    if len(s) != nd or len(p) != nd:
+        raise MXNetError(f"Pooling: stride {s} and pad {p} must have {nd} dims like kernel {k}")
+    return k, s, p
+
+
+def _pool_out(a, sp, k, s, p):
+    conv = a["pooling_convention"]
+    if a["global_pool"]:
+        return (1,) * len(sp)
+    out = []
+    for i in range(len(sp)):
+        if conv == "same":
+            out.append(-(-sp[i] // s[i]))
+        elif conv == "full":
+            out.append(1 + -(-(sp[i] + 2 * p[i] - k[i]) // s[i]))
+        else:
+            out.append(1 + (sp[i] + 2 * p[i] - k[i]) // s[i])
+        if out[-1] <= 0 or k[i] > sp[i] + 2 * p[i]:
+            raise MXNetError(f"Pooling: kernel size ({k[i]}) exceeds input ({sp[i]}) padded to "
+                             f"{sp[i] + 2 * p[i]}")
+    return tuple(out)
+
+
+def _pool(a, x):
+    cl = a["layout"] is not None and a["layout"][-1] == "C"
+    if cl:
+        x = to_cf(x)
+    nd = x.dim() - 2
+    if nd not in _MAXPOOL:
+        raise MXNetError(f"Pooling: data must be 3-D, 4-D or 5-D, got {tuple(x.shape)}")
+    sp = tuple(x.shape[2:])
+    k, s, p = _pool_geom(a, sp)
+    out_sp = _pool_out(a, sp, k, s, p)
+    if a["pooling_convention"] == "same":
+        total = [max(0, (o - 1) * s[i] + k[i] - sp[i]) for i, o in enumerate(out_sp)]
+        lo = [t // 2 for t in total]
+    else:
+        lo = list(p)
+    hi = [(o - 1) * s[i] + k[i] - sp[i] - lo[i] for i, o in enumerate(out_sp)]
+    pads = []
+    for i in reversed(range(nd)):
+        pads += [lo[i], max(hi[i], 0)]
+    t = a["pool_type"]
+    if t == "max":
+        xp = F.pad(x, pads, value=-math.inf) if any(pads) else x
+        out = _MAXPOOL[nd](xp, k, s)
+    else:
+        if t == "lp":
+            pv = a["p_value"] if a["p_value"] is not None else 2
+            x = x.abs() if pv == 2 else x.pow(pv)
+            if pv == 2:
+                x = x * x
+        xp = F.pad(x, pads) if any(pads) else x
+        out = _AVGPOOL[nd](xp, k, s) * math.prod(k)
+        if t == "avg":
+            out = out / _pool_count(a, x, sp, k, s, p, lo, pads, nd)
+        elif t == "lp":
+            pv = a["p_value"] if a["p_value"] is not None else 2
+            if pv == 2:
+                out = out.sqrt()
+            elif pv != 1:
+                out = out.sign() * out.abs().pow(1.0 / pv)
+    out = out[(slice(None), slice(None)) + tuple(slice(0, o) for o in out_sp)]
+    return to_cl(out) if cl else out
+
+
+def _pool_count(a, x, sp, k, s, p, lo, pads, nd):
+    """Divisor of average pooling: window cells inside the input (plus its explicit padding
+    when ``count_include_pad``)."""
+    include = a["count_include_pad"] is None or a["count_include_pad"]
+    if include and not any(p) and a["pooling_convention"] != "same":
+        inside = torch.ones((1, 1) + sp, dtype=x.dtype, device=x.device)
+        inner = [0] * (2 * nd)
+        for i in reversed(range(nd)):
+            inner[2 * (nd - 1 - i)] = 0
+        mask = inside
+    elif include:
+        grown = tuple(sp[i] + 2 * p[i] for i in range(nd))
+        mask = torch.ones((1, 1) + grown, dtype=x.dtype, device=x.device)
+        pads = [max(pads[j] - (p[nd - 1 - j // 2]), 0) for j in range(2 * nd)]
+    else:
+        mask = torch.ones((1, 1) + sp, dtype=x.dtype, device=x.device)
+    mp = F.pad(mask, pads) if any(pads) else mask
+    cnt = _AVGPOOL[nd](mp, k, s) * math.prod(k)
+    return cnt.clamp_min(1)
+
+
+register(OpDef(
+    "Pooling", _pool, aliases=("_npx_pooling",),
+    params=[Param("kernel", "shape", (), doc="Pooling kernel size: (y, x) or (d, y, x)"),
+            Param("pool_type", "enum", "max", choices=["avg", "lp", "max", "sum"],
+                  doc="Pooling type to be applied."),
+            Param("global_pool", "bool", False, doc="Ignore kernel size, do global pooling."),
+            Param("cudnn_off", "bool", False, doc="Turn off cudnn pooling."),
+            Param("pooling_convention", "enum", "valid", choices=["full", "same", "valid"],
+                  doc="Pooling convention to be applied."),
+            Param("stride", "shape", (), doc="Stride for pooling: (y, x) or (d, y, x)."),
+            Param("pad", "shape", (), doc="Pad for pooling: (y, x) or (d, y, x)."),
+            Param("p_value", "int_or_none", None, doc="Value of p for Lp pooling."),
+            Param("count_include_pad", "bool_or_none", None,
+                  doc="Whether padded cells count in average pooling."),
+            Param("layout", "enum", None, choices=["None", "NCDHW", "NCHW", "NCW", "NDHWC",
+                                                   "NHWC", "NWC"],
+                  doc="Set layout for input and output.")],
+    doc="Performs pooling (max, avg, sum, lp) on the input.\n\n"
+        "Example: ``mx.nd.Pooling(x, kernel=(2, 2), stride=(2, 2), pool_type='max')``"))
+
+# ---------------------------------------------------------------------------------------
+# UpSampling
+
+
+def _upsample(a, *xs):
+    scale = a["scale"]
+    if a["sample_type"] == "bilinear":
+        if len(xs) != 2:
+            raise MXNetError("UpSampling: sample_type='bilinear' takes data and weight")
+        x, w = xs
+        k = 2 * scale - scale % 2
+        p = int(math.ceil((scale - 1) / 2.0))
+        return F.conv_transpose2d(x, w, None, scale, p, 0, x.shape[1])
+    h, wd = xs[0].shape[2] * scale, xs[0].shape[3] * scale
+    outs = []
+    for x in xs:
+        if h % x.shape[2] or wd % x.shape[3]:
+            raise MXNetError(f"UpSampling: input shape {tuple(x.shape)} does not divide the "
+                             f"output size {(h, wd)}")
+        f = h // x.shape[2]
+        if wd // x.shape[3] != f:
+            raise MXNetError("UpSampling: inputs need the same aspect ratio")
+        outs.append(x.repeat_interleave(f, 2).repeat_interleave(f, 3) if f > 1 else x)
+    if len(outs) == 1:
+        return outs[0].clone() if outs[0] is xs[0] else outs[0]
+    if a["multi_input_mode"] == "sum":
+        out = outs[0]
+        for o in outs[1:]:
+            out = out + o
+        return out
+    return torch.cat(outs, 1)
+
+
+def _upsample_shape(a, s):
+    if a["sample_type"] == "bilinear" and s[0] is not None:
+        k = 2 * a["scale"] - a["scale"] % 2
+        fill(s, 1, (s[0][1], 1, k, k))
+    return s
+
+
+def _upsample_inputs(a):
+    if a["sample_type"] == "bilinear":
+        return ["data", "weight"]
+    return [f"arg{i}" for i in range(a["num_args"])]
+
+
+register(OpDef(
+    "UpSampling", _upsample, variadic="num_args",
+    params=[Param("scale", "int", doc="Up sampling scale"),
+            Param("num_filter", "int", 0, doc="Input filter. Only used by bilinear."),
+            Param("sample_type", "enum", choices=["bilinear", "nearest"],
+                  doc="upsampling method"),
+            Param("multi_input_mode", "enum", "concat", choices=["concat", "sum"],
+                  doc="How to handle multiple input (nearest only)."),
+            Param("num_args", "int", doc="Number of inputs to be upsampled."),
+            Param("workspace", "int", 512, doc="Tmp workspace for deconvolution (MB)")],
+    infer_shape=_upsample_shape,
+    doc="Upsample the given input data by nearest neighbour or bilinear (learned) kernels.\n\n"
+        "Example: ``mx.nd.UpSampling(x, scale=2, sample_type='nearest')``"))

@@ -1,0 +1,20 @@
+"""Symbolic graphs: ``mx.sym``.
+
+Examples
+--------
+>>> import mxnet as mx
+>>> x = mx.sym.Variable('x')
+>>> (x * 2).eval(x=mx.nd.ones((2,)))[0].asnumpy()
+array([2., 2.], dtype=float32)
+"""
+
+from . import _internal, contrib, image, linalg, op, random, sparse
+from .symbol import Symbol, NotImplementedForSymbol
+from ._create import Group, Variable, var
+from .op import *  # noqa: F403
+from ._frontend import (arange, eye, full, hypot, linspace, maximum, minimum, ones, pow,
+                        power, zeros)
+from ._json import load, load_json
+from ._namespace import attach_fluent as _attach_fluent
+
+_attach_fluent(Symbol)

@@ -1,0 +1,217 @@
+"""Creating symbols: variables, operator applications, groups (private)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .._dtype import NAME_TO_CODE, dtype_name
+from .._op._gen import finish
+from .._op._registry import OpDef, get_op
+from ..attribute import _current_scope
+from ..base import MXNetError, _Null
+from ..name import _current_manager
+from ._node import Entry, Node, hide_key
+from .symbol import Symbol
+
+__all__ = ["Variable", "var", "Group", "create_op_symbol", "make_sym_function"]
+
+_STYPE_CODE = {"default": 0, "row_sparse": 1, "csr": 2}
+# initializers MXNet attaches to auto-created auxiliary states (FSetInputVarAttrOnCompose)
+_AUX_INIT = {"moving_mean": '["zero", {}]', "moving_var": '["one", {}]'}
+
+
+def Variable(name: str, attr: dict | None = None, shape=None, lr_mult=None, wd_mult=None,
+             dtype=None, init=None, stype=None, **kwargs) -> Symbol:
+    """Create a symbolic variable (a free input of a graph).
+
+    Parameters
+    ----------
+    name : str
+        Variable name.
+    attr : dict of str, optional
+        Extra attributes.
+    shape, lr_mult, wd_mult, dtype, init, stype : optional
+        Stored as the hidden attributes ``__shape__``, ``__lr_mult__``, ``__wd_mult__``,
+        ``__dtype__``, ``__init__`` and ``__storage_type__``.
+
+    Examples
+    --------
+    >>> import mxnet as mx
+    >>> w = mx.sym.Variable('w', shape=(3, 4), lr_mult=2)
+    >>> w.attr('__shape__'), w.attr('lr_mult')
+    ('(3, 4)', '2')
+    """
+    if not isinstance(name, str):
+        raise TypeError("Expect a string for variable `name`")
+    a = dict(_current_scope().get(attr))
+    if shape is not None:
+        a["__shape__"] = str(shape)
+    if lr_mult is not None:
+        a["__lr_mult__"] = str(lr_mult)
+    if wd_mult is not None:
+        a["__wd_mult__"] = str(wd_mult)
+    if dtype is not None:
+        a["__dtype__"] = str(NAME_TO_CODE[dtype_name(dtype)])
+    if init is not None:
+        if not isinstance(init, str):
+            init = init.dumps()
+        a["__init__"] = init
+    if stype is not None:
+        a["__storage_type__"] = str(_STYPE_CODE[stype])
+    for k, v in kwargs.items():
+        if k.startswith("__") and k.endswith("__"):
+            a[k] = str(v)
+        else:
+            raise ValueError(f"Attribute name={k} is not supported. Additional attributes must "
+                             "start and end with double underscores, e.g, __yourattr__")
+    node = Node(None, name)
+    for k, v in a.items():
+        if not isinstance(v, str):
+            raise ValueError("Set Attr only accepts string values")
+        node.attrs[hide_key(k)] = v
+    return Symbol._from_entries([(node, 0)])
+
+
+var = Variable
+
+
+def Group(symbols) -> Symbol:
+    """A symbol whose outputs are the outputs of ``symbols`` in order.
+
+    Examples
+    --------
+    >>> import mxnet as mx
+    >>> a, b = mx.sym.Variable('a'), mx.sym.Variable('b')
+    >>> mx.sym.Group([a + b, a * b]).list_outputs()
+    ['_plus0_output', '_mul0_output']
+    """
+    if not symbols or any(not isinstance(s, Symbol) for s in symbols):
+        raise TypeError("Expected a list of symbols as input")
+    entries: list[Entry] = []
+    for s in symbols:
+        entries += s._outputs
+    return Symbol._from_entries(entries)
+
+
+def _single_entry(op: OpDef, slot: str, s) -> Entry:
+    if not isinstance(s, Symbol):
+        raise TypeError(f"{op.name}: input {slot} must be a Symbol, got {type(s).__name__}")
+    if len(s._outputs) != 1:
+        raise MXNetError(f"Operator {op.name}: input {slot} must be a single-output symbol, "
+                         f"got a group of {len(s._outputs)} outputs {s.list_outputs()}")
+    return s._outputs[0]
+
+
+def create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
+                     name: str | None = None, attr: dict | None = None) -> Symbol:
+    """Apply operator ``opname`` (name or alias; its lower-case form is the name hint).
+
+    ``args`` are positional input symbols, ``sym_kwargs`` named input symbols, ``params``
+    the operator parameters (Python values or strings).
+    """
+    op = get_op(opname)
+    params = {k: v for k, v in params.items() if v is not _Null}
+    scope = _current_scope().get(attr)
+    for k, v in scope.items():
+        if not isinstance(v, str):
+            raise ValueError("Attributes need to be string")
+        params[hide_key(k)] = v
+    if op.variadic is not None:
+        if sym_kwargs:
+            raise MXNetError(f"Operator {op.name} takes its inputs as positional arguments, "
+                             f"got keyword inputs {sorted(sym_kwargs)}")
+        params[op.variadic] = params.get(op.variadic, len(args))
+    for k in params:
+        if k not in op.param_map and not (k.startswith("__") and k.endswith("__")):
+            raise MXNetError(op._unknown_arg_msg(k))
+    attrs = op.format_attrs(params)
+    node_name = _current_manager().get(name, opname.lower())
+    node = Node(op, node_name, attrs)
+    parsed = node.parsed
+    if op.variadic is not None:
+        if int(parsed[op.variadic]) != len(args):
+            raise MXNetError(f"Operator {op.name}: {op.variadic}={parsed[op.variadic]} but "
+                             f"{len(args)} inputs were given")
+        node.inputs = [_single_entry(op, f"arg{i}", s) for i, s in enumerate(args)]
+        return Symbol._from_entries([(node, i) for i in range(node.num_visible())])
+    arg_names = op.input_names(parsed)
+    slots = arg_names + op.aux_names(parsed)
+    given: dict[str, object] = {}
+    if len(args) > len(slots):
+        raise MXNetError(f"Operator {op.name} takes {len(slots)} inputs {slots}, "
+                         f"got {len(args)} positional inputs")
+    for slot, s in zip(slots, args):
+        given[slot] = s
+    for k, s in sym_kwargs.items():
+        if k not in slots:
+            raise MXNetError(f"Operator {op.name} ({node_name}) has no input named '{k}'; "
+                             f"inputs are {slots}")
+        if k in given:
+            raise TypeError(f"{op.name}() got multiple values for input '{k}'")
+        given[k] = s
+    entries: list[Entry] = []
+    for slot in slots:
+        s = given.get(slot)
+        if s is None:
+            vattrs = dict(attrs)
+            if slot in _AUX_INIT and slot not in arg_names:
+                vattrs["__init__"] = _AUX_INIT[slot]
+            entries.append((Node(None, f"{node_name}_{slot}", vattrs), 0))
+        else:
+            entries.append(_single_entry(op, slot, s))
+    node.inputs = entries
+    return Symbol._from_entries([(node, i) for i in range(node.num_visible())])
+
+
+def create_op_symbol_from_call(opname: str, args: tuple, kwargs: dict) -> Symbol:
+    """Call the generated ``mx.sym`` function of ``opname`` with Python arguments."""
+    from ._namespace import function_for
+
+    return function_for(opname)(*args, **kwargs)
+
+
+def make_sym_function(op: OpDef, public: str, called: str, module: str) -> Callable:
+    """Build ``mx.sym.<public>``: symbols positionally or by input name, then params."""
+    slots = op.input_slots
+    nslots = len(slots)
+    pnames = [p.name for p in op.params if p.name != op.variadic]
+    variadic = op.variadic
+
+    def fn(*args, name=None, attr=None, out=None, **kwargs):
+        if out is not None:
+            raise MXNetError(f"{public}: out= is not supported for symbols")
+        if variadic is not None:
+            if len(args) == 1 and isinstance(args[0], (list, tuple)):
+                args = tuple(args[0])
+            sym_args = list(args)
+            sym_kwargs: dict = {}
+            params = kwargs
+        else:
+            sym_args = []
+            sym_kwargs = {}
+            params = {}
+            for i, a in enumerate(args):
+                if i < nslots:
+                    if a is not None:
+                        sym_kwargs[slots[i]] = a
+                elif i - nslots < len(pnames):
+                    params[pnames[i - nslots]] = a
+                else:
+                    raise TypeError(f"{public}() takes at most {nslots + len(pnames)} "
+                                    f"positional arguments")
+            for k, v in kwargs.items():
+                if isinstance(v, Symbol) or (k in slots and v is None):
+                    if v is not None:
+                        if k in sym_kwargs:
+                            raise TypeError(f"{public}() got multiple values for argument '{k}'")
+                        sym_kwargs[k] = v
+                else:
+                    if k in params:
+                        raise TypeError(f"{public}() got multiple values for argument '{k}'")
+                    params[k] = v
+        return create_op_symbol(called, sym_args, sym_kwargs, params, name, attr)
+
+    fn = finish(fn, op, public, module, "Symbol")
+    return fn

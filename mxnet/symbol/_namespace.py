@@ -1,0 +1,54 @@
+"""Fill ``mx.sym`` namespaces and Symbol fluent methods from the operator registry."""
+
+from __future__ import annotations
+
+from .._op import _registry
+from .._op._gen import route
+
+_MODULES = {"op": "mxnet.symbol.op", "_internal": "mxnet.symbol._internal",
+            "contrib": "mxnet.symbol.contrib", "linalg": "mxnet.symbol.linalg",
+            "random": "mxnet.symbol.random", "sparse": "mxnet.symbol.sparse",
+            "image": "mxnet.symbol.image"}
+
+_FUNCS: dict[str, object] = {}
+
+
+def function_for(name: str):
+    """The generated ``mx.sym`` function for operator (or alias) ``name``."""
+    fn = _FUNCS.get(name)
+    if fn is None:
+        from ._create import make_sym_function
+
+        op = _registry.get_op(name)
+        ns, public = route(name)
+        fn = make_sym_function(op, public, name, _MODULES[ns])
+        _FUNCS[name] = fn
+    return fn
+
+
+def populate(namespace: dict, which: str) -> list[str]:
+    """Put every operator routed to ``which`` into ``namespace``; return the names."""
+    names = []
+    for name in _registry.all_names():
+        ns, public = route(name)
+        if ns == which and public not in namespace:
+            namespace[public] = function_for(name)
+            names.append(public)
+    return names
+
+
+def attach_fluent(cls) -> None:
+    """Give ``cls`` a method for every fluent operator (``s.sum(axis=1)``)."""
+    for op in _registry.all_ops():
+        for name in (op.name, *op.aliases):
+            if op.fluent and not name.startswith("_") and not hasattr(cls, name):
+                setattr(cls, name, _fluent(name))
+
+
+def _fluent(opname: str):
+    def method(self, *args, **kwargs):
+        return function_for(opname)(self, *args, **kwargs)
+
+    method.__name__ = opname
+    method.__doc__ = f"Fluent form of :func:`mxnet.symbol.{opname}` on this symbol."
+    return method

@@ -1,0 +1,5 @@
+"""Symbol operators of the ``linalg`` namespace, generated from the registry."""
+
+from ._namespace import populate as _populate
+
+__all__ = _populate(globals(), "linalg")
