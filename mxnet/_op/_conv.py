@@ -110,10 +110,6 @@ def _conv_params(extra=(), workspace=1024, no_bias=False):
                   doc="Set layout for input, output and weight. Empty for default layout.")]
 
 
-def _norm_layout(a):
-    return a
-
-
 register(OpDef(
     "Convolution", _conv, inputs=("data", "weight", "bias"), active_inputs=no_bias_inputs(),
     params=_conv_params(), infer_shape=_conv_shape, aliases=("_npx_convolution",),
@@ -245,43 +241,31 @@ def _pool(a, x):
         xp = F.pad(x, pads, value=-math.inf) if any(pads) else x
         out = _MAXPOOL[nd](xp, k, s)
     else:
+        pv = a["p_value"] if a["p_value"] is not None else 2
         if t == "lp":
-            pv = a["p_value"] if a["p_value"] is not None else 2
-            x = x.abs() if pv == 2 else x.pow(pv)
-            if pv == 2:
-                x = x * x
+            x = x * x if pv == 2 else (x if pv == 1 else x.pow(pv))
         xp = F.pad(x, pads) if any(pads) else x
         out = _AVGPOOL[nd](xp, k, s) * math.prod(k)
         if t == "avg":
-            out = out / _pool_count(a, x, sp, k, s, p, lo, pads, nd)
-        elif t == "lp":
-            pv = a["p_value"] if a["p_value"] is not None else 2
-            if pv == 2:
-                out = out.sqrt()
-            elif pv != 1:
-                out = out.sign() * out.abs().pow(1.0 / pv)
+            out = out / _pool_count(a, xp, sp, k, s, p, lo)
+        elif t == "lp" and pv != 1:
+            out = out.sqrt() if pv == 2 else out.sign() * out.abs().pow(1.0 / pv)
     out = out[(slice(None), slice(None)) + tuple(slice(0, o) for o in out_sp)]
     return to_cl(out) if cl else out
 
 
-def _pool_count(a, x, sp, k, s, p, lo, pads, nd):
-    """Divisor of average pooling: window cells inside the input (plus its explicit padding
-    when ``count_include_pad``)."""
+def _pool_count(a, xp, sp, k, s, p, lo):
+    """Divisor of average pooling: window cells inside the input, plus its explicit padding
+    when ``count_include_pad`` (the overhang of the 'full' convention never counts)."""
     include = a["count_include_pad"] is None or a["count_include_pad"]
-    if include and not any(p) and a["pooling_convention"] != "same":
-        inside = torch.ones((1, 1) + sp, dtype=x.dtype, device=x.device)
-        inner = [0] * (2 * nd)
-        for i in reversed(range(nd)):
-            inner[2 * (nd - 1 - i)] = 0
-        mask = inside
-    elif include:
-        grown = tuple(sp[i] + 2 * p[i] for i in range(nd))
-        mask = torch.ones((1, 1) + grown, dtype=x.dtype, device=x.device)
-        pads = [max(pads[j] - (p[nd - 1 - j // 2]), 0) for j in range(2 * nd)]
-    else:
-        mask = torch.ones((1, 1) + sp, dtype=x.dtype, device=x.device)
-    mp = F.pad(mask, pads) if any(pads) else mask
-    cnt = _AVGPOOL[nd](mp, k, s) * math.prod(k)
+    grid = tuple(xp.shape[2:])
+    mask = torch.zeros((1, 1) + grid, dtype=xp.dtype, device=xp.device)
+    region = []
+    for i in range(len(sp)):
+        extra = p[i] if include and a["pooling_convention"] != "same" else 0
+        region.append(slice(max(lo[i] - extra, 0), min(lo[i] + sp[i] + extra, grid[i])))
+    mask[(0, 0) + tuple(region)] = 1
+    cnt = _AVGPOOL[len(sp)](mask, k, s) * math.prod(k)
     return cnt.clamp_min(1)
 
 
@@ -315,7 +299,6 @@ def _upsample(a, *xs):
         if len(xs) != 2:
             raise MXNetError("UpSampling: sample_type='bilinear' takes data and weight")
         x, w = xs
-        k = 2 * scale - scale % 2
         p = int(math.ceil((scale - 1) / 2.0))
         return F.conv_transpose2d(x, w, None, scale, p, 0, x.shape[1])
     h, wd = xs[0].shape[2] * scale, xs[0].shape[3] * scale

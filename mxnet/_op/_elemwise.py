@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import torch
 
+from .._dtype import to_torch
 from ..base import MXNetError
 from ._params import Param
 from ._registry import OpDef, register
@@ -25,6 +26,11 @@ def _round_half_away(x):
     return torch.sign(x) * torch.floor(torch.abs(x) + 0.5)
 
 
+def _rint(x):
+    lo, hi = torch.floor(x), torch.ceil(x)
+    return torch.where(x - lo > hi - x, hi, lo)
+
+
 def _float_only(fn):
     def f(x):
         if not x.is_floating_point():
@@ -41,8 +47,8 @@ _UNARY = {
     "sign": (torch.sign, True, (), "Element-wise sign."),
     "round": (lambda x: _round_half_away(x) if x.is_floating_point() else x, True, (),
               "Round to the nearest integer, halfway cases away from zero."),
-    "rint": (lambda x: torch.round(x) if x.is_floating_point() else x, True, (),
-             "Round to the nearest integer, halfway cases to even."),
+    "rint": (lambda x: _rint(x) if x.is_floating_point() else x, True, (),
+             "Round to the nearest integer; exact halves go to the lower integer."),
     "ceil": (lambda x: torch.ceil(x) if x.is_floating_point() else x, True, (), "Ceiling."),
     "floor": (lambda x: torch.floor(x) if x.is_floating_point() else x, True, (), "Floor."),
     "trunc": (lambda x: torch.trunc(x) if x.is_floating_point() else x, True, (),
@@ -90,7 +96,8 @@ _UNARY = {
     "_copy": (lambda x: x.clone(), False, ("identity",), "Identity (copy) of the input."),
     "BlockGrad": (lambda x: x.detach(), False, ("stop_gradient",),
                   "Pass the input through and stop gradients flowing back."),
-    "make_loss": (lambda x: x, False, (), "Mark a symbol as a loss (gradient of ones)."),
+    "make_loss": (lambda x: _OnesGrad.apply(x) if x.requires_grad else x, False, (),
+                  "Mark a symbol as a loss: its gradient is ones, whatever the head gradient."),
     "zeros_like_": None,
 }
 del _UNARY["zeros_like_"]
@@ -100,6 +107,18 @@ def _gamma_sign(x):
     # sign of Gamma(x): negative on (-2k-1, -2k) for x < 0
     neg = (x < 0) & (torch.remainder(torch.floor(x), 2) == 1)
     return torch.where(neg, -torch.ones_like(x), torch.ones_like(x))
+
+
+class _OnesGrad(torch.autograd.Function):
+    """Identity forward; backward sends ones (MXNet's ``make_loss`` gradient)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, g):
+        return torch.ones_like(g)
 
 
 def _unary(fn):
@@ -113,6 +132,8 @@ for _name, (_fn, _fluent, _aliases, _doc) in _UNARY.items():
 
 def _clip(a, x):
     lo, hi = a["a_min"], a["a_max"]
+    if not x.is_floating_point():
+        lo, hi = int(lo), int(hi)
     return torch.clamp(x, lo, hi)
 
 
@@ -120,6 +141,17 @@ register(OpDef("clip", _clip, fluent=True, infer_shape=_same_shape,
                params=[Param("a_min", "float", doc="Minimum value"),
                        Param("a_max", "float", doc="Maximum value")],
                doc="Clip (limit) the values in an array."))
+
+
+def _hard_sigmoid(a, x):
+    y = torch.clamp(x * a["alpha"] + a["beta"], 0.0, 1.0)
+    return y if x.is_floating_point() else y.to(x.dtype)
+
+
+register(OpDef("hard_sigmoid", _hard_sigmoid, infer_shape=_same_shape,
+               params=[Param("alpha", "float", 0.2, doc="Slope of hard sigmoid"),
+                       Param("beta", "float", 0.5, doc="Bias of hard sigmoid.")],
+               doc="Hard sigmoid: max(0, min(1, alpha * x + beta)), element-wise."))
 
 # ---------------------------------------------------------------------------------------
 # binary
@@ -137,8 +169,40 @@ def _div(a, b):
 
 
 def _mod(a, b):
-    r = torch.remainder(a, b)
-    return torch.where(torch.as_tensor(b == 0, device=a.device), torch.zeros_like(r), r)
+    # Python semantics (sign of the divisor); x % 0 is 0 as in MXNet
+    zero = b == 0
+    if not isinstance(b, torch.Tensor):
+        return torch.zeros_like(a) if zero else torch.remainder(a, b)
+    if a.is_floating_point():
+        return torch.where(zero, torch.zeros_like(a), torch.remainder(a, b))
+    r = torch.remainder(a, torch.where(zero, torch.ones_like(b), b))
+    return torch.where(zero, torch.zeros_like(r), r)
+
+
+def _power(a, b):
+    if not a.is_floating_point() and not isinstance(b, torch.Tensor) and b < 0:
+        b = torch.full_like(a, b)  # torch refuses negative scalar powers of integers
+    return torch.pow(a, b)
+
+
+def _maximum(a, b):
+    # ties send the gradient to the left operand, as MXNet does
+    if not isinstance(b, torch.Tensor):
+        return torch.clamp(a, min=b)
+    return torch.where(a >= b, a, b)
+
+
+def _minimum(a, b):
+    if not isinstance(b, torch.Tensor):
+        return torch.clamp(a, max=b)
+    return torch.where(a <= b, a, b)
+
+
+def _hypot(a, b):
+    if a.is_floating_point():
+        return torch.hypot(a, b if isinstance(b, torch.Tensor) else torch.full_like(a, b))
+    bb = b.double() if isinstance(b, torch.Tensor) else torch.full_like(a, b, dtype=torch.float64)
+    return torch.hypot(a.double(), bb).to(a.dtype)
 
 
 def _cmp(fn):
@@ -152,9 +216,9 @@ def _logic(fn):
 _BINARY = {
     # suffix: (torch function, doc)
     "add": (torch.add, "Add"), "sub": (torch.sub, "Subtract"), "mul": (torch.mul, "Multiply"),
-    "div": (_div, "Divide"), "mod": (_mod, "Modulo"), "power": (torch.pow, "Power"),
-    "maximum": (torch.maximum, "Maximum"), "minimum": (torch.minimum, "Minimum"),
-    "hypot": (torch.hypot, "Hypotenuse"),
+    "div": (_div, "Divide"), "mod": (_mod, "Modulo"), "power": (_power, "Power"),
+    "maximum": (_maximum, "Maximum"), "minimum": (_minimum, "Minimum"),
+    "hypot": (_hypot, "Hypotenuse"),
     "equal": (_cmp(torch.eq), "Equal (0/1)"), "not_equal": (_cmp(torch.ne), "Not equal (0/1)"),
     "greater": (_cmp(torch.gt), "Greater (0/1)"),
     "greater_equal": (_cmp(torch.ge), "Greater or equal (0/1)"),
@@ -164,34 +228,35 @@ _BINARY = {
     "logical_xor": (_logic(torch.logical_xor), "Logical XOR (0/1)"),
 }
 
-# element-wise (same shape) names used by Symbol arithmetic and old JSON files
+# element-wise (same shape) names and the aliases MXNet 1.9.1 registers (old JSON uses them)
 _ELEMWISE_NAMES = {
     "add": ("elemwise_add", ("_plus", "_Plus", "_add")),
     "sub": ("elemwise_sub", ("_minus", "_Minus", "_sub")),
     "mul": ("elemwise_mul", ("_mul", "_Mul")),
     "div": ("elemwise_div", ("_div", "_Div")),
     "mod": ("_mod", ("_Mod",)),
-    "power": ("_power", ("_Power", "_pow")),
+    "power": ("_power", ("_Power",)),
     "maximum": ("_maximum", ("_Maximum",)),
     "minimum": ("_minimum", ("_Minimum",)),
     "hypot": ("_hypot", ("_Hypot",)),
-    "equal": ("_equal", ()), "not_equal": ("_not_equal", ()), "greater": ("_greater", ()),
-    "greater_equal": ("_greater_equal", ()), "lesser": ("_lesser", ()),
-    "lesser_equal": ("_lesser_equal", ()), "logical_and": ("_logical_and", ()),
-    "logical_or": ("_logical_or", ()), "logical_xor": ("_logical_xor", ()),
+    "equal": ("_equal", ("_Equal",)), "not_equal": ("_not_equal", ("_Not_Equal",)),
+    "greater": ("_greater", ("_Greater",)),
+    "greater_equal": ("_greater_equal", ("_Greater_Equal",)),
+    "lesser": ("_lesser", ("_Lesser",)),
+    "lesser_equal": ("_lesser_equal", ("_Lesser_Equal",)),
+    "logical_and": ("_logical_and", ("_Logical_And",)),
+    "logical_or": ("_logical_or", ("_Logical_Or",)),
+    "logical_xor": ("_logical_xor", ("_Logical_Xor",)),
 }
 
 
 def _broadcast_kernel(name, fn):
     def compute(attrs, a, b):
-        _check_dtypes(name, a, b)
+        if a.dtype != b.dtype:
+            _check_dtypes(name, a, b)
         return fn(a, b)
 
     return compute
-
-
-def _broadcast_shape(attrs, shapes):
-    return shapes
 
 
 def _elemwise_kernel(name, fn):
@@ -199,7 +264,8 @@ def _elemwise_kernel(name, fn):
         if a.shape != b.shape:
             raise MXNetError(f"Operator {name}: shapes must be equal, got {tuple(a.shape)} "
                              f"and {tuple(b.shape)}")
-        _check_dtypes(name, a, b)
+        if a.dtype != b.dtype:
+            _check_dtypes(name, a, b)
         return fn(a, b)
 
     return compute
@@ -216,14 +282,21 @@ for _suffix, (_fn, _doc) in _BINARY.items():
                    infer_shape=_same_shape, doc=f"{_doc}, element-wise (same shapes)."))
 
 # ---------------------------------------------------------------------------------------
-# scalar forms
+# scalar forms: an integer array keeps its dtype and truncates the scalar (is_int, the
+# default); with is_int=False an integer array is computed and returned as float64.
+# Boolean arrays compute as int64.
 
 
 def _scalar_kernel(fn, reverse: bool):
     def compute(attrs, x):
         s = attrs["scalar"]
         if not x.is_floating_point():
-            s = int(s)  # MXNet casts the scalar to the array's dtype
+            if attrs["is_int"]:
+                s = int(s)
+                if x.dtype == torch.bool:
+                    x = x.to(torch.int64)
+            else:
+                x = x.to(torch.float64)
         if reverse:
             return fn(torch.full_like(x, s), x)
         return fn(x, s)
@@ -256,8 +329,17 @@ _SCALAR = {
 _SCALAR_PARAMS = [Param("scalar", "float", 1.0, doc="Scalar input value"),
                   Param("is_int", "bool", True, doc="Indicate whether scalar input is int type")]
 
+
+def _logic_scalar(fn):
+    return lambda a, s: fn(a != 0, torch.tensor(s != 0, device=a.device)).to(a.dtype)
+
+
+_SCALAR_FN = dict((k, v[0]) for k, v in _BINARY.items())
+for _k in ("logical_and", "logical_or", "logical_xor"):
+    _SCALAR_FN[_k] = _logic_scalar(getattr(torch, _k))
+
 for _name, (_suffix, _rev, _alias) in _SCALAR.items():
-    register(OpDef(_name, _scalar_kernel(_BINARY[_suffix][0], _rev), params=_SCALAR_PARAMS,
+    register(OpDef(_name, _scalar_kernel(_SCALAR_FN[_suffix], _rev), params=_SCALAR_PARAMS,
                    aliases=(_alias,), infer_shape=_same_shape,
                    doc=f"{_BINARY[_suffix][1]} with a scalar."))
 
@@ -284,8 +366,59 @@ def _where(attrs, cond, x, y):
             raise MXNetError(f"Operator where: condition shape {tuple(cond.shape)} must equal "
                              f"x shape {tuple(x.shape)} or be ({x.shape[0]},)")
         cond = cond.reshape((-1,) + (1,) * (x.dim() - 1))
+    if x.shape != y.shape:
+        raise MXNetError(f"Operator where: x shape {tuple(x.shape)} and y shape "
+                         f"{tuple(y.shape)} must be equal")
     return torch.where(cond != 0, x, y)
 
 
 register(OpDef("where", _where, inputs=("condition", "x", "y"),
                doc="Return elements chosen from x or y depending on condition."))
+
+
+# ---------------------------------------------------------------------------------------
+# casts
+
+_FLOATS = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
+
+
+def _cast(a, x):
+    return x.to(to_torch(a["dtype"]))
+
+
+register(OpDef("Cast", _cast, aliases=("cast",), infer_shape=_same_shape,
+               params=[Param("dtype", "dtype", doc="Output data type.")],
+               doc="Cast the array to the given data type (float to int truncates)."))
+
+
+def _amp_cast(a, x):
+    return x.to(to_torch(a["dtype"])) if x.dtype in _FLOATS else x
+
+
+register(OpDef("amp_cast", _amp_cast, infer_shape=_same_shape,
+               params=[Param("dtype", "dtype", doc="Output data type.")],
+               doc="Cast a floating-point array for mixed precision; other dtypes pass."))
+
+_WIDTH = {torch.float16: 0, torch.bfloat16: 0, torch.float32: 1, torch.float64: 2}
+
+
+def _amp_multicast(a, *xs):
+    if len(xs) != a["num_outputs"]:
+        raise MXNetError(f"Operator amp_multicast: num_outputs={a['num_outputs']} but "
+                         f"{len(xs)} inputs given")
+    floats = [x.dtype for x in xs if x.dtype in _WIDTH]
+    if not floats:
+        return tuple(xs)
+    pick = min if a["cast_narrow"] else max
+    target = pick(floats, key=_WIDTH.__getitem__)
+    return tuple(x.to(target) if x.dtype in _WIDTH else x for x in xs)
+
+
+register(OpDef("amp_multicast", _amp_multicast, variadic="num_outputs",
+               params=[Param("num_outputs", "int", doc="Number of input/output pairs."),
+                       Param("cast_narrow", "bool", False,
+                             doc="Whether to cast to the narrowest type instead of the widest.")],
+               outputs=lambda a: [f"output{i}" for i in range(a["num_outputs"])],
+               infer_shape=lambda a, s: s,
+               doc="Cast every floating input to the widest (or narrowest) float type among "
+                   "them."))

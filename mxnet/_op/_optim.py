@@ -70,8 +70,9 @@ def _sgd_mom_step(a, w, g, mom, lr, wd, momentum):
 
 def _nag_step(a, w, g, mom, lr, wd, momentum):
     g = _clip(g * _s(a["rescale_grad"]), _s(a["clip_gradient"])) + w * _s(wd)
-    mom.mul_(_s(momentum)).add_(g)
-    return w - (g + mom * _s(momentum)) * _s(lr)
+    step = g * _s(lr)
+    mom.mul_(_s(momentum)).sub_(step)
+    return w + mom * _s(momentum) - step
 
 
 def _sgd(a, w, g):

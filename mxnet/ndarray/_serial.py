@@ -192,8 +192,12 @@ def _read_record(r: _Reader):
     for i in range(nad):
         acode = _read_dtype(r, f"aux {i}")
         aux_meta.append((acode, r.shape(f"aux {i} shape")))
-    if sshape is None:
-        r.fail("sparse record has an unknown storage shape", start)
+    # MXNet sizes the stored values from the aux shapes (the saved storage shape can be
+    # stale, e.g. (0, 2) for a row_sparse array made by tostype): do the same.
+    key_shape = aux_meta[0][1] if stype == 1 else aux_meta[1][1]
+    if not key_shape or sshape is None:
+        r.fail("sparse record has an unknown storage or aux shape", start)
+    sshape = (key_shape[0],) + tuple(shape[1:]) if stype == 1 else (key_shape[0],)
     values = _read_data(r, sshape, code, "sparse values", start)
     aux = [_read_data(r, s if s is not None else (), c, f"aux {i}", start)
            for i, (c, s) in enumerate(aux_meta)]

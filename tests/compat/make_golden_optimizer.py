@@ -72,14 +72,20 @@ def _make_kwargs(kw):
     return kw
 
 
+def case_inputs(n, dtype):
+    """Initial weights and 10 steps of gradients of case ``n`` (tests rebuild them)."""
+    rng = np.random.RandomState(1000 + n)
+    w0 = [rng.uniform(-1, 1, s).astype(dtype) for s in SHAPES]
+    grads = [[rng.uniform(-1, 1, s).astype(dtype) for s in SHAPES] for _ in range(10)]
+    return w0, grads
+
+
 def write_optimizers():
-    rng = np.random.RandomState(42)
     arrays = {}
     meta = []
-    for cid, name, kw, opts in OPT_CASES:
+    for n, (cid, name, kw, opts) in enumerate(OPT_CASES):
         dtype = opts.get('dtype', 'float32')
-        w0 = [rng.uniform(-1, 1, s).astype(dtype) for s in SHAPES]
-        grads = [[rng.uniform(-1, 1, s).astype(dtype) for s in SHAPES] for _ in range(10)]
+        w0, grads = case_inputs(n, dtype)
         extra = {}
         if opts.get('names'):
             extra['param_idx2name'] = NAMES
@@ -87,8 +93,6 @@ def write_optimizers():
         weights = [mx.nd.array(w, dtype=dtype) for w in w0]
         upd = mx.optimizer.get_updater(opt)
         states = {}
-        for i, w in enumerate(w0):
-            arrays['%s/w0_%d' % (cid, i)] = w
         for step in range(10):
             g = [mx.nd.array(x, dtype=dtype) for x in grads[step]]
             if opts.get('direct'):
@@ -99,9 +103,8 @@ def write_optimizers():
             else:
                 upd([0, 1], g, weights)
             for i in range(2):
-                arrays['%s/g%d_%d' % (cid, step, i)] = grads[step][i]
                 arrays['%s/w%d_%d' % (cid, step + 1, i)] = weights[i].asnumpy()
-        meta.append({'id': cid, 'name': name, 'kwargs': kw, 'opts': opts,
+        meta.append({'n': n, 'id': cid, 'name': name, 'kwargs': kw, 'opts': opts,
                      'num_update': opt.num_update})
     np.savez_compressed(os.path.join(OUT, 'optimizers.npz'), **arrays)
     with open(os.path.join(OUT, 'optimizers.json'), 'w') as f:

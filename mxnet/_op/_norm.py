@@ -1,0 +1,227 @@
+"""Normalization operators: BatchNorm, LayerNorm, InstanceNorm, GroupNorm, L2Normalization, LRN.
+
+BatchNorm updates its moving statistics (auxiliary states) in place while training, as
+``moving = moving * momentum + batch * (1 - momentum)`` with the biased batch variance.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from ..base import MXNetError
+from ._nn import fill
+from ._params import Param
+from ._registry import OpDef, register
+from ._state import state
+
+__all__: list[str] = []
+
+
+def _axis(axis: int, ndim: int, name: str) -> int:
+    a = axis + ndim if axis < 0 else axis
+    if not 0 <= a < ndim:
+        raise MXNetError(f"{name}: axis {axis} out of range for data with {ndim} dims")
+    return a
+
+
+def _bshape(ndim: int, axis: int) -> list[int]:
+    s = [1] * ndim
+    s[axis] = -1
+    return s
+
+
+# ---------------------------------------------------------------------------------------
+# BatchNorm
+
+
+def _batchnorm(a, x, gamma, beta, mmean, mvar):
+    ax = _axis(a["axis"], x.dim(), "BatchNorm")
+    red = [i for i in range(x.dim()) if i != ax]
+    bs = _bshape(x.dim(), ax)
+    eps = a["eps"]
+    if a["fix_gamma"]:
+        gamma = gamma * 0 + 1  # gamma is treated as one; its gradient is zero
+    if state.is_train and not a["use_global_stats"]:
+        mean = x.mean(red)
+        var = (x - mean.reshape(bs)).square().mean(red)
+        with torch.no_grad():
+            m = a["momentum"]
+            mmean.mul_(m).add_(mean.detach().to(mmean.dtype), alpha=1 - m)
+            mvar.mul_(m).add_(var.detach().to(mvar.dtype), alpha=1 - m)
+    else:
+        mean, var = mmean.to(x.dtype), mvar.to(x.dtype)
+    invstd = torch.rsqrt(var + eps)
+    out = (x - mean.reshape(bs)) * (invstd * gamma).reshape(bs) + beta.reshape(bs)
+    return out, mean, invstd
+
+
+def _bn_shape(a, s):
+    d = s[0]
+    if d is not None:
+        c = d[_axis(a["axis"], len(d), "BatchNorm")]
+        for i in range(1, 5):
+            fill(s, i, (c,))
+    return s
+
+
+def _bn_type(a, dts):
+    d = dts[0] or "float32"
+    p = "float32" if d in ("float16", "bfloat16") else d
+    ins = [d] + [t or p for t in dts[1:]]
+    return ins, [d, p, p]
+
+
+register(OpDef(
+    "BatchNorm", _batchnorm, inputs=("data", "gamma", "beta"),
+    aux=("moving_mean", "moving_var"), outputs=("output", "mean", "var"),
+    num_visible=lambda a: 3 if a["output_mean_var"] else 1, aliases=("_npx_batch_norm",),
+    params=[Param("eps", "float", 1e-3, doc="Epsilon to prevent div 0."),
+            Param("momentum", "float", 0.9, doc="Momentum for moving average."),
+            Param("fix_gamma", "bool", True, doc="Fix gamma while training."),
+            Param("use_global_stats", "bool", False,
+                  doc="Use global moving statistics instead of local batch statistics."),
+            Param("output_mean_var", "bool", False, doc="Output the mean and inverse std."),
+            Param("axis", "int", 1, doc="Specify which shape axis the channel is specified."),
+            Param("cudnn_off", "bool", False, doc="Do not select CUDNN operator, if available."),
+            Param("min_calib_range", "float_or_none", None,
+                  doc="Minimum calibration value (quantization only)."),
+            Param("max_calib_range", "float_or_none", None,
+                  doc="Maximum calibration value (quantization only).")],
+    infer_shape=_bn_shape, infer_type=_bn_type,
+    doc="Batch normalization over the channel ``axis``; updates the moving statistics in "
+        "place when training.\n\nExample: ``mx.nd.BatchNorm(x, gamma, beta, mean, var)``"))
+
+# ---------------------------------------------------------------------------------------
+# LayerNorm
+
+
+def _layernorm(a, x, gamma, beta):
+    ax = _axis(a["axis"], x.dim(), "LayerNorm")
+    mean = x.mean(ax, keepdim=True)
+    var = (x - mean).square().mean(ax, keepdim=True)
+    std = torch.sqrt(var + a["eps"])
+    bs = _bshape(x.dim(), ax)
+    out = (x - mean) / std * gamma.reshape(bs) + beta.reshape(bs)
+    return out, mean, std
+
+
+def _ln_shape(a, s):
+    if s[0] is not None:
+        c = s[0][_axis(a["axis"], len(s[0]), "LayerNorm")]
+        fill(s, 1, (c,))
+        fill(s, 2, (c,))
+    return s
+
+
+register(OpDef(
+    "LayerNorm", _layernorm, inputs=("data", "gamma", "beta"), outputs=("output", "mean", "std"),
+    num_visible=lambda a: 3 if a["output_mean_var"] else 1, aliases=("_npx_layer_norm",),
+    params=[Param("axis", "int", -1, doc="The axis to perform layer normalization."),
+            Param("eps", "float", 1e-5, doc="An epsilon parameter to prevent division by 0."),
+            Param("output_mean_var", "bool", False, doc="Output the mean and std or not.")],
+    infer_shape=_ln_shape,
+    doc="Layer normalization over ``axis``.\n\nExample: ``mx.nd.LayerNorm(x, gamma, beta)``"))
+
+# ---------------------------------------------------------------------------------------
+# InstanceNorm and GroupNorm
+
+
+def _instancenorm(a, x, gamma, beta):
+    red = list(range(2, x.dim()))
+    mean = x.mean(red, keepdim=True)
+    var = (x - mean).square().mean(red, keepdim=True)
+    bs = _bshape(x.dim(), 1)
+    return (x - mean) * torch.rsqrt(var + a["eps"]) * gamma.reshape(bs) + beta.reshape(bs)
+
+
+def _chan_shape(a, s):
+    if s[0] is not None:
+        fill(s, 1, (s[0][1],))
+        fill(s, 2, (s[0][1],))
+    return s
+
+
+register(OpDef(
+    "InstanceNorm", _instancenorm, inputs=("data", "gamma", "beta"), infer_shape=_chan_shape,
+    params=[Param("eps", "float", 1e-3, doc="An epsilon parameter to prevent division by 0.")],
+    doc="Instance normalization: normalize each (sample, channel) over its spatial axes.\n\n"
+        "Example: ``mx.nd.InstanceNorm(x, gamma, beta)``"))
+
+
+def _groupnorm(a, x, gamma, beta):
+    g = a["num_groups"]
+    n, c = x.shape[0], x.shape[1]
+    if c % g:
+        raise MXNetError(f"GroupNorm: channels {c} not divisible by num_groups={g}")
+    xg = x.reshape(n, g, -1)
+    mean = xg.mean(2, keepdim=True)
+    var = (xg - mean).square().mean(2, keepdim=True)
+    std = torch.sqrt(var + a["eps"])
+    xn = ((xg - mean) / std).reshape((n, g, c // g) + tuple(x.shape[2:]))
+    bs = (1, g) + (1,) * (x.dim() - 1)
+    out = (xn * gamma.reshape(bs) + beta.reshape(bs)).reshape(x.shape)
+    return out, mean.reshape(n, g), std.reshape(n, g)
+
+
+def _gn_shape(a, s):
+    if s[0] is not None:
+        fill(s, 1, (a["num_groups"],))
+        fill(s, 2, (a["num_groups"],))
+    return s
+
+
+register(OpDef(
+    "GroupNorm", _groupnorm, inputs=("data", "gamma", "beta"), outputs=("output", "mean", "std"),
+    num_visible=lambda a: 3 if a["output_mean_var"] else 1, infer_shape=_gn_shape,
+    params=[Param("num_groups", "int", 1, doc="Total number of groups."),
+            Param("eps", "float", 1e-5, doc="An epsilon parameter to prevent division by 0."),
+            Param("output_mean_var", "bool", False, doc="Output the mean and std or not.")],
+    doc="Group normalization: channels split in ``num_groups`` groups normalized together; "
+        "gamma and beta hold one value per group.\n\n"
+        "Example: ``mx.nd.GroupNorm(x, gamma, beta, num_groups=2)``"))
+
+# ---------------------------------------------------------------------------------------
+# L2Normalization and LRN
+
+
+def _l2norm(a, x):
+    mode = a["mode"]
+    if mode == "instance":
+        red = list(range(1, x.dim()))
+    elif mode == "channel":
+        red = [1]
+    else:
+        red = list(range(2, x.dim()))
+    if x.dim() < 2 or (mode == "spatial" and x.dim() < 3):
+        raise MXNetError(f"L2Normalization: data shape {tuple(x.shape)} too small for "
+                         f"mode={mode}")
+    return x / torch.sqrt(x.square().sum(red, keepdim=True) + a["eps"])
+
+
+def _same(a, s):
+    return s
+
+
+register(OpDef(
+    "L2Normalization", _l2norm, infer_shape=_same,
+    params=[Param("eps", "float", 1e-10, doc="A small constant for numerical stability."),
+            Param("mode", "enum", "instance", choices=["channel", "instance", "spatial"],
+                  doc="Specify the dimension along which to compute L2 norm.")],
+    doc="Normalize the input by its L2 norm (per instance, channel or spatial map).\n\n"
+        "Example: ``mx.nd.L2Normalization(x, mode='channel')``"))
+
+
+def _lrn(a, x):
+    n = a["nsize"]
+    return F.local_response_norm(x, n, alpha=a["alpha"], beta=a["beta"], k=a["knorm"])
+
+
+register(OpDef(
+    "LRN", _lrn, infer_shape=_same,
+    params=[Param("alpha", "float", 1e-4, doc="The variance scaling parameter."),
+            Param("beta", "float", 0.75, doc="The power parameter."),
+            Param("knorm", "float", 2.0, doc="The parameter k."),
+            Param("nsize", "int", doc="Normalization window width in elements.")],
+    doc="Local response normalization across channels.\n\n"
+        "Example: ``mx.nd.LRN(x, nsize=3)``"))

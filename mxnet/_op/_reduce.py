@@ -1,0 +1,254 @@
+"""Reductions (``sum``, ``mean``, ``max``, ``norm``, ``argmax``...) and sorting (``topk``...).
+
+MXNet 1.x conventions kept here: a reduction over every axis returns shape ``(1,)`` (not a
+0-d array), integer arrays keep their dtype (``mean`` truncates), and index outputs
+(``argmax``, ``argsort``, ``topk``) are floating-point by default.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from .._dtype import to_torch
+from ..base import MXNetError
+from ._params import Param
+from ._registry import OpDef, register
+
+_AXIS = Param("axis", "shape_or_none", None,
+              doc="The axis or axes along which to perform the reduction.")
+_KEEPDIMS = Param("keepdims", "bool", False,
+                  doc="If true, the reduced axes are left in the result with size 1.")
+_EXCLUDE = Param("exclude", "bool", False,
+                 doc="Whether to perform reduction on axis that are NOT in axis instead.")
+
+
+def _norm_axis(name: str, axis: int, ndim: int) -> int:
+    if not -ndim <= axis < ndim:
+        raise MXNetError(f"Operator {name}: axis {axis} is out of range for an input with "
+                         f"{ndim} dimensions")
+    return axis % ndim
+
+
+def _reduce_axes(name: str, attrs: dict, ndim: int) -> tuple[int, ...]:
+    """The axes to reduce, normalised and sorted."""
+    axis = attrs["axis"]
+    if axis is None or len(axis) == 0:
+        return tuple(range(ndim))
+    axes = tuple(sorted({_norm_axis(name, a, ndim) for a in axis}))
+    if attrs.get("exclude"):
+        axes = tuple(i for i in range(ndim) if i not in axes)
+    return axes
+
+
+def _finish(out: torch.Tensor, x: torch.Tensor, axes, keepdims: bool) -> torch.Tensor:
+    """Apply MXNet's shape rules to a keepdim=True result."""
+    if keepdims:
+        return out
+    shape = [d for i, d in enumerate(x.shape) if i not in axes]
+    return out.reshape(shape or (1,))
+
+
+def _reducer(name: str, kernel):
+    """Build ``compute`` for a reduction; ``kernel(x, axes)`` reduces with keepdim=True."""
+
+    def compute(attrs, x):
+        axes = _reduce_axes(name, attrs, x.dim())
+        if not axes:
+            return x.clone()
+        out = kernel(x, axes)
+        return _finish(out, x, axes, attrs["keepdims"])
+
+    return compute
+
+
+def _keep_dtype(fn):
+    def k(x, axes):
+        out = fn(x, axes)
+        return out if out.dtype == x.dtype else out.to(x.dtype)
+
+    return k
+
+
+def _mean(x, axes):
+    if x.is_floating_point():
+        return torch.mean(x, dim=axes, keepdim=True)
+    return torch.mean(x.double(), dim=axes, keepdim=True)
+
+
+def _prod(x, axes):
+    for a in axes:
+        x = torch.prod(x, dim=a, keepdim=True)
+    return x
+
+
+def _nanprod(x, axes):
+    if x.is_floating_point():
+        x = torch.where(torch.isnan(x), torch.ones_like(x), x)
+    return _prod(x, axes)
+
+
+def _nansum(x, axes):
+    if x.is_floating_point():
+        return torch.nansum(x, dim=axes, keepdim=True)
+    return torch.sum(x, dim=axes, keepdim=True)
+
+
+_REDUCTIONS = {
+    # name: (kernel, aliases, doc)
+    "sum": (lambda x, axes: torch.sum(x, dim=axes, keepdim=True), ("sum_axis",),
+            "Sum of array elements over given axes."),
+    "mean": (_mean, (), "Mean of array elements over given axes."),
+    "prod": (_prod, (), "Product of array elements over given axes."),
+    "nansum": (_nansum, (), "Sum over given axes, treating NaN as zero."),
+    "nanprod": (_nanprod, (), "Product over given axes, treating NaN as one."),
+    "max": (lambda x, axes: torch.amax(x, dim=axes, keepdim=True), ("max_axis",),
+            "Maximum of array elements over given axes."),
+    "min": (lambda x, axes: torch.amin(x, dim=axes, keepdim=True), ("min_axis",),
+            "Minimum of array elements over given axes."),
+}
+
+for _name, (_kernel, _aliases, _doc) in _REDUCTIONS.items():
+    register(OpDef(_name, _reducer(_name, _keep_dtype(_kernel)), aliases=_aliases,
+                   params=[_AXIS, _KEEPDIMS, _EXCLUDE], fluent=True, doc=_doc))
+
+
+# ---------------------------------------------------------------------------------------
+# norm
+
+
+def _norm(attrs, x):
+    order = attrs["ord"]
+    if order not in (1, 2):
+        raise MXNetError("Operator norm: norm only supports ord=1 and ord=2, got "
+                         f"ord={order}")
+    axes = _reduce_axes("norm", attrs, x.dim())
+    xf = x if x.is_floating_point() else x.double()
+    if order == 1:
+        out = torch.sum(torch.abs(xf), dim=axes, keepdim=True)
+    else:
+        out = torch.linalg.vector_norm(xf, 2, dim=axes, keepdim=True)
+    out = _finish(out, x, axes, attrs["keepdims"])
+    dt = attrs["out_dtype"]
+    target = to_torch(dt) if dt is not None else x.dtype
+    return out if out.dtype == target else out.to(target)
+
+
+register(OpDef("norm", _norm, fluent=True,
+               params=[Param("ord", "int", 2, doc="Order of the norm (1 or 2)."),
+                       Param("axis", "shape_or_none", None,
+                             doc="The axis or axes along which to compute the norm."),
+                       Param("out_dtype", "enum", None,
+                             choices=("None", "float16", "float32", "float64", "int32",
+                                      "int64", "int8"),
+                             doc="The data type of the output."),
+                       _KEEPDIMS],
+               doc="Compute the L1 or L2 norm of the array over the given axes."))
+
+
+# ---------------------------------------------------------------------------------------
+# argmax / argmin
+
+
+def _arg(name: str, fn):
+    def compute(attrs, x):
+        axis = attrs["axis"]
+        if axis is None:
+            out = fn(x.reshape(-1), 0)
+            shape = (1,) * x.dim() if attrs["keepdims"] else (1,)
+            return out.reshape(shape).to(x.dtype)
+        ax = _norm_axis(name, axis, x.dim())
+        return fn(x, ax, keepdim=attrs["keepdims"]).to(x.dtype)
+
+    return compute
+
+
+_ARG_PARAMS = [Param("axis", "int_or_none", None,
+                     doc="The axis along which to perform the reduction."), _KEEPDIMS]
+
+register(OpDef("argmax", _arg("argmax", torch.argmax), params=_ARG_PARAMS, fluent=True,
+               doc="Indices of the maximum values along an axis (same dtype as the input)."))
+register(OpDef("argmin", _arg("argmin", torch.argmin), params=_ARG_PARAMS, fluent=True,
+               doc="Indices of the minimum values along an axis (same dtype as the input)."))
+register(OpDef("argmax_channel", lambda a, x: torch.argmax(x, 1).to(x.dtype), fluent=True,
+               doc="Indices of the maximum values along axis 1."))
+
+
+# ---------------------------------------------------------------------------------------
+# sorting
+
+_IDX_TYPES = ("float16", "float32", "float64", "int32", "int64", "uint8")
+
+
+def _sort_axis(name: str, x: torch.Tensor, axis):
+    if axis is None:
+        return x.reshape(-1), 0
+    return x, _norm_axis(name, axis, x.dim())
+
+
+def _topk(attrs, x):
+    data, ax = _sort_axis("topk", x, attrs["axis"])
+    n = data.shape[ax]
+    k = attrs["k"]
+    if k < 1:
+        k = n
+    if k > n:
+        raise MXNetError(f"Operator topk: k={k} is larger than the size {n} of axis {ax} "
+                         f"(input shape {tuple(x.shape)})")
+    vals, idx = torch.sort(data, dim=ax, descending=not attrs["is_ascend"], stable=True)
+    vals, idx = vals.narrow(ax, 0, k), idx.narrow(ax, 0, k)
+    rt = attrs["ret_typ"]
+    if rt == "mask":
+        mask = torch.zeros_like(data).scatter(ax, idx, 1)
+        return mask.reshape(x.shape)
+    idx = idx.to(to_torch(attrs["dtype"]))
+    if rt == "indices":
+        return idx
+    return vals, idx
+
+
+def _topk_outputs(a):
+    return ("output",) if a["ret_typ"] in ("indices", "mask") else ("output0", "output1")
+
+
+register(OpDef("topk", _topk, fluent=True, outputs=_topk_outputs,
+               num_visible=lambda a: 2 if a["ret_typ"] == "both" else 1,
+               params=[Param("axis", "int_or_none", -1,
+                             doc="Axis along which to choose the top k; None flattens."),
+                       Param("k", "int", 1, doc="Number of top elements; k < 1 sorts all."),
+                       Param("ret_typ", "enum", "indices",
+                             choices=("both", "indices", "mask", "value"),
+                             doc="The return type."),
+                       Param("is_ascend", "bool", False,
+                             doc="Whether to choose the k lowest instead of the k highest."),
+                       Param("dtype", "enum", "float32", choices=_IDX_TYPES,
+                             doc="Data type of the indices output.")],
+               doc="Return the top k elements (or their indices) along an axis."))
+
+
+def _sort(attrs, x):
+    data, ax = _sort_axis("sort", x, attrs["axis"])
+    vals, idx = torch.sort(data, dim=ax, descending=not attrs["is_ascend"], stable=True)
+    return vals, idx.to(x.dtype)
+
+
+register(OpDef("sort", _sort, fluent=True, outputs=("output0", "output1"),
+               num_visible=lambda a: 1,
+               params=[Param("axis", "int_or_none", -1,
+                             doc="Axis along which to sort; None flattens."),
+                       Param("is_ascend", "bool", True, doc="Whether to sort ascending.")],
+               doc="Sort the array along an axis."))
+
+
+def _argsort(attrs, x):
+    data, ax = _sort_axis("argsort", x, attrs["axis"])
+    idx = torch.sort(data, dim=ax, descending=not attrs["is_ascend"], stable=True)[1]
+    return idx.to(to_torch(attrs["dtype"]))
+
+
+register(OpDef("argsort", _argsort, fluent=True,
+               params=[Param("axis", "int_or_none", -1,
+                             doc="Axis along which to sort; None flattens."),
+                       Param("is_ascend", "bool", True, doc="Whether to sort ascending."),
+                       Param("dtype", "enum", "float32", choices=_IDX_TYPES,
+                             doc="Data type of the output indices.")],
+               doc="Indices that would sort the array along an axis."))

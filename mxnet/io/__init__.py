@@ -1,0 +1,4 @@
+"""Data iterators (``mx.io``)."""
+from . import io  # noqa: F401
+from .io import DataBatch, DataDesc, DataIter, NDArrayIter, PrefetchingIter, ResizeIter  # noqa: F401
+from ._native import CSVIter, MNISTIter, MXDataIter  # noqa: F401

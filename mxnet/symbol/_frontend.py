@@ -1,0 +1,107 @@
+"""Python front ends of ``mx.sym`` that pick an operator by argument type (as MXNet's)."""
+
+from __future__ import annotations
+
+from numbers import Number
+
+import numpy as np
+
+from ._create import create_op_symbol
+from .symbol import Symbol
+
+__all__ = ["pow", "power", "maximum", "minimum", "hypot", "zeros", "ones", "full", "arange",
+           "linspace", "eye"]
+
+
+def _binary(left, right, names: tuple[str, str, str], pyfn, what: str):
+    if isinstance(left, Symbol) and isinstance(right, Symbol):
+        return create_op_symbol(names[0], [left, right], {}, {})
+    if isinstance(left, Symbol) and isinstance(right, Number):
+        return create_op_symbol(names[1], [left], {}, {"scalar": right})
+    if isinstance(left, Number) and isinstance(right, Symbol):
+        return create_op_symbol(names[2], [right], {}, {"scalar": left})
+    if isinstance(left, Number) and isinstance(right, Number):
+        return pyfn(left, right)
+    raise TypeError(f"types ({type(left)}, {type(right)}) not supported for {what}")
+
+
+def pow(base, exp):  # noqa: A001
+    """``base ** exp`` element-wise for symbols and scalars (no broadcasting).
+
+    Examples
+    --------
+    >>> import mxnet as mx
+    >>> mx.sym.pow(mx.sym.Variable('x'), 2).name
+    '_powerscalar0'
+    """
+    return _binary(base, exp, ("_Power", "_PowerScalar", "_RPowerScalar"),
+                   lambda a, b: a ** b, "pow")
+
+
+def power(base, exp):
+    """Same as :func:`pow`."""
+    return pow(base, exp)
+
+
+def maximum(left, right):
+    """Element-wise maximum of symbols and scalars."""
+    return _binary(left, right, ("_Maximum", "_MaximumScalar", "_MaximumScalar"),
+                   lambda a, b: a if a > b else b, "maximum")
+
+
+def minimum(left, right):
+    """Element-wise minimum of symbols and scalars."""
+    return _binary(left, right, ("_Minimum", "_MinimumScalar", "_MinimumScalar"),
+                   lambda a, b: a if a < b else b, "minimum")
+
+
+def hypot(left, right):
+    """Element-wise ``sqrt(left**2 + right**2)``."""
+    return _binary(left, right, ("_Hypot", "_HypotScalar", "_HypotScalar"),
+                   lambda a, b: float(np.hypot(a, b)), "hypot")
+
+
+def _creation(opname: str, params: dict, name=None, attr=None) -> Symbol:
+    return create_op_symbol(opname, [], {}, params, name, attr)
+
+
+def zeros(shape, dtype=None, **kwargs) -> Symbol:
+    """A symbol of zeros (``_zeros``); dtype defaults to float32."""
+    name, attr = kwargs.pop("name", None), kwargs.pop("attr", None)
+    return _creation("_zeros", {"shape": shape, "dtype": dtype or np.float32, **kwargs},
+                     name, attr)
+
+
+def ones(shape, dtype=None, **kwargs) -> Symbol:
+    """A symbol of ones (``_ones``); dtype defaults to float32."""
+    name, attr = kwargs.pop("name", None), kwargs.pop("attr", None)
+    return _creation("_ones", {"shape": shape, "dtype": dtype or np.float32, **kwargs},
+                     name, attr)
+
+
+def full(shape, val, dtype=None, **kwargs) -> Symbol:
+    """A symbol filled with ``val`` (``_full``)."""
+    name, attr = kwargs.pop("name", None), kwargs.pop("attr", None)
+    return _creation("_full", {"shape": shape, "dtype": dtype or np.float32,
+                               "value": float(val), **kwargs}, name, attr)
+
+
+def arange(start, stop=None, step=1.0, repeat=1, infer_range=False, name=None,
+           dtype=None) -> Symbol:
+    """Evenly spaced values in ``[start, stop)`` (``_arange``)."""
+    return _creation("_arange", {"start": start, "stop": stop, "step": step, "repeat": repeat,
+                                 "infer_range": infer_range, "dtype": dtype or np.float32},
+                     name)
+
+
+def linspace(start, stop, num, endpoint=True, name=None, dtype=None) -> Symbol:
+    """``num`` evenly spaced values from ``start`` to ``stop`` (``_linspace``)."""
+    return _creation("_linspace", {"start": start, "stop": stop, "num": num,
+                                   "endpoint": endpoint, "dtype": dtype or np.float32}, name)
+
+
+def eye(N, M=0, k=0, dtype=None, **kwargs) -> Symbol:
+    """A 2-D identity-like symbol (``_eye``)."""
+    name, attr = kwargs.pop("name", None), kwargs.pop("attr", None)
+    return _creation("_eye", {"N": N, "M": M, "k": k, "dtype": dtype or np.float32, **kwargs},
+                     name, attr)

@@ -1,0 +1,309 @@
+"""Shape and dtype inference over a Symbol graph (private).
+
+Shapes flow through every operator's ``OpDef.infer_shape`` (which fills unknown input
+shapes, e.g. weights from data, and computes outputs) repeatedly until nothing changes.
+Unknown dimensions are written ``0`` as in MXNet 1.x; a shape with a 0 is partial.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import torch
+
+from .._dtype import CODE_TO_NAME, to_numpy_type, to_torch
+from ..base import MXNetError
+from ._node import Node, aux_node_ids, topo_order
+
+Shape = tuple
+
+
+def _fmt_provided(s) -> str:
+    return "[" + ",".join(str(d) for d in s) + "]"
+
+
+def _fmt_inferred(s) -> str:
+    return "(" + ",".join(str(d) for d in s) + ")"
+
+
+def _complete(s) -> bool:
+    return s is not None and 0 not in s
+
+
+def _merge(old, new):
+    """Merge two partial shapes; return (merged, ok)."""
+    if old is None:
+        return new, True
+    if new is None:
+        return old, True
+    if len(old) != len(new):
+        return old, False
+    out = []
+    for a, b in zip(old, new):
+        if a and b and a != b:
+            return old, False
+        out.append(a or b)
+    return tuple(out), True
+
+
+def _var_shape_attr(n: Node):
+    s = n.attrs.get("__shape__")
+    if not s:
+        return None
+    from .._op._params import _to_shape
+
+    try:
+        shp = tuple(0 if d is None or d < 0 else d for d in _to_shape(s, True))
+    except Exception:
+        raise MXNetError(f"Variable '{n.name}': invalid __shape__ attribute {s!r}") from None
+    return shp if shp else None
+
+
+class ShapeResult:
+    """Per-entry shapes of a whole graph after inference."""
+
+    def __init__(self, order, shapes):
+        self.order = order
+        self.shapes = shapes  # {(id(node), idx): shape or None}
+
+
+def infer_graph_shapes(order: list[Node], known: dict[str, Shape]) -> dict:
+    """Run shape inference to a fixpoint; return ``{(id(node), index): shape | None}``."""
+    shapes: dict = {}
+    for n in order:
+        if n.op is None:
+            s = known.get(n.name)
+            if s is not None:
+                s = tuple(int(d) for d in s)
+                s = s if s else None
+            a = _var_shape_attr(n)
+            if a is not None:
+                s, ok = _merge(s, a)
+                if not ok:
+                    raise MXNetError(f"Shape inconsistent for variable '{n.name}': provided "
+                                     f"{_fmt_provided(known[n.name])}, its __shape__ "
+                                     f"attribute is {_fmt_inferred(a)}")
+            shapes[(id(n), 0)] = s
+    ops = [n for n in order if n.op is not None]
+    for _ in range(len(ops) + 2):
+        changed = False
+        for n in ops:
+            changed |= _infer_node(n, shapes)
+        if not changed:
+            break
+    return shapes
+
+
+def _infer_node(n: Node, shapes: dict) -> bool:
+    ins = [shapes.get((id(s), i)) for s, i in n.inputs]
+    nout = n.num_outputs()
+    outs_known = [shapes.get((id(n), i)) for i in range(nout)]
+    if all(_complete(s) for s in ins) and all(_complete(s) for s in outs_known):
+        return False
+    full = [s if _complete(s) else None for s in ins]
+    try:
+        new_ins, new_outs = n.op.infer_shape(n.parsed, full)
+    except MXNetError as e:
+        raise MXNetError(f"Error in operator {n.name}: {e}") from None
+    except Exception as e:
+        raise MXNetError(f"Error in operator {n.name}: shape inference failed for inputs "
+                         f"{[s for s in ins]}: {e}") from None
+    changed = False
+    for k, ((src, i), s) in enumerate(zip(n.inputs, new_ins)):
+        if s is None:
+            continue
+        s = tuple(int(d) for d in s)
+        old = shapes.get((id(src), i))
+        merged, ok = _merge(old, s)
+        if not ok:
+            names = n.arg_names() + n.aux_names()
+            arg = names[k] if k < len(names) else str(k)
+            raise MXNetError(f"Error in operator {n.name}: Shape inconsistent, Provided = "
+                             f"{_fmt_provided(old)}, inferred shape={_fmt_inferred(s)} "
+                             f"(argument '{arg}')")
+        if merged != old:
+            shapes[(id(src), i)] = merged
+            changed = True
+    for i, s in enumerate(new_outs or []):
+        if s is None:
+            continue
+        s = tuple(int(d) for d in s)
+        old = shapes.get((id(n), i))
+        merged, ok = _merge(old, s)
+        if not ok:
+            raise MXNetError(f"Error in operator {n.name}: Shape inconsistent, Provided = "
+                             f"{_fmt_provided(old)}, inferred shape={_fmt_inferred(s)} "
+                             f"(output {i})")
+        if merged != old:
+            shapes[(id(n), i)] = merged
+            changed = True
+    return changed
+
+
+def _known_from_call(sym, args, kwargs, what: str) -> dict:
+    if args and kwargs:
+        raise ValueError(f"Can only specify known argument {what}s either by positional or "
+                         "kwargs way.")
+    if args:
+        names = sym.list_arguments()
+        return {n: a for n, a in zip(names, args) if a is not None}
+    inputs = set(sym.list_inputs())
+    for k in kwargs:
+        if k not in inputs:
+            raise MXNetError(f"infer_{what}: '{k}' is not an input of the symbol; inputs are "
+                             f"{sym.list_inputs()}")
+    return {k: v for k, v in kwargs.items() if v is not None}
+
+
+def infer_shape(sym, args, kwargs, partial: bool):
+    """``Symbol.infer_shape(_partial)``: ``(arg_shapes, out_shapes, aux_shapes)``."""
+    known = _known_from_call(sym, args, kwargs, "shape")
+    order = topo_order([n for n, _ in sym._outputs])
+    try:
+        shapes = infer_graph_shapes(order, known)
+    except MXNetError as e:
+        lines = ["infer_shape error. Arguments:"]
+        lines += [f"  {k}: {tuple(v)}" for k, v in known.items()]
+        raise MXNetError("\n".join(lines) + "\n" + str(e)) from None
+    aux = aux_node_ids(order)
+    variables = [n for n in order if n.op is None]
+
+    def get(key):
+        s = shapes.get(key)
+        return () if s is None else tuple(s)
+
+    arg_shapes = [get((id(n), 0)) for n in variables if id(n) not in aux]
+    aux_shapes = [get((id(n), 0)) for n in variables if id(n) in aux]
+    out_shapes = [get((id(n), i)) for n, i in sym._outputs]
+    if not partial:
+        unknown = [(n.name, get((id(n), 0))) for n in variables
+                   if not _complete(shapes.get((id(n), 0)))]
+        if unknown or not all(_complete(shapes.get((id(n), i))) for n, i in sym._outputs):
+            msg = "\n".join(f"\t{name}: {s}" for name, s in unknown)
+            warnings.warn("Cannot decide shape for the following arguments (0s in shape means "
+                          "unknown dimensions). Consider providing them as input:\n" + msg,
+                          stacklevel=3)
+            return None, None, None
+    return arg_shapes, out_shapes, aux_shapes
+
+
+# -- dtypes -----------------------------------------------------------------------------
+def _dtype_name(v) -> str:
+    from .._dtype import dtype_name
+
+    if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+        return CODE_TO_NAME[int(v)]
+    return dtype_name(v)
+
+
+def infer_graph_types(order: list[Node], known: dict[str, str],
+                      shapes: dict | None = None) -> dict:
+    """Dtype names per entry ``{(id(node), index): name | None}``."""
+    types: dict = {}
+    for n in order:
+        if n.op is None:
+            t = known.get(n.name)
+            a = n.attrs.get("__dtype__")
+            if a is not None:
+                at = CODE_TO_NAME[int(a)]
+                if t is not None and t != at:
+                    raise MXNetError(f"Type inconsistent for variable '{n.name}': provided {t}, "
+                                     f"its __dtype__ attribute is {at}")
+                t = at
+            types[(id(n), 0)] = t
+    ops = [n for n in order if n.op is not None]
+    for _ in range(len(ops) + 2):
+        changed = False
+        for n in ops:
+            changed |= _type_node(n, types, shapes)
+        if not changed:
+            break
+    return types
+
+
+def _trace_types(n: Node, ins: list[str], shapes: dict | None):
+    if shapes is None:
+        return None
+    in_shapes = [shapes.get((id(s), i)) for s, i in n.inputs]
+    if not all(_complete(s) for s in in_shapes):
+        return None
+    metas = [torch.empty(s, dtype=to_torch(d), device="meta") for s, d in zip(in_shapes, ins)]
+    try:
+        with torch.no_grad():
+            out = n.op.compute(n.parsed, *metas)
+    except Exception:
+        return None
+    if isinstance(out, torch.Tensor):
+        out = (out,)
+    from .._dtype import TORCH_TO_NAME
+
+    return [TORCH_TO_NAME.get(o.dtype) for o in out]
+
+
+def _type_node(n: Node, types: dict, shapes) -> bool:
+    ins = [types.get((id(s), i)) for s, i in n.inputs]
+    nout = n.num_outputs()
+    outs = [types.get((id(n), i)) for i in range(nout)]
+    if all(t is not None for t in ins) and all(t is not None for t in outs):
+        return False
+    op = n.op
+    if op.infer_type_fn is not None:
+        new_ins, new_outs = op.infer_type_fn(n.parsed, list(ins))
+    else:
+        first = next((t for t in ins if t is not None), None)
+        if first is None and not n.inputs:
+            dt = n.parsed.get("dtype")
+            new_ins, new_outs = [], [dt if dt is not None else "float32"] * nout
+        else:
+            if first is None:
+                first = next((t for t in outs if t is not None), None)
+            new_ins = [t if t is not None else first for t in ins]
+            new_outs = None
+            if all(t is not None for t in new_ins):
+                new_outs = _trace_types(n, new_ins, shapes)
+            if new_outs is None:
+                new_outs = [first] * nout
+    changed = False
+    for k, ((src, i), t) in enumerate(zip(n.inputs, new_ins)):
+        if t is None:
+            continue
+        old = types.get((id(src), i))
+        if old is None:
+            types[(id(src), i)] = t
+            changed = True
+        elif old != t and src.op is None:
+            raise MXNetError(f"Error in operator {n.name}: Type inconsistent, Provided = {old}, "
+                             f"inferred type = {t} (input {k})")
+    for i, t in enumerate(new_outs or []):
+        if t is not None and types.get((id(n), i)) is None:
+            types[(id(n), i)] = t
+            changed = True
+    return changed
+
+
+def infer_type(sym, args, kwargs, partial: bool):
+    """``Symbol.infer_type(_partial)``: ``(arg_types, out_types, aux_types)``."""
+    known = {k: _dtype_name(v) for k, v in _known_from_call(sym, args, kwargs, "type").items()}
+    order = topo_order([n for n, _ in sym._outputs])
+    try:
+        shapes = infer_graph_shapes(order, {})
+    except MXNetError:
+        shapes = None
+    types = infer_graph_types(order, known, shapes)
+    aux = aux_node_ids(order)
+    variables = [n for n in order if n.op is None]
+
+    def get(key):
+        t = types.get(key)
+        return None if t is None else to_numpy_type(to_torch(t))
+
+    arg_t = [get((id(n), 0)) for n in variables if id(n) not in aux]
+    aux_t = [get((id(n), 0)) for n in variables if id(n) in aux]
+    out_t = [get((id(n), i)) for n, i in sym._outputs]
+    if not partial and (None in arg_t or None in aux_t or None in out_t):
+        unknown = [n.name for n in variables if types.get((id(n), 0)) is None]
+        warnings.warn("Cannot decide type for the following arguments. Consider providing them "
+                      "as input:\n" + "\n".join(f"\t{u}: None" for u in unknown), stacklevel=3)
+        return None, None, None
+    return arg_t, out_t, aux_t

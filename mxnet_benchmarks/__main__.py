@@ -1,0 +1,5 @@
+import sys
+
+from .benchmarks import main
+
+sys.exit(main())

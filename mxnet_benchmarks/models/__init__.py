@@ -1,0 +1,1 @@
+"""Network definitions of the benchmark tool, built with ``mx.sym``."""
