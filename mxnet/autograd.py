@@ -28,9 +28,6 @@ __all__ = ["record", "pause", "train_mode", "predict_mode", "is_recording", "is_
            "set_recording", "set_training", "mark_variables", "backward", "grad", "Function",
            "get_symbol"]
 
-_variables: weakref.WeakSet = weakref.WeakSet()
-
-
 def set_recording(is_recording: bool) -> bool:
     """Set recording on or off; return the previous state."""
     prev = state.is_recording
@@ -106,8 +103,51 @@ def _as_list(x):
     return list(x) if isinstance(x, (list, tuple)) else [x]
 
 
+_GRAD_REQS = {"null": 0, "write": 1, "add": 3}
+_NOT_IN_GRAPH = (
+    "Cannot differentiate node because it is not in a computational graph. You need to set "
+    "is_recording to true or use autograd.record() to save computational graphs for "
+    "backward. If you want to differentiate the same graph twice, you need to pass "
+    "retain_graph=True to backward.")
+_NO_INPUTS = "There are no inputs in computation graph that require gradients."
+_fired = [0]  # gradient buffers written during the current backward
+
+
+def _make_hook(vref):
+    """Post-accumulate hook: move the leaf's ``.grad`` into the MXNet gradient buffer."""
+
+    def hook(t: torch.Tensor) -> None:
+        g = t.grad
+        t.grad = None
+        v = vref()
+        if v is None or g is None:
+            return
+        _fired[0] += 1
+        if v._t is not t or v._grad is None:  # re-attached since the graph was recorded
+            return
+        v._fresh = 1
+        buf = v._grad._t
+        with torch.no_grad():
+            if v._grad_req == "add":
+                buf.add_(g)
+            else:
+                buf.copy_(g)
+
+    return hook
+
+
 def mark_variables(variables, gradients, grad_reqs="write") -> None:
-    """Mark NDArrays as variables with gradient buffers ``gradients``."""
+    """Mark NDArrays as variables whose gradients ``backward`` stores in ``gradients``.
+
+    Examples
+    --------
+    >>> x = mx.nd.array([1., 2.]); gx = mx.nd.zeros((2,))
+    >>> mx.autograd.mark_variables([x], [gx])
+    >>> with mx.autograd.record():
+    ...     y = x * 5
+    >>> y.backward(); gx.asnumpy().tolist()
+    [5.0, 5.0]
+    """
     variables = _as_list(variables)
     gradients = _as_list(gradients)
     if isinstance(grad_reqs, str):
@@ -116,20 +156,17 @@ def mark_variables(variables, gradients, grad_reqs="write") -> None:
         raise MXNetError("mark_variables: variables, gradients and grad_reqs must have the "
                          "same length")
     for v, g, req in zip(variables, gradients, grad_reqs):
-        if req not in ("write", "add", "null"):
-            raise MXNetError(f"grad_req must be one of 'write', 'add', 'null', got {req!r}")
-        t = v._t
-        if req != "null" and not (t.is_floating_point() or t.is_complex()):
-            raise MXNetError(f"attach_grad: cannot differentiate an array of dtype {t.dtype}")
-        if not t.is_leaf or t.requires_grad != (req != "null"):
-            t = t.detach()
-            if req != "null":
-                t.requires_grad_(True)
-            v._t = t
+        if req not in _GRAD_REQS:
+            raise KeyError(req)
+        t = v._t.detach()
+        if req != "null" and (t.is_floating_point() or t.is_complex()):
+            t.requires_grad_(True)
+            t.register_post_accumulate_grad_hook(_make_hook(weakref.ref(v)))
+        v._t = t
         v._grad = g
         v._grad_req = req
         v._marked = True
-        _variables.add(v)
+        v._fresh = 0
 
 
 def _head_grads(heads, head_grads):
@@ -138,58 +175,79 @@ def _head_grads(heads, head_grads):
         g = None if head_grads is None else head_grads[i]
         if g is None:
             out.append(torch.ones_like(h._t))
+        elif hasattr(g, "_t"):
+            out.append(g._t.detach().to(h._t.dtype))
         else:
-            out.append(g._t.to(h._t.dtype) if hasattr(g, "_t") else torch.as_tensor(g))
+            out.append(torch.as_tensor(g, dtype=h._t.dtype))
     return out
 
 
 def _check_heads(heads):
     for h in heads:
-        if not h._t.requires_grad:
-            raise MXNetError(
-                "Cannot differentiate node because it is not in a computational graph. "
-                "You need to set is_recording to true or use autograd.record() to save "
-                "computational graphs for backward. If you want to differentiate the same "
-                "graph twice, you need to pass retain_graph=True to backward.")
+        t = h._t
+        if not t.requires_grad or getattr(t, "_mx_freed", False):
+            raise MXNetError(_NOT_IN_GRAPH)
+
+
+def _torch_error(e: RuntimeError) -> MXNetError:
+    if "second time" in str(e):
+        return MXNetError(_NOT_IN_GRAPH)
+    return MXNetError(f"backward failed: {e}")
 
 
 def backward(heads, head_grads=None, retain_graph: bool = False, train_mode: bool = True):
-    """Compute gradients of ``heads`` and store them in the marked variables' buffers."""
+    """Compute the gradients of ``heads`` into the marked variables' buffers.
+
+    ``grad_req='write'`` overwrites a buffer, ``'add'`` accumulates into it. Without
+    ``retain_graph`` the graph is freed and a second backward raises :class:`MXNetError`.
+
+    Examples
+    --------
+    >>> x = mx.nd.array([1., 2.]); x.attach_grad()
+    >>> with mx.autograd.record():
+    ...     y = x * x
+    >>> mx.autograd.backward([y]); x.grad.asnumpy().tolist()
+    [2.0, 4.0]
+    """
     heads = _as_list(heads)
     head_grads = _as_list(head_grads)
+    if head_grads is not None and len(head_grads) != len(heads):
+        raise MXNetError("heads and head_grads must be lists of the same length")
     _check_heads(heads)
-    variables = [v for v in list(_variables) if v._grad_req != "null" and v._t.requires_grad]
-    if not variables:
-        return
     prev = set_training(train_mode)
+    _fired[0] = 0
     try:
-        grads = torch.autograd.grad([h._t for h in heads], [v._t for v in variables],
-                                    _head_grads(heads, head_grads),
-                                    retain_graph=retain_graph, allow_unused=True)
+        with torch.enable_grad():
+            torch.autograd.backward([h._t for h in heads], _head_grads(heads, head_grads),
+                                    retain_graph=retain_graph)
     except RuntimeError as e:
-        raise MXNetError(f"backward failed: {e}") from None
+        raise _torch_error(e) from None
     finally:
         state.is_train = prev
-    with torch.no_grad():
-        for v, g in zip(variables, grads):
-            if g is None:
-                continue
-            buf = v._grad._t
-            if v._grad_req == "add":
-                buf.add_(g)
-            else:
-                buf.copy_(g)
+    if not retain_graph:
+        for h in heads:
+            h._t._mx_freed = True
+    if not _fired[0]:
+        raise MXNetError(_NO_INPUTS)
 
 
 def grad(heads, variables, head_grads=None, retain_graph=None, create_graph: bool = False,
          train_mode: bool = True):
-    """Return the gradients of ``heads`` with respect to ``variables`` (no buffers written).
+    """Return the gradients of ``heads`` with respect to ``variables`` (a list).
 
-    With ``create_graph=True`` the result can be differentiated again.
+    No gradient buffer is written. With ``create_graph=True`` the result can be
+    differentiated again (higher-order gradients).
+
+    Examples
+    --------
+    >>> x = mx.nd.array([1., 2.]); x.attach_grad()
+    >>> with mx.autograd.record():
+    ...     y = x * x
+    >>> mx.autograd.grad(y, [x])[0].asnumpy().tolist()
+    [2.0, 4.0]
     """
     from .ndarray.ndarray import NDArray
 
-    single = not isinstance(variables, (list, tuple))
     heads = _as_list(heads)
     variables = _as_list(variables)
     head_grads = _as_list(head_grads)
@@ -198,7 +256,7 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph: boo
         retain_graph = create_graph
     for v in variables:
         if not v._t.requires_grad:
-            raise MXNetError("grad: every variable must have been marked with attach_grad()")
+            raise MXNetError(_NOT_IN_GRAPH)
     prev = set_training(train_mode)
     try:
         with torch.enable_grad():
@@ -206,12 +264,14 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph: boo
                                       _head_grads(heads, head_grads), retain_graph=retain_graph,
                                       create_graph=create_graph, allow_unused=True)
     except RuntimeError as e:
-        raise MXNetError(f"grad failed: {e}") from None
+        raise _torch_error(e) from None
     finally:
         state.is_train = prev
-    out = [NDArray._wrap(r if r is not None else torch.zeros_like(v._t), v._ctx)
-           for r, v in zip(res, variables)]
-    return out[0] if single and len(out) == 1 else out
+    if not retain_graph:
+        for h in heads:
+            h._t._mx_freed = True
+    return [NDArray._wrap(r if r is not None else torch.zeros_like(v._t), v._ctx)
+            for r, v in zip(res, variables)]
 
 
 def get_symbol(x):

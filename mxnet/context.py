@@ -35,9 +35,9 @@ class Context:
             self.device_typeid = device_type.device_typeid
             self.device_id = device_type.device_id
         else:
-            if device_type not in Context.devstr2type:
-                raise MXNetError(f"Invalid device type '{device_type}': expected one of "
-                                 f"{sorted(Context.devstr2type)}")
+            if device_type not in Context.devstr2type:  # MXNet raises KeyError here
+                raise KeyError(f"Invalid device type '{device_type}': expected one of "
+                               f"{sorted(Context.devstr2type)}")
             self.device_typeid = Context.devstr2type[device_type]
             self.device_id = int(device_id)
         self._old_ctx = None

@@ -273,7 +273,7 @@ class MXIndexedRecordIO(MXRecordIO):
             self._idx_tmp = '%s.tmp%d' % (self.idx_path, os.getpid())
             self.fidx = open(self._idx_tmp, 'w')
             return
-        self.fidx = open(self.idx_path, 'r')
+        self.fidx = open(self.idx_path)
         size = os.fstat(self._f.fileno()).st_size
         for lineno, line in enumerate(iter(self.fidx.readline, ''), 1):
             fields = line.strip().split('\t')

@@ -1,6 +1,6 @@
 """The operator registry. Importing this package registers every operator."""
 
-from . import _creation, _elemwise  # noqa: F401  (registration side effects)
+from . import _creation, _elemwise, _random, _reduce, _softmax, _conv, _loss, _nn, _norm, _spatial, _shape, _slice, _index, _linalg  # noqa: F401  (registration side effects)
 from . import _optim  # noqa: F401  (optimizer update operators)
 from ._apply import apply
 from ._params import Param

@@ -144,8 +144,13 @@ register(OpDef("clip", _clip, fluent=True, infer_shape=_same_shape,
 
 
 def _hard_sigmoid(a, x):
-    y = torch.clamp(x * a["alpha"] + a["beta"], 0.0, 1.0)
-    return y if x.is_floating_point() else y.to(x.dtype)
+    if not x.is_floating_point():
+        raise MXNetError("Operator hard_sigmoid: this operation only supports floating point "
+                         f"types, not {str(x.dtype).replace('torch.', '')}")
+    z = x * a["alpha"] + a["beta"]
+    # MXNet's gradient is alpha strictly inside (0, 1) and 0 at the clamp boundaries
+    inside = (z > 0) & (z < 1)
+    return torch.where(inside, z, (z >= 1).to(z.dtype))
 
 
 register(OpDef("hard_sigmoid", _hard_sigmoid, infer_shape=_same_shape,
@@ -287,6 +292,15 @@ for _suffix, (_fn, _doc) in _BINARY.items():
 # Boolean arrays compute as int64.
 
 
+def _scalar_type(attrs, ins):
+    t = ins[0]
+    if t is None or t.startswith(("float", "bfloat")):
+        return ins, [t]
+    if not attrs["is_int"]:
+        return ins, ["float64"]
+    return ins, ["int64" if t == "bool" else t]
+
+
 def _scalar_kernel(fn, reverse: bool):
     def compute(attrs, x):
         s = attrs["scalar"]
@@ -340,7 +354,7 @@ for _k in ("logical_and", "logical_or", "logical_xor"):
 
 for _name, (_suffix, _rev, _alias) in _SCALAR.items():
     register(OpDef(_name, _scalar_kernel(_SCALAR_FN[_suffix], _rev), params=_SCALAR_PARAMS,
-                   aliases=(_alias,), infer_shape=_same_shape,
+                   aliases=(_alias,), infer_shape=_same_shape, infer_type=_scalar_type,
                    doc=f"{_BINARY[_suffix][1]} with a scalar."))
 
 
@@ -387,6 +401,7 @@ def _cast(a, x):
 
 
 register(OpDef("Cast", _cast, aliases=("cast",), infer_shape=_same_shape,
+               infer_type=lambda a, ins: (ins, [a["dtype"]]),
                params=[Param("dtype", "dtype", doc="Output data type.")],
                doc="Cast the array to the given data type (float to int truncates)."))
 
@@ -395,7 +410,26 @@ def _amp_cast(a, x):
     return x.to(to_torch(a["dtype"])) if x.dtype in _FLOATS else x
 
 
-register(OpDef("amp_cast", _amp_cast, infer_shape=_same_shape,
+_FLOAT_NAMES = ("float16", "bfloat16", "float32", "float64")
+
+
+def _amp_cast_type(a, ins):
+    t = ins[0]
+    return ins, [None if t is None else (a["dtype"] if t in _FLOAT_NAMES else t)]
+
+
+def _amp_multicast_type(a, ins):
+    if any(t is None for t in ins):
+        return ins, [None] * len(ins)
+    floats = [t for t in ins if t in _FLOAT_NAMES]
+    if not floats:
+        return ins, list(ins)
+    order = {"float16": 0, "bfloat16": 0, "float32": 1, "float64": 2}
+    target = (min if a["cast_narrow"] else max)(floats, key=order.__getitem__)
+    return ins, [target if t in _FLOAT_NAMES else t for t in ins]
+
+
+register(OpDef("amp_cast", _amp_cast, infer_shape=_same_shape, infer_type=_amp_cast_type,
                params=[Param("dtype", "dtype", doc="Output data type.")],
                doc="Cast a floating-point array for mixed precision; other dtypes pass."))
 
@@ -419,6 +453,6 @@ register(OpDef("amp_multicast", _amp_multicast, variadic="num_outputs",
                        Param("cast_narrow", "bool", False,
                              doc="Whether to cast to the narrowest type instead of the widest.")],
                outputs=lambda a: [f"output{i}" for i in range(a["num_outputs"])],
-               infer_shape=lambda a, s: s,
+               infer_shape=lambda a, s: s, infer_type=_amp_multicast_type,
                doc="Cast every floating input to the widest (or narrowest) float type among "
                    "them."))

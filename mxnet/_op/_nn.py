@@ -102,6 +102,23 @@ _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_LAMBDA = 1.0507009873554804934193349852946
 
 
+class _Selu(torch.autograd.Function):
+    """SELU with MXNet 1.9.1's gradient: ``lambda * (y + alpha)`` for x <= 0 (the
+    mathematical one is ``y + lambda * alpha``)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        y = _SELU_LAMBDA * torch.where(x > 0, x, _SELU_ALPHA * torch.expm1(x))
+        ctx.save_for_backward(x, y)
+        return y
+
+    @staticmethod
+    def backward(ctx, g):
+        x, y = ctx.saved_tensors
+        return g * torch.where(x > 0, torch.full_like(y, _SELU_LAMBDA),
+                               _SELU_LAMBDA * (y + _SELU_ALPHA))
+
+
 def _leaky(a, x, gamma=None):
     t = a["act_type"]
     slope = a["slope"]
@@ -117,7 +134,7 @@ def _leaky(a, x, gamma=None):
     elif t == "elu":
         out = torch.where(x > 0, x, slope * torch.expm1(x))
     elif t == "selu":
-        out = _SELU_LAMBDA * torch.where(x > 0, x, _SELU_ALPHA * torch.expm1(x))
+        out = _Selu.apply(x)
     elif t == "gelu":
         out = 0.5 * x * (1 + torch.erf(x * (1 / math.sqrt(2))))
     else:  # rrelu

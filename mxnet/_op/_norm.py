@@ -35,11 +35,30 @@ def _bshape(ndim: int, axis: int) -> list[int]:
 # BatchNorm
 
 
+class _InferNorm(torch.autograd.Function):
+    """``(x - mean) * invstd`` whose backward is the batch-statistics formula."""
+
+    @staticmethod
+    def forward(ctx, x, mean, invstd, red):
+        xhat = (x - mean) * invstd
+        ctx.save_for_backward(xhat, invstd)
+        ctx.red = red
+        return xhat
+
+    @staticmethod
+    def backward(ctx, g):
+        xhat, invstd = ctx.saved_tensors
+        red = ctx.red
+        dx = invstd * (g - g.mean(red, keepdim=True) - xhat * (g * xhat).mean(red, keepdim=True))
+        return dx, None, None, None
+
+
 def _batchnorm(a, x, gamma, beta, mmean, mvar):
     ax = _axis(a["axis"], x.dim(), "BatchNorm")
     red = [i for i in range(x.dim()) if i != ax]
     bs = _bshape(x.dim(), ax)
     eps = a["eps"]
+    gamma, beta = gamma.to(x.dtype), beta.to(x.dtype)
     if a["fix_gamma"]:
         gamma = gamma * 0 + 1  # gamma is treated as one; its gradient is zero
     if state.is_train and not a["use_global_stats"]:
@@ -51,6 +70,12 @@ def _batchnorm(a, x, gamma, beta, mmean, mvar):
             mvar.mul_(m).add_(var.detach().to(mvar.dtype), alpha=1 - m)
     else:
         mean, var = mmean.to(x.dtype), mvar.to(x.dtype)
+        if not a["use_global_stats"] and torch.is_grad_enabled() and x.requires_grad:
+            # MXNet 1.9.1 back-propagates through the moving statistics as if they were the
+            # batch statistics (inference-mode backward without use_global_stats)
+            invstd = torch.rsqrt(var + eps)
+            xhat = _InferNorm.apply(x, mean.reshape(bs), invstd.reshape(bs), red)
+            return xhat * gamma.reshape(bs) + beta.reshape(bs), mean, invstd
     invstd = torch.rsqrt(var + eps)
     out = (x - mean.reshape(bs)) * (invstd * gamma).reshape(bs) + beta.reshape(bs)
     return out, mean, invstd

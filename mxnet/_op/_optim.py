@@ -68,11 +68,23 @@ def _sgd_mom_step(a, w, g, mom, lr, wd, momentum):
     return w + mom
 
 
-def _nag_step(a, w, g, mom, lr, wd, momentum):
-    g = _clip(g * _s(a["rescale_grad"]), _s(a["clip_gradient"])) + w * _s(wd)
-    step = g * _s(lr)
-    mom.mul_(_s(momentum)).sub_(step)
-    return w + mom * _s(momentum) - step
+def _nag_step(a, w, g, mom, lr, wd, momentum, aliased=False):
+    """NAG step. MXNet's kernel writes the weight before the momentum, so when the output
+    is the weight itself (``aliased``: always for the fp32 master copy of ``mp_``) the
+    momentum sees the new weight."""
+    g = _clip(g * _s(a["rescale_grad"]), _s(a["clip_gradient"]))
+    lr, wd, momentum = _s(lr), _s(wd), _s(momentum)
+    gw = g + w * wd
+    new_w = w - gw * lr + (mom * momentum - gw * lr) * momentum
+    src = new_w if aliased else w
+    mom.mul_(momentum).sub_((g + src * wd) * lr)
+    return new_w
+
+
+def nag_inplace(weight, grad, mom, lr, wd, momentum, rescale_grad=1.0, clip_gradient=-1.0):
+    """``nag_mom_update(weight, grad, mom, out=weight, ...)`` on torch tensors."""
+    a = {"rescale_grad": rescale_grad, "clip_gradient": clip_gradient}
+    weight.copy_(_nag_step(a, weight, grad, mom, lr, wd, momentum, aliased=True))
 
 
 def _sgd(a, w, g):
@@ -98,7 +110,7 @@ def _nag(a, w, g, mom):
 
 
 def _mp_nag(a, w, g, mom, w32):
-    w32.copy_(_nag_step(a, w32, g.float(), mom, a["lr"], a["wd"], a["momentum"]))
+    w32.copy_(_nag_step(a, w32, g.float(), mom, a["lr"], a["wd"], a["momentum"], True))
     return w32.to(w.dtype)
 
 
@@ -154,11 +166,14 @@ register(OpDef("adam_update", _adam, params=_ADAM_P + _common(lr=False, lazy=Tru
                doc=_UPD.format("Adam")))
 
 
-def _adamw_core(a, w, g, mean, var, scale):
+def _adamw_core(a, w, g, mean, var, scale, write_grad=False):
     s = float(scale.reshape(-1)[0]) if scale.device.type != "meta" else 1.0
     if not math.isfinite(s) or s == 0:
         return w.clone()
+    grad = g
     g = _clip(g * _s(s), _s(a["clip_gradient"]))
+    if write_grad:
+        grad.copy_(g)
     b1, b2 = _s(a["beta1"]), _s(a["beta2"])
     mean.mul_(b1).add_(g * _s(1 - _f32(b1)))
     var.mul_(b2).add_(g.square() * _s(1 - _f32(b2)))
@@ -167,7 +182,8 @@ def _adamw_core(a, w, g, mean, var, scale):
 
 
 def _adamw(a, w, g, mean, var, scale):
-    return _adamw_core(a, w, g, mean, var, scale)
+    # like MXNet 1.9.1, the fp32 kernel leaves the rescaled, clipped gradient in ``grad``
+    return _adamw_core(a, w, g, mean, var, scale, write_grad=True)
 
 
 def _mp_adamw(a, w, g, mean, var, w32, scale):
@@ -250,11 +266,12 @@ def _ftml(a, w, g, d, v, z):
     g = _clip(g * _s(a["rescale_grad"]) + w * _s(a["wd"]), _s(a["clip_grad"]))
     b1, b2, t = _f32(a["beta1"]), _f32(a["beta2"]), a["t"]
     v.mul_(float(b2)).add_(g.square() * float(_f32(1) - b2))
-    c1 = float(_f32(1) - b1 ** _f32(t))
-    c2 = float(_f32(1) - b2 ** _f32(t))
-    d_t = ((v / c2).sqrt() + _s(a["epsilon"])) * (c1 / _s(a["lr"]))
+    # MXNet evaluates the bias corrections in double precision (std::pow promotes)
+    c1 = (1.0 - float(b1) ** t) / _s(a["lr"])
+    c2 = 1.0 - float(b2) ** t
+    d_t = (((v.double() / c2).sqrt() + a["epsilon"]) * c1).to(w.dtype)
     sigma = d_t - d * float(b1)
-    z.mul_(float(b1)).add_(g * c1).sub_(sigma * w)
+    z.mul_(float(b1)).add_(g * float(_f32(1) - b1)).sub_(sigma * w)
     d.copy_(d_t)
     return -z / d_t
 
@@ -313,8 +330,8 @@ def _lamb2(a, w, g, r1, r2):
 
 
 def _mp_lamb2(a, w, g, r1, r2, w32):
-    w32.copy_(_lamb2_core(a, w32, g, r1, r2))
-    return w32.to(w.dtype)
+    # MXNet 1.9.1 returns the updated master weights cast down but leaves ``weight32`` as is
+    return _lamb2_core(a, w32, g, r1, r2).to(w.dtype)
 
 
 _LAMB1_P = [Param("beta1", "float", 0.9, doc="The decay rate for the 1st moment estimates."),

@@ -93,6 +93,20 @@ def _nansum(x, axes):
     return torch.sum(x, dim=axes, keepdim=True)
 
 
+def _extreme(fn):
+    """max/min whose gradient goes, undivided, to every element equal to the result."""
+
+    def k(x, axes):
+        out = fn(x, dim=axes, keepdim=True)
+        if not x.requires_grad:
+            return out
+        out = out.detach()
+        mask = (x.detach() == out).to(x.dtype)
+        return out + ((x - x.detach()) * mask).sum(dim=axes, keepdim=True)
+
+    return k
+
+
 _REDUCTIONS = {
     # name: (kernel, aliases, doc)
     "sum": (lambda x, axes: torch.sum(x, dim=axes, keepdim=True), ("sum_axis",),
@@ -101,9 +115,9 @@ _REDUCTIONS = {
     "prod": (_prod, (), "Product of array elements over given axes."),
     "nansum": (_nansum, (), "Sum over given axes, treating NaN as zero."),
     "nanprod": (_nanprod, (), "Product over given axes, treating NaN as one."),
-    "max": (lambda x, axes: torch.amax(x, dim=axes, keepdim=True), ("max_axis",),
+    "max": (_extreme(torch.amax), ("max_axis",),
             "Maximum of array elements over given axes."),
-    "min": (lambda x, axes: torch.amin(x, dim=axes, keepdim=True), ("min_axis",),
+    "min": (_extreme(torch.amin), ("min_axis",),
             "Minimum of array elements over given axes."),
 }
 
@@ -134,13 +148,11 @@ def _norm(attrs, x):
 
 
 register(OpDef("norm", _norm, fluent=True,
+               infer_type=lambda a, ins: (ins, [a["out_dtype"] or ins[0]]),
                params=[Param("ord", "int", 2, doc="Order of the norm (1 or 2)."),
                        Param("axis", "shape_or_none", None,
                              doc="The axis or axes along which to compute the norm."),
-                       Param("out_dtype", "enum", None,
-                             choices=("None", "float16", "float32", "float64", "int32",
-                                      "int64", "int8"),
-                             doc="The data type of the output."),
+                       Param("out_dtype", "dtype", None, doc="The data type of the output."),
                        _KEEPDIMS],
                doc="Compute the L1 or L2 norm of the array over the given axes."))
 
@@ -176,8 +188,6 @@ register(OpDef("argmax_channel", lambda a, x: torch.argmax(x, 1).to(x.dtype), fl
 # ---------------------------------------------------------------------------------------
 # sorting
 
-_IDX_TYPES = ("float16", "float32", "float64", "int32", "int64", "uint8")
-
 
 def _sort_axis(name: str, x: torch.Tensor, axis):
     if axis is None:
@@ -206,11 +216,20 @@ def _topk(attrs, x):
     return vals, idx
 
 
+def _topk_type(a, ins):
+    t, rt = ins[0], a["ret_typ"]
+    if rt == "indices":
+        return ins, [a["dtype"]]
+    if rt == "mask":
+        return ins, [t]
+    return ins, [t, a["dtype"]]
+
+
 def _topk_outputs(a):
     return ("output",) if a["ret_typ"] in ("indices", "mask") else ("output0", "output1")
 
 
-register(OpDef("topk", _topk, fluent=True, outputs=_topk_outputs,
+register(OpDef("topk", _topk, fluent=True, outputs=_topk_outputs, infer_type=_topk_type,
                num_visible=lambda a: 2 if a["ret_typ"] == "both" else 1,
                params=[Param("axis", "int_or_none", -1,
                              doc="Axis along which to choose the top k; None flattens."),
@@ -220,7 +239,7 @@ register(OpDef("topk", _topk, fluent=True, outputs=_topk_outputs,
                              doc="The return type."),
                        Param("is_ascend", "bool", False,
                              doc="Whether to choose the k lowest instead of the k highest."),
-                       Param("dtype", "enum", "float32", choices=_IDX_TYPES,
+                       Param("dtype", "dtype", "float32",
                              doc="Data type of the indices output.")],
                doc="Return the top k elements (or their indices) along an axis."))
 
@@ -246,9 +265,10 @@ def _argsort(attrs, x):
 
 
 register(OpDef("argsort", _argsort, fluent=True,
+               infer_type=lambda a, ins: (ins, [a["dtype"]]),
                params=[Param("axis", "int_or_none", -1,
                              doc="Axis along which to sort; None flattens."),
                        Param("is_ascend", "bool", True, doc="Whether to sort ascending."),
-                       Param("dtype", "enum", "float32", choices=_IDX_TYPES,
+                       Param("dtype", "dtype", "float32",
                              doc="Data type of the output indices.")],
                doc="Indices that would sort the array along an axis."))

@@ -294,12 +294,12 @@ def _read_idx(path: str, magic: int, ndim: int) -> np.ndarray:
     except OSError as e:
         raise MXNetError('MNISTIter: cannot open %s: %s' % (path, e)) from None
     head = 4 * (1 + ndim)
+    if len(raw) >= 4 and struct.unpack('>I', raw[:4])[0] != magic:
+        raise MXNetError('MNISTIter: %s has magic number %d at byte offset 0, expected %d'
+                         % (path, struct.unpack('>I', raw[:4])[0], magic))
     if len(raw) < head:
         raise MXNetError('MNISTIter: %s is truncated (%d bytes)' % (path, len(raw)))
     vals = struct.unpack('>%dI' % (1 + ndim), raw[:head])
-    if vals[0] != magic:
-        raise MXNetError('MNISTIter: %s has magic number %d at byte offset 0, expected %d'
-                         % (path, vals[0], magic))
     shape = vals[1:]
     need = head + int(np.prod(shape))
     if len(raw) < need:

@@ -95,7 +95,7 @@ class DataIter:
     def __init__(self, batch_size: int = 0) -> None:
         self.batch_size = batch_size
 
-    def __iter__(self) -> 'DataIter':
+    def __iter__(self) -> DataIter:
         return self
 
     def reset(self) -> None:

@@ -1,4 +1,13 @@
-"""NDArray ``__getitem__``/``__setitem__``: basic slices are views, the rest gathers."""
+"""NDArray ``__getitem__``/``__setitem__`` with MXNet 1.x (legacy, non-NumPy) semantics.
+
+- Basic indexing (ints, slices, ``None``, ``...``) returns a **view sharing memory** when the
+  selected region is one contiguous block (``a[1]``, ``a[1:3]``, ``a[1, 2:4]``), and a copy
+  otherwise (``a[:, 1:]``, ``a[::2]``, negative steps), exactly like MXNet.
+- An int index on a 1-D array gives shape ``(1,)``, not a 0-d array.
+- Lists, NumPy arrays and NDArrays are advanced (gather) indices and give copies. NumPy
+  boolean arrays are read as 0/1 integer indices (MXNet's legacy behaviour); NDArray boolean
+  masks raise ``ValueError`` outside NumPy semantics.
+"""
 
 from __future__ import annotations
 
@@ -8,117 +17,243 @@ import torch
 from .._op._state import state
 from ..base import MXNetError, numeric_types
 
+__all__ = ["getitem", "setitem", "ASSIGN_IN_GRAPH"]
 
-def _is_basic(key) -> bool:
+ASSIGN_IN_GRAPH = (
+    "Assigning to NDArrays that are already in a computational graph will cause undefined "
+    "behavior when evaluating gradients. Please call backward first to clear the graph or do "
+    "this out side of a record section. Also note that you cannot use inplace operations like "
+    "+=, *=, relu(x, out=x), y[idx]=x, etc inside a record section.")
+
+_INT = (int, np.integer)
+
+
+def _bad_key(piece):
+    return ValueError(f"NDArray does not support slicing with key {piece} of type "
+                      f"{type(piece)}.")
+
+
+def _to_index_tensor(k, nd_cls, device) -> torch.Tensor:
+    if isinstance(k, nd_cls):
+        t = k._t
+        if t.dtype == torch.bool:
+            raise ValueError("Cannot perform boolean indexing in legacy mode. Please activate "
+                             "numpy semantics by calling `npx.set_np()` in the global scope "
+                             "before calling this function.")
+        t = t.detach()
+        t = t if t.dtype == torch.int64 else t.long()
+    else:
+        arr = np.asarray(k)
+        if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number)
+                                       or arr.dtype == np.bool_):
+            raise _bad_key(k)
+        t = torch.from_numpy(np.ascontiguousarray(arr.astype(np.int64)))
+    return t.to(device) if t.device != device else t
+
+
+def _normalize(key, t: torch.Tensor, nd_cls):
+    """Expand ``key`` into entries; return ``(entries, advanced)``.
+
+    Entries are ints (bounds-checked, made non-negative), slices, ``None`` and index tensors,
+    with the Ellipsis expanded into full slices.
+    """
     items = key if isinstance(key, tuple) else (key,)
+    conv = []
+    advanced = False
     for k in items:
-        if not (isinstance(k, (int, np.integer, slice)) or k is None or k is Ellipsis):
-            return False
-        if isinstance(k, bool):
-            return False
-    return True
-
-
-def _convert_key(key, nd_cls):
-    """Turn NDArray/list/NumPy index pieces into torch index tensors."""
-    items = key if isinstance(key, tuple) else (key,)
-    out = []
-    for k in items:
-        if isinstance(k, nd_cls):
-            t = k._t
-            out.append(t if t.dtype == torch.bool else t.long())
-        elif isinstance(k, np.ndarray):
-            out.append(torch.from_numpy(k.astype(np.int64) if k.dtype != np.bool_ else k))
-        elif isinstance(k, (list, range)):
-            out.append(torch.as_tensor(np.asarray(k, dtype=np.int64)))
-        elif isinstance(k, np.integer):
-            out.append(int(k))
+        if isinstance(k, bool) or isinstance(k, np.bool_):
+            raise _bad_key(k)
+        if isinstance(k, _INT) or k is None or k is Ellipsis:
+            conv.append(int(k) if isinstance(k, _INT) else k)
+        elif isinstance(k, slice):
+            if k.step == 0:
+                raise ValueError("slice step cannot be zero")
+            conv.append(k)
+        elif isinstance(k, (nd_cls, np.ndarray, list, range, torch.Tensor)):
+            if isinstance(k, torch.Tensor):
+                k = k.cpu().numpy()
+            conv.append(_to_index_tensor(k, nd_cls, t.device))
+            advanced = True
         else:
-            out.append(k)
-    return tuple(out) if isinstance(key, tuple) else out[0]
-
-
-def _check_bounds(t: torch.Tensor, key) -> None:
-    items = key if isinstance(key, tuple) else (key,)
+            raise _bad_key(k)
+    n_ell = sum(1 for k in conv if k is Ellipsis)
+    if n_ell > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    used = sum(1 for k in conv if k is not None and k is not Ellipsis)
+    ndim = t.dim()
+    if used > ndim:
+        raise IndexError(f"too many indices ({used}) for array with {ndim} dimensions")
+    if n_ell:
+        i = conv.index(Ellipsis)
+        conv[i:i + 1] = [slice(None)] * (ndim - used)
     dim = 0
-    for k in items:
+    for i, k in enumerate(conv):
         if k is None:
             continue
-        if k is Ellipsis:
-            dim = t.dim() - sum(1 for x in items[items.index(k) + 1:] if x is not None)
-            continue
-        if isinstance(k, (int, np.integer)) and not isinstance(k, bool):
-            if dim >= t.dim():
-                raise IndexError(f"too many indices for array of shape {tuple(t.shape)}")
+        if isinstance(k, int):
             n = t.shape[dim]
             if not -n <= k < n:
                 raise IndexError(f"index {k} is out of bounds for axis {dim} with size {n}")
+            conv[i] = k + n if k < 0 else k
+        elif isinstance(k, torch.Tensor) and k.numel():
+            n = t.shape[dim]
+            lo, hi = int(k.min()), int(k.max())
+            if hi >= n or lo < -n:
+                bad = hi if hi >= n else lo
+                raise IndexError(f"index {bad} is out of bounds for axis {dim} with size {n}")
         dim += 1
-    if dim > t.dim():
-        raise IndexError(f"too many indices for array of shape {tuple(t.shape)}")
+    return conv, advanced
+
+
+def _positive(s: slice, n: int) -> tuple[slice, bool]:
+    """A positive-step slice selecting the same elements (reversed when the flag is set)."""
+    if s.step is None or s.step > 0:
+        return s, False
+    idx = range(*s.indices(n))
+    if len(idx) <= 1:  # zero or one element: no reversal, so a view when contiguous
+        return (slice(idx[0], idx[0] + 1) if idx else slice(0, 0)), False
+    return slice(idx[-1], idx[0] + 1, -s.step), True
+
+
+def _plan(conv, t: torch.Tensor):
+    """Positive-step key, plus the output dims (basic) / input dims to flip."""
+    key, out_flips, in_flips = [], [], []
+    dim = out = 0
+    for k in conv:
+        if k is None:
+            key.append(None)
+            out += 1
+            continue
+        if isinstance(k, slice):
+            k, flip = _positive(k, t.shape[dim])
+            if flip:
+                out_flips.append(out)
+                in_flips.append(dim)
+            out += 1
+        elif isinstance(k, torch.Tensor):
+            out += 1
+        key.append(k)
+        dim += 1
+    return tuple(key), out_flips, in_flips
+
+
+def _fast_key(key, t: torch.Tensor) -> bool:
+    """Whether ``key`` is a plain in-range int or a unit-step slice (the common cases)."""
+    kt = type(key)
+    if kt is int:
+        n = t.shape[0] if t.dim() else 0
+        return -n <= key < n
+    return kt is slice and (key.step is None or key.step == 1) and t.dim() > 0
 
 
 def getitem(arr, key):
     cls = type(arr)
     t = arr._t
-    if _is_basic(key):
-        _check_bounds(t, key)
+    if _fast_key(key, t):
         res = t[key]
         if res.dim() == 0:
             res = res.reshape(1)
+        elif not res.is_contiguous():
+            res = res.contiguous()
         return cls._wrap(res, arr._ctx)
-    tkey = _convert_key(key, cls)
-    if tkey is not key and not isinstance(tkey, tuple) and isinstance(tkey, torch.Tensor):
-        tkey = tkey.to(t.device)
-    try:
+    conv, advanced = _normalize(key, t, cls)
+    tkey, out_flips, in_flips = _plan(conv, t)
+    if advanced:
+        src = t
+        if in_flips:
+            src = src.flip(in_flips)
+            tkey = tuple(_flip_slice(k, src.shape[d]) if d in in_flips else k
+                         for d, k in _with_dims(tkey))
+        res = src[tkey]
+    else:
         res = t[tkey]
-    except IndexError as e:
-        raise IndexError(f"NDArray indexing with key {key!r} on shape {arr.shape}: {e}") from None
+        if out_flips:
+            res = res.flip(out_flips)
+        elif not res.is_contiguous():
+            res = res.contiguous()
     if res.dim() == 0:
         res = res.reshape(1)
     return cls._wrap(res, arr._ctx)
 
 
-def _value_tensor(arr, value) -> torch.Tensor | float:
+def _with_dims(tkey):
+    dim = 0
+    for k in tkey:
+        yield (dim if k is not None else -1), k
+        if k is not None:
+            dim += 1
+
+
+def _flip_slice(s: slice, n: int) -> slice:
+    """``s`` (positive step, selecting in reverse) re-expressed on the flipped axis."""
+    start, stop, step = s.indices(n)
+    idx = range(start, stop, step)
+    if not idx:
+        return slice(0, 0)
+    return slice(n - 1 - idx[-1], n - idx[0], step)
+
+
+def _value(arr, value):
     cls = type(arr)
+    t = arr._t
     if isinstance(value, cls):
-        return value._t.to(device=arr._t.device, dtype=arr._t.dtype)
+        v = value._t
+        if v.device != t.device:
+            v = v.to(t.device)
+        return v if v.dtype == t.dtype else v.to(t.dtype)
     if isinstance(value, numeric_types):
         return value
-    if isinstance(value, (np.ndarray, list, tuple)):
-        return torch.as_tensor(np.asarray(value), dtype=arr._t.dtype, device=arr._t.device)
+    if isinstance(value, (np.ndarray, np.generic, list, tuple)):
+        a = np.asarray(value)
+        if a.dtype == object:
+            raise TypeError(f"NDArray does not support assignment with {value!r}")
+        return torch.as_tensor(a, device=t.device).to(t.dtype)
     if isinstance(value, torch.Tensor):
-        return value.to(device=arr._t.device, dtype=arr._t.dtype)
+        return value.to(device=t.device, dtype=t.dtype)
     raise TypeError(f"NDArray does not support assignment with value of type {type(value)}")
+
+
+def _check_broadcast(vshape, tshape) -> None:
+    ok = len(vshape) <= len(tshape) and all(
+        a in (b, 1) for a, b in zip(vshape[::-1], tshape[::-1]))
+    if not ok:
+        raise ValueError("operands could not be broadcast together with remapped "
+                         f"shapes[original->remapped]: {tuple(vshape)} and requested shape "
+                         f"{tuple(tshape)}")
 
 
 def setitem(arr, key, value):
     cls = type(arr)
     t = arr._t
-    v = _value_tensor(arr, value)
-    full = isinstance(key, slice) and key == slice(None)
-    if not _is_basic(key):
-        key = _convert_key(key, cls)
+    v = _value(arr, value)
+    conv, advanced = _normalize(key, t, cls)
+    tkey, out_flips, in_flips = _plan(conv, t)
+    if state.is_recording and t.requires_grad:
+        raise MXNetError(ASSIGN_IN_GRAPH)
+    tracking = state.is_recording and isinstance(v, torch.Tensor) and v.requires_grad
+    if advanced:
+        if in_flips:
+            raise MXNetError(f"NDArray assignment: negative slice steps combined with advanced "
+                             f"indices are not supported (key {key!r}, shape {arr.shape})")
+        target_shape = t[tkey].shape if isinstance(v, torch.Tensor) else None
     else:
-        _check_bounds(t, key)
-    tracking = state.is_recording and (
-        t.requires_grad or (isinstance(v, torch.Tensor) and v.requires_grad))
-    if tracking and not t.is_leaf:
-        t[key] = v
+        target_shape = t[tkey].shape
+    if isinstance(v, torch.Tensor):
+        _check_broadcast(tuple(v.shape), tuple(target_shape))
+        if out_flips:
+            v = v.broadcast_to(target_shape).flip(out_flips)
+    if tracking:  # the target joins the graph (MXNet records the assignment)
+        if tkey:
+            t[tkey] = v
+        else:
+            t.copy_(v)
         return
     with torch.no_grad():
-        if full:
-            if isinstance(v, torch.Tensor):
-                if v.dim() > t.dim() or any(
-                        a not in (b, 1) for a, b in zip(v.shape[::-1], t.shape[::-1])):
-                    raise MXNetError(f"cannot assign array of shape {tuple(v.shape)} to "
-                                     f"NDArray of shape {tuple(t.shape)}")
-                t.copy_(v)
-            else:
-                t.fill_(v)
+        if advanced:
+            t[tkey] = v
             return
-        try:
-            t[key] = v
-        except RuntimeError as e:
-            raise MXNetError(f"NDArray assignment to key {key!r} of shape {arr.shape}: {e}") \
-                from None
+        view = t[tkey] if tkey else t
+        if isinstance(v, torch.Tensor):
+            view.copy_(v)
+        else:
+            view.fill_(v)

@@ -86,9 +86,9 @@ class _Reader:
         """Read a TShape; ``None`` means an unknown shape (ndim -1)."""
         start = self.pos
         if legacy_ndim is not None:
-            ndim, fmt, size = legacy_ndim, "I", 4
+            ndim, fmt = legacy_ndim, "I"
         else:
-            ndim, fmt, size = self.i32(f"{what} ndim"), "q", 8
+            ndim, fmt = self.i32(f"{what} ndim"), "q"
             if ndim == -1:
                 return None
         if ndim < 0 or ndim > _MAX_NDIM:

@@ -16,7 +16,7 @@ from .._op._state import state
 from ..base import MXNetError, numeric_types
 from ..context import Context, current_context
 from . import _invoke
-from ._indexing import getitem, setitem
+from ._indexing import ASSIGN_IN_GRAPH, getitem, setitem
 from ._invoke import invoke
 
 __all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "waitall",
@@ -48,8 +48,9 @@ class NDArray(ArithMixin):
     3.0
     """
 
-    __slots__ = ("_t", "_ctx", "_grad", "_grad_req", "_marked", "__weakref__")
+    __slots__ = ("_t", "_ctx", "_grad", "_grad_req", "_marked", "_fresh", "__weakref__")
     __array_priority__ = 1000.0
+    __array_ufunc__ = None  # NumPy operators defer to NDArray's (MXNet raises TypeError)
     _ARITH = NDARRAY_TABLE
 
     def _arith_call(self, opname, inputs, attrs, out=None):
@@ -87,6 +88,7 @@ class NDArray(ArithMixin):
         self._grad = None
         self._grad_req = "null"
         self._marked = False
+        self._fresh = 0
 
     @classmethod
     def _wrap(cls, t: torch.Tensor, ctx: Context) -> NDArray:
@@ -96,6 +98,7 @@ class NDArray(ArithMixin):
         obj._grad = None
         obj._grad_req = "null"
         obj._marked = False
+        obj._fresh = 0
         return obj
 
     # -- properties -------------------------------------------------------------------
@@ -142,7 +145,17 @@ class NDArray(ArithMixin):
 
     @property
     def grad(self) -> NDArray | None:
+        """The gradient buffer attached by :meth:`attach_grad` (``None`` before)."""
         return self._grad
+
+    @property
+    def _fresh_grad(self) -> int:
+        """1 when ``backward`` wrote this variable's gradient since the flag was cleared."""
+        return self._fresh
+
+    @_fresh_grad.setter
+    def _fresh_grad(self, value) -> None:
+        self._fresh = int(bool(value))
 
     # -- conversion -------------------------------------------------------------------
     def asnumpy(self) -> np.ndarray:
@@ -156,15 +169,35 @@ class NDArray(ArithMixin):
         return t.numpy().copy()
 
     def asscalar(self):
+        """The value of a one-element array as a NumPy scalar.
+
+        Examples
+        --------
+        >>> mx.nd.array([2.5]).asscalar()
+        2.5
+        """
         if self.size != 1:
             raise ValueError("The current array is not a scalar")
         return self.asnumpy().reshape(())[()]
 
     def astype(self, dtype, copy: bool = True) -> NDArray:
+        """A copy cast to ``dtype`` (``self`` itself when ``copy=False`` and no cast is needed).
+
+        Examples
+        --------
+        >>> mx.nd.array([1.7]).astype('int32').asnumpy().tolist()
+        [1]
+        """
         td = _dtype.to_torch(dtype)
-        if not copy and td == self._t.dtype:
-            return self
-        return _op_call("Cast", [self], {"dtype": _dtype.dtype_name(dtype)})
+        if td == self._t.dtype:
+            if not copy:
+                return self
+            return self.copy()
+        t = self._t
+        if state.is_recording and t.requires_grad and td.is_floating_point:
+            return NDArray._wrap(t.to(td), self._ctx)
+        with torch.no_grad():
+            return NDArray._wrap(t.detach().to(td), self._ctx)
 
     def copy(self) -> NDArray:
         return self.copyto(self._ctx)
@@ -175,13 +208,15 @@ class NDArray(ArithMixin):
             if other is self:
                 return self
             if other.shape != self.shape:
-                raise MXNetError(f"copyto: shape mismatch {self.shape} vs {other.shape}")
-            with torch.no_grad():
-                other._t.copy_(self._t)
+                raise MXNetError(f"copyto: shape mismatch: source {self.shape} vs target "
+                                 f"{other.shape} (operator _copyto)")
+            other._assign_tensor(self._t)
             return other
         if isinstance(other, Context):
-            t = self._t.detach().to(other.torch_device, copy=True)
-            return NDArray._wrap(t, other)
+            t = self._t
+            if state.is_recording and t.requires_grad:
+                return NDArray._wrap(t.to(other.torch_device, copy=True), other)
+            return NDArray._wrap(t.detach().to(other.torch_device, copy=True), other)
         raise TypeError(f"copyto does not support type {type(other)}")
 
     def as_in_context(self, context: Context) -> NDArray:
@@ -198,6 +233,23 @@ class NDArray(ArithMixin):
         if stype != "default":
             raise MXNetError(f"tostype: storage type '{stype}' is not supported; only dense "
                              "('default') arrays are available")
+        return self.copy()
+
+    def slice_assign(self, rhs, begin, end, step) -> NDArray:
+        """Assign ``rhs`` to ``self[begin:end:step]`` per axis, in place; return ``self``.
+
+        Examples
+        --------
+        >>> a = mx.nd.zeros((2, 3))
+        >>> a.slice_assign(mx.nd.ones((1, 2)), (0, 1), (1, 3), (None, None)).asnumpy()[0]
+        array([0., 1., 1.], dtype=float32)
+        """
+        self[_slice_key(begin, end, step)] = rhs
+        return self
+
+    def slice_assign_scalar(self, value, begin, end, step) -> NDArray:
+        """Assign the scalar ``value`` to ``self[begin:end:step]`` in place; return ``self``."""
+        self[_slice_key(begin, end, step)] = float(value)
         return self
 
     def wait_to_read(self) -> None:
@@ -211,13 +263,21 @@ class NDArray(ArithMixin):
 
     def _assign_tensor(self, t: torch.Tensor) -> None:
         """Write ``t`` into this array's memory (out= semantics)."""
-        if tuple(t.shape) != tuple(self._t.shape):
-            t = t.broadcast_to(self._t.shape)
-        if state.is_recording and (t.requires_grad or self._t.requires_grad):
-            self._t = t.to(self._t.dtype)
-            return
+        dst = self._t
+        if tuple(t.shape) != tuple(dst.shape):
+            try:
+                t = t.broadcast_to(dst.shape)
+            except RuntimeError:
+                raise MXNetError(f"cannot write an array of shape {tuple(t.shape)} into an "
+                                 f"NDArray of shape {tuple(dst.shape)}") from None
+        if state.is_recording:
+            if dst.requires_grad:
+                raise MXNetError(ASSIGN_IN_GRAPH)
+            if t.requires_grad:
+                dst.copy_(t)
+                return
         with torch.no_grad():
-            self._t.copy_(t)
+            dst.copy_(t)
 
     # -- autograd ---------------------------------------------------------------------
     def attach_grad(self, grad_req: str = "write", stype=None) -> None:
@@ -234,6 +294,7 @@ class NDArray(ArithMixin):
 
     # -- printing ---------------------------------------------------------------------
     def __repr__(self) -> str:
+        """MXNet's form: the NumPy text, then ``<NDArray 2x3 @cpu(0)>``."""
         shape_info = "x".join(str(x) for x in self.shape)
         return f"\n{self.asnumpy()}\n<{type(self).__name__} {shape_info} @{self._ctx}>"
 
@@ -242,7 +303,7 @@ class NDArray(ArithMixin):
     # -- python protocol --------------------------------------------------------------
     def __len__(self) -> int:
         if self.ndim == 0:
-            raise TypeError("len() of unsized object")
+            raise IndexError("tuple index out of range")
         return self._t.shape[0]
 
     def __iter__(self):
@@ -294,6 +355,7 @@ class NDArray(ArithMixin):
         self._grad = None
         self._grad_req = "null"
         self._marked = False
+        self._fresh = 0
 
     def __getstate__(self):
         return self.__reduce__()[2]
@@ -325,6 +387,13 @@ class NDArray(ArithMixin):
 
     def to_dlpack_for_write(self):
         return torch.utils.dlpack.to_dlpack(self._t.detach())
+
+
+def _slice_key(begin, end, step) -> tuple:
+    step = step if step is not None else [None] * len(begin)
+    if not len(begin) == len(end) == len(step):
+        raise ValueError("begin, end and step must have the same length")
+    return tuple(slice(b, e, s) for b, e, s in zip(begin, end, step))
 
 
 def _zeros_like_t(a: NDArray) -> NDArray:
@@ -370,8 +439,8 @@ def array(source_array, ctx=None, dtype=None) -> NDArray:
     try:
         np_dt = np.dtype(_dtype.dtype_name(dt)) if dt != torch.bfloat16 else np.float32
         arr = np.array(source_array, dtype=np_dt)
-    except (TypeError, ValueError) as e:
-        raise TypeError(f"source_array must be array like object: {e}") from None
+    except (TypeError, ValueError):
+        raise TypeError("source_array must be array like object") from None
     t = torch.from_numpy(arr)
     if dt == torch.bfloat16:
         t = t.to(torch.bfloat16)
@@ -380,11 +449,30 @@ def array(source_array, ctx=None, dtype=None) -> NDArray:
     return NDArray._wrap(t, ctx)
 
 
-def from_numpy(ndarray: np.ndarray, zero_copy: bool = True) -> NDArray:
-    """Wrap a C-contiguous NumPy array without copying (the NumPy array must outlive it)."""
-    if not zero_copy or not ndarray.flags["C_CONTIGUOUS"]:
-        ndarray = np.ascontiguousarray(ndarray)
-    return NDArray._wrap(torch.from_numpy(ndarray), Context("cpu", 0))
+def from_numpy(ndarray: np.ndarray, zero_copy: bool = True, array_cls=None) -> NDArray:
+    """An NDArray over a NumPy array's memory (``zero_copy=True``) or over a copy.
+
+    Zero-copy needs a C-contiguous array, which must stay alive while the NDArray is used.
+
+    Examples
+    --------
+    >>> n = np.zeros(2, dtype=np.float32)
+    >>> a = mx.nd.from_numpy(n)
+    >>> a[:] = 5
+    >>> n.tolist()
+    [5.0, 5.0]
+    """
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"from_numpy expects a numpy.ndarray, got {type(ndarray).__name__}")
+    if zero_copy:
+        if not ndarray.flags["C_CONTIGUOUS"]:
+            raise ValueError("Only c-contiguous arrays are supported for zero-copy")
+        if not ndarray.flags["WRITEABLE"]:
+            ndarray = ndarray.copy()
+    else:
+        ndarray = np.array(ndarray, order="C", copy=True)
+    cls = array_cls if array_cls is not None else NDArray
+    return cls._wrap(torch.from_numpy(ndarray), Context("cpu", 0))
 
 
 def from_dlpack(dlpack) -> NDArray:
@@ -403,7 +491,7 @@ def _creation(opname: str, shape, ctx, dtype, **kwargs) -> NDArray:
     return _op_call(opname, [], attrs)
 
 
-def empty(shape, ctx=None, dtype=None) -> NDArray:
+def empty(shape, ctx=None, dtype=None, stype=None) -> NDArray:
     """An uninitialised array (here: zero-filled memory is not guaranteed)."""
     ctx = _resolve_ctx(ctx)
     if isinstance(shape, int):

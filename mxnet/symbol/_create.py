@@ -134,7 +134,7 @@ def create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
         if int(parsed[op.variadic]) != len(args):
             raise MXNetError(f"Operator {op.name}: {op.variadic}={parsed[op.variadic]} but "
                              f"{len(args)} inputs were given")
-        node.inputs = [_single_entry(op, f"arg{i}", s) for i, s in enumerate(args)]
+        node.set_inputs([_single_entry(op, f"arg{i}", s) for i, s in enumerate(args)])
         return Symbol._from_entries([(node, i) for i in range(node.num_visible())])
     arg_names = op.input_names(parsed)
     slots = arg_names + op.aux_names(parsed)
@@ -156,12 +156,14 @@ def create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
         s = given.get(slot)
         if s is None:
             vattrs = dict(attrs)
-            if slot in _AUX_INIT and slot not in arg_names:
-                vattrs["__init__"] = _AUX_INIT[slot]
             entries.append((Node(None, f"{node_name}_{slot}", vattrs), 0))
         else:
             entries.append(_single_entry(op, slot, s))
-    node.inputs = entries
+    for k in range(len(arg_names), len(entries)):
+        src = entries[k][0]
+        if src.op is None and slots[k] in _AUX_INIT and "__init__" not in src.attrs:
+            src.attrs["__init__"] = _AUX_INIT[slots[k]]
+    node.set_inputs(entries)
     return Symbol._from_entries([(node, i) for i in range(node.num_visible())])
 
 

@@ -104,11 +104,10 @@ def _infer_node(n: Node, shapes: dict) -> bool:
     full = [s if _complete(s) else None for s in ins]
     try:
         new_ins, new_outs = n.op.infer_shape(n.parsed, full)
-    except MXNetError as e:
-        raise MXNetError(f"Error in operator {n.name}: {e}") from None
     except Exception as e:
-        raise MXNetError(f"Error in operator {n.name}: shape inference failed for inputs "
-                         f"{[s for s in ins]}: {e}") from None
+        names = n.arg_names() + n.aux_names()
+        desc = ", ".join(f"{names[k] if k < len(names) else k}={s}" for k, s in enumerate(ins))
+        raise MXNetError(f"Error in operator {n.name}: {e} (input shapes: {desc})") from None
     changed = False
     for k, ((src, i), s) in enumerate(zip(n.inputs, new_ins)):
         if s is None:

@@ -26,7 +26,8 @@ def hide_key(key: str) -> str:
 class Node:
     """One graph node: ``op`` (None for a variable), ``name``, string ``attrs``, inputs."""
 
-    __slots__ = ("op", "name", "attrs", "inputs", "_parsed", "control_deps", "subgraphs")
+    __slots__ = ("op", "name", "attrs", "inputs", "_parsed", "control_deps", "subgraphs",
+                 "in_versions", "version")
 
     def __init__(self, op: OpDef | None, name: str, attrs: dict[str, str] | None = None,
                  inputs: list[Entry] | None = None):
@@ -37,6 +38,23 @@ class Node:
         self._parsed: dict | None = None
         self.control_deps: list[Node] = []
         self.subgraphs: list = []
+        # nnvm entry versions: a variable's counter rises each time an op mutates it
+        self.in_versions: list[int] = [0] * len(self.inputs)
+        self.version = 0
+
+    def set_inputs(self, inputs: list[Entry], versions: list[int] | None = None) -> None:
+        """Set inputs; versions follow nnvm (mutated variables get a new version)."""
+        self.inputs = inputs
+        if versions is not None:
+            self.in_versions = list(versions)
+            return
+        mutable = set(self.mutable_input_indices()) if self.op is not None else set()
+        vers = []
+        for k, (src, _) in enumerate(inputs):
+            if src.op is None and k in mutable:
+                src.version += 1
+            vers.append(src.version if src.op is None else 0)
+        self.in_versions = vers
 
     @property
     def is_variable(self) -> bool:
@@ -158,6 +176,8 @@ def copy_graph(entries: list[Entry]) -> list[Entry]:
     for n in order:
         c = Node(n.op, n.name, dict(n.attrs), [(mapping[id(s)], i) for s, i in n.inputs])
         c._parsed = n._parsed
+        c.in_versions = list(n.in_versions)
+        c.version = n.version
         c.control_deps = [mapping[id(d)] for d in n.control_deps]
         c.subgraphs = list(n.subgraphs)
         mapping[id(n)] = c

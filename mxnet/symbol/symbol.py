@@ -217,9 +217,11 @@ class Symbol(ArithMixin):
                 repl[id(v)] = entry_of(k, s)
         if repl:
             for n in order:
-                if n.inputs:
-                    n.inputs = [repl.get(id(src), (src, i)) if src.op is None else (src, i)
-                                for src, i in n.inputs]
+                if n.inputs and any(id(src) in repl for src, _ in n.inputs):
+                    vers = [repl[id(src)][0].version if id(src) in repl else v
+                            for (src, _), v in zip(n.inputs, n.in_versions)]
+                    n.set_inputs([repl.get(id(src), (src, i)) if src.op is None else (src, i)
+                                  for src, i in n.inputs], vers)
             self._outputs = [repl.get(id(n), (n, i)) if n.op is None else (n, i)
                              for n, i in self._outputs]
         if name is not None and len(self._outputs) == 1 and self._outputs[0][0].op is not None:

@@ -29,7 +29,15 @@ def _tol(c):
     return 2e-3 if any(k.endswith("16") for k in c["inputs"]) else 1e-6
 
 
+def _skip_out(c):
+    # MXNet leaves the output unwritten when AdamW skips the update (rescale_grad == 0)
+    return "zero1" in c["inputs"]
+
+
 def _ref(n, c):
+    if _skip_out(c):
+        return None
+
     def ref(*args, **kw):
         outs = [DATA[f"{n}/out{j}"] for j in range(c["num_out"])]
         return outs[0] if len(outs) == 1 else outs
@@ -54,12 +62,16 @@ def test_states_updated_in_place(n):
     out = fn(*nds, **_params(c))
     outs = out if isinstance(out, list) else [out]
     tol = _tol(c)
+    stol = 1e-5 if c["op"] == "ftml_update" else tol  # d is float32 of a double expression
     for j, o in enumerate(outs):
+        if _skip_out(c):
+            np.testing.assert_array_equal(o.asnumpy(), DATA["in/weight"])
+            continue
         np.testing.assert_allclose(o.asnumpy().astype(np.float64), DATA[f"{n}/out{j}"],
                                    rtol=tol, atol=tol, err_msg=f"output {j}")
     for j, a in enumerate(nds):
         np.testing.assert_allclose(a.asnumpy().astype(np.float64), DATA[f"{n}/in{j}"],
-                                   rtol=tol, atol=tol, err_msg=f"input {c['inputs'][j]}")
+                                   rtol=stol, atol=stol, err_msg=f"input {c['inputs'][j]}")
 
 
 def test_out_is_weight():

@@ -10,9 +10,9 @@ Outputs go to tests/compat/golden/optimizer/. Tests load them without the oracle
 import json
 import logging
 import os
-import pickle
 
 import numpy as np
+
 import mxnet as mx
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -309,6 +309,55 @@ def write_initializers():
         json.dump(res, f, indent=1)
 
 
+METRIC_CASES = [
+    ('acc', {}, 'cls'), ('acc', {'axis': 1}, 'cls_int'), ('top_k_acc', {'top_k': 3}, 'cls'),
+    ('f1', {}, 'bin'), ('f1', {'average': 'micro'}, 'bin'), ('mcc', {}, 'bin'),
+    ('mcc', {'average': 'micro'}, 'bin'), ('perplexity', {'ignore_label': None}, 'cls'),
+    ('perplexity', {'ignore_label': 2}, 'cls'), ('mae', {}, 'reg'), ('mse', {}, 'reg'),
+    ('rmse', {}, 'reg'), ('ce', {}, 'cls'), ('nll_loss', {}, 'cls'), ('pearsonr', {}, 'reg'),
+    ('pearsonr', {'average': 'micro'}, 'reg'), ('pcc', {}, 'cls'), ('loss', {}, 'reg'),
+    (['acc', 'ce'], {}, 'cls'),
+]
+
+
+def metric_batches(kind, n):
+    """Three (labels, preds) batches of kind ``kind`` for case ``n`` (tests rebuild them)."""
+    rng = np.random.RandomState(500 + n)
+    out = []
+    for _ in range(3):
+        if kind in ('cls', 'cls_int', 'bin'):
+            c = 2 if kind == 'bin' else 5
+            p = rng.uniform(0.01, 1, (8, c)).astype('float32')
+            p /= p.sum(axis=1, keepdims=True)
+            lab = rng.randint(0, c, (8,)).astype('float32')
+            if kind == 'cls_int':
+                p = p.argmax(axis=1).astype('float32')
+                p[:3] = lab[:3]
+            out.append(([lab], [p]))
+        else:
+            lab = rng.uniform(-1, 1, (6,)).astype('float32')
+            p = (lab + rng.uniform(-0.5, 0.5, (6,))).astype('float32')
+            out.append(([lab, lab[::-1].copy()], [p, p[::-1].copy()]))
+    return out
+
+
+def write_metrics():
+    res = []
+    for n, (name, kw, kind) in enumerate(METRIC_CASES):
+        m = mx.metric.create(name, **kw)
+        rec = {'name': name, 'kwargs': kw, 'kind': kind, 'n': n, 'steps': []}
+        for labels, preds in metric_batches(kind, n):
+            m.update([mx.nd.array(x) for x in labels], [mx.nd.array(x) for x in preds])
+            rec['steps'].append({'get': m.get(), 'global': m.get_global(),
+                                 'nv': m.get_name_value()})
+            if len(rec['steps']) == 2:
+                m.reset_local()
+        rec['str'] = str(m)
+        res.append(rec)
+    with open(os.path.join(OUT, 'metric.json'), 'w') as f:
+        json.dump(res, f, indent=1, default=float)
+
+
 def main():
     logging.disable(logging.CRITICAL)
     os.makedirs(OUT, exist_ok=True)
@@ -317,6 +366,7 @@ def main():
     write_states()
     write_schedulers()
     write_initializers()
+    write_metrics()
 
 
 if __name__ == '__main__':

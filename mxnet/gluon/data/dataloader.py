@@ -10,15 +10,17 @@ import multiprocessing
 import multiprocessing.pool
 import pickle
 import signal
+from collections.abc import Callable, Iterator
 from multiprocessing.reduction import ForkingPickler
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import numpy as np
 import torch
 import torch.multiprocessing  # noqa: F401  (registers shared-memory tensor reductions)
 
 from ...context import Context, cpu_pinned
-from ...ndarray.ndarray import NDArray, array as _nd_array
+from ...ndarray.ndarray import NDArray
+from ...ndarray.ndarray import array as _nd_array
 from . import sampler as _sampler
 
 __all__ = ['DataLoader']
@@ -167,7 +169,7 @@ class _MultiWorkerIter:
 
     next = __next__
 
-    def __iter__(self) -> '_MultiWorkerIter':
+    def __iter__(self) -> _MultiWorkerIter:
         return self
 
 
@@ -268,8 +270,7 @@ class DataLoader:
             self.refresh()
         it = self._iter
         self._iter = None
-        for item in it:
-            yield item
+        yield from it
         if self._iter is None and self.auto_reload:
             self.refresh()
 

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ['Dataset', 'SimpleDataset', 'ArrayDataset', 'RecordFileDataset']
 
@@ -23,12 +24,12 @@ class Dataset:
     def __len__(self) -> int:
         raise TypeError('%s does not implement __len__' % type(self).__name__)
 
-    def filter(self, fn: Callable[[Any], bool]) -> 'Dataset':
+    def filter(self, fn: Callable[[Any], bool]) -> Dataset:
         """Keep only the samples for which ``fn(sample)`` is true."""
         from .sampler import FilterSampler
         return _SampledDataset(self, FilterSampler(fn, self))
 
-    def shard(self, num_shards: int, index: int) -> 'Dataset':
+    def shard(self, num_shards: int, index: int) -> Dataset:
         """Return the contiguous ``index``-th of ``num_shards`` near-equal parts."""
         assert index < num_shards, 'Shard index of out bound: %d out of %d' % (index, num_shards)
         assert num_shards > 0, 'Number of shards must be greater than 0'
@@ -39,7 +40,7 @@ class Dataset:
         from .sampler import SequentialSampler
         return _SampledDataset(self, SequentialSampler(size, begin))
 
-    def take(self, count: int | None) -> 'Dataset':
+    def take(self, count: int | None) -> Dataset:
         """Return the first ``count`` samples (all of them when ``count`` is None)."""
         n = len(self)
         if count is None or count > n:
@@ -47,7 +48,7 @@ class Dataset:
         from .sampler import SequentialSampler
         return _SampledDataset(self, SequentialSampler(count))
 
-    def sample(self, sampler) -> 'Dataset':
+    def sample(self, sampler) -> Dataset:
         """Return the samples chosen by ``sampler`` (a ``gluon.data.Sampler``)."""
         from .sampler import Sampler
         if not isinstance(sampler, Sampler):
@@ -55,14 +56,14 @@ class Dataset:
                             % type(sampler))
         return _SampledDataset(self, sampler)
 
-    def transform(self, fn: Callable, lazy: bool = True) -> 'Dataset':
+    def transform(self, fn: Callable, lazy: bool = True) -> Dataset:
         """Apply ``fn`` to every sample (tuples are unpacked into arguments)."""
         out = _LazyTransformDataset(self, fn)
         if lazy:
             return out
         return SimpleDataset([out[i] for i in range(len(out))])
 
-    def transform_first(self, fn: Callable, lazy: bool = True) -> 'Dataset':
+    def transform_first(self, fn: Callable, lazy: bool = True) -> Dataset:
         """Apply ``fn`` to the first element of every sample only."""
         return self.transform(_TransformFirstClosure(fn), lazy)
 

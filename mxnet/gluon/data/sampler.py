@@ -1,7 +1,8 @@
 """Samplers: iterables of dataset indices (``mx.gluon.data``)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 

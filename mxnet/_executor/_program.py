@@ -1,0 +1,174 @@
+"""Compile a Symbol graph once into a flat list of steps over torch tensors.
+
+Each step is ``(compute, attrs, input slots, output slots, slots to free)``; running the
+program is one Python loop over that list with a list of tensors as the only storage: no
+per-node lookups, attributes parsed once, intermediates dropped as soon as no later step
+reads them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+
+import torch
+
+from .._op._state import state
+from ..base import MXNetError
+from ..symbol._node import Node, aux_node_ids, topo_order
+
+Step = tuple  # (compute, attrs, in_slots, out_slots, free_slots, node)
+
+
+class Program:
+    """A compiled graph.
+
+    Attributes
+    ----------
+    arg_names, aux_names : list of str
+        Input order of :meth:`run` (``list_arguments`` and ``list_auxiliary_states``).
+    output_names : list of str
+        ``list_outputs`` of the symbol.
+    """
+
+    def __init__(self, steps: list[Step], nslots: int, heads: list[int], arg_names: list[str],
+                 aux_names: list[str], output_names: list[str], nodes: list[Node]):
+        self.steps = steps
+        self.nslots = nslots
+        self.heads = heads
+        self.arg_names = arg_names
+        self.aux_names = aux_names
+        self.output_names = output_names
+        self.nodes = nodes
+        self._compiled: Callable | None = None
+
+    def _raw(self, inputs: Sequence[torch.Tensor], aux: Sequence[torch.Tensor]):
+        buf: list = [None] * self.nslots
+        nargs = len(inputs)
+        buf[:nargs] = inputs
+        buf[nargs:nargs + len(aux)] = aux
+        for compute, attrs, ins, outs, frees, _node in self.steps:
+            r = compute(attrs, *[buf[i] for i in ins])
+            if isinstance(r, torch.Tensor):
+                buf[outs[0]] = r
+            else:
+                for o, t in zip(outs, r):
+                    buf[o] = t
+            for f in frees:
+                buf[f] = None
+        return [buf[h] for h in self.heads]
+
+    def _checked(self, inputs, aux, monitor=None, monitor_all=False):
+        buf: list = [None] * self.nslots
+        nargs = len(inputs)
+        buf[:nargs] = inputs
+        buf[nargs:nargs + len(aux)] = aux
+        for compute, attrs, ins, outs, frees, node in self.steps:
+            args = [buf[i] for i in ins]
+            if monitor_all and monitor is not None:
+                names = node.arg_names() + node.aux_names()
+                for nm, t in zip(names, args):
+                    monitor(f"{node.name}_{nm}", t.detach())
+            try:
+                r = compute(attrs, *args)
+            except MXNetError as e:
+                raise MXNetError(f"Error in operator {node.name}: {e}") from None
+            except (RuntimeError, ValueError, IndexError, TypeError) as e:
+                shapes = ", ".join(str(tuple(t.shape)) for t in args)
+                raise MXNetError(f"Error in operator {node.name} ({node.op.name}): {e} "
+                                 f"(input shapes: [{shapes}])") from None
+            if isinstance(r, torch.Tensor):
+                r = (r,)
+            for o, t in zip(outs, r):
+                buf[o] = t
+            if monitor is not None:
+                names = node.output_names()
+                for i, t in enumerate(r[:node.num_visible()]):
+                    monitor(names[i], t.detach())
+            for f in frees:
+                buf[f] = None
+        return [buf[h] for h in self.heads]
+
+    def run(self, inputs: Sequence[torch.Tensor], aux: Sequence[torch.Tensor], is_train: bool,
+            monitor: Callable | None = None, compile: bool = False,
+            monitor_all: bool = False) -> list[torch.Tensor]:
+        """Run the graph; sets the training flag read by Dropout/BatchNorm meanwhile."""
+        prev = state.is_train
+        state.is_train = bool(is_train)
+        try:
+            if monitor is not None:
+                return self._checked(inputs, aux, monitor, monitor_all)
+            if compile:
+                if self._compiled is None:
+                    self._compiled = torch.compile(self._raw, dynamic=False)
+                return self._compiled(list(inputs), list(aux))
+            try:
+                return self._raw(inputs, aux)
+            except MXNetError:
+                raise
+            except (RuntimeError, ValueError, IndexError, TypeError):
+                # run again step by step to name the failing node
+                return self._checked(inputs, aux)
+        finally:
+            state.is_train = prev
+
+
+def compile_enabled(option: bool | None = None) -> bool:
+    """Whether the torch.compile switch is on (option, else ``MXNET_NG_COMPILE=1``)."""
+    if option is not None:
+        return bool(option)
+    return os.environ.get("MXNET_NG_COMPILE", "0") not in ("", "0", "false", "False")
+
+
+def _device_mover(compute: Callable, dev: torch.device) -> Callable:
+    def moved(attrs, *ts):
+        return compute(attrs, *[t if t.device == dev else t.to(dev) for t in ts])
+
+    return moved
+
+
+def compile_program(symbol, group_devices: dict[str, torch.device] | None = None,
+                    default_device: torch.device | None = None) -> Program:
+    """Turn ``symbol`` into a :class:`Program` (once per bind).
+
+    ``group_devices`` maps ``ctx_group`` names to devices (model parallelism): steps of a
+    group run there, their inputs are copied over when they live elsewhere.
+    """
+    heads = [n for n, _ in symbol._outputs]
+    order = topo_order(heads)
+    aux = aux_node_ids(order)
+    variables = [n for n in order if n.op is None]
+    args = [n for n in variables if id(n) not in aux]
+    auxs = [n for n in variables if id(n) in aux]
+    slot: dict[tuple[int, int], int] = {}
+    for n in args + auxs:
+        slot[(id(n), 0)] = len(slot)
+    ops = [n for n in order if n.op is not None]
+    for n in ops:
+        for i in range(n.num_outputs()):
+            slot[(id(n), i)] = len(slot)
+    head_slots = [slot[(id(n), i)] for n, i in symbol._outputs]
+    # last reader of every slot, to free intermediates early
+    last_use: dict[int, int] = {}
+    for k, n in enumerate(ops):
+        for s, i in n.inputs:
+            last_use[slot[(id(s), i)]] = k
+    keep = set(head_slots) | set(range(len(args) + len(auxs)))
+    steps: list[Step] = []
+    frees_at: dict[int, list[int]] = {}
+    for s, k in last_use.items():
+        if s not in keep:
+            frees_at.setdefault(k, []).append(s)
+    for k, n in enumerate(ops):
+        ins = tuple(slot[(id(s), i)] for s, i in n.inputs)
+        outs = tuple(slot[(id(n), i)] for i in range(n.num_outputs()))
+        # outputs never read by anyone are freed right away
+        unread = [o for o in outs if o not in last_use and o not in keep]
+        compute = n.op.compute
+        if group_devices:
+            dev = group_devices.get(n.attrs.get("__ctx_group__", ""), default_device)
+            if dev is not None:
+                compute = _device_mover(compute, dev)
+        steps.append((compute, n.parsed, ins, outs, tuple(frees_at.get(k, []) + unread), n))
+    return Program(steps, len(slot), head_slots, [n.name for n in args], [n.name for n in auxs],
+                   symbol.list_outputs(), order)

@@ -1,0 +1,278 @@
+"""Random sampling operators: ``_random_*`` (scalar parameters), ``_random_*_like``,
+``_sample_*`` (per-element parameter arrays), ``_sample_multinomial`` and ``_shuffle``.
+
+Samples come from torch's per-device generators, which :func:`mxnet.random.seed` seeds.
+Samples carry no gradient (as in MXNet).
+"""
+
+from __future__ import annotations
+
+import torch
+
+from .._dtype import to_torch
+from ..base import MXNetError
+from ._params import Param
+from ._registry import OpDef, register
+
+_CTX = Param("ctx", "ctx", None, doc="Context of output, in format [cpu|gpu|cpu_pinned](n).")
+_FLOAT_DTYPE = Param("dtype", "dtype", None,
+                     doc="DType of the output in case this can't be inferred (float32 if None).")
+
+
+def _device(attrs) -> torch.device:
+    ctx = attrs.get("ctx")
+    if ctx is None:
+        from ..context import current_context
+
+        ctx = current_context()
+    return ctx.torch_device
+
+
+def _float_dtype(name: str, dt) -> torch.dtype:
+    if dt is None:
+        return torch.float32
+    t = to_torch(dt)
+    if not t.is_floating_point:
+        raise MXNetError(f"Operator {name}: dtype must be one of None, float16, float32, "
+                         f"float64; got {dt}")
+    return t
+
+
+# Samplers: draw(params as float64 tensors broadcastable to `shape`, shape, device) -> tensor
+
+
+def _uniform(p, shape, dev):
+    low, high = p
+    return low + (high - low) * torch.rand(shape, dtype=torch.float64, device=dev)
+
+
+def _normal(p, shape, dev):
+    loc, scale = p
+    return loc + scale * torch.randn(shape, dtype=torch.float64, device=dev)
+
+
+def _std_gamma(alpha, shape, dev):
+    return torch._standard_gamma(torch.broadcast_to(alpha, shape).contiguous())
+
+
+def _gamma(p, shape, dev):
+    alpha, beta = p
+    return _std_gamma(alpha, shape, dev) * beta
+
+
+def _exponential(p, shape, dev):
+    (lam,) = p
+    return torch.empty(shape, dtype=torch.float64, device=dev).exponential_() / lam
+
+
+def _poisson(p, shape, dev):
+    (lam,) = p
+    return torch.poisson(torch.broadcast_to(lam, shape).contiguous())
+
+
+def _negative_binomial(p, shape, dev):
+    # failures before the k-th success, success probability p: Poisson(Gamma(k, (1-p)/p))
+    k, prob = p
+    lam = _std_gamma(k, shape, dev) * ((1 - prob) / prob)
+    return torch.poisson(lam)
+
+
+def _gen_negative_binomial(p, shape, dev):
+    # mean mu, variance mu + alpha * mu^2: Poisson(Gamma(1/alpha, mu*alpha)); alpha=0: Poisson
+    mu, alpha = p
+    mu = torch.broadcast_to(mu, shape)
+    alpha = torch.broadcast_to(alpha, shape)
+    safe = torch.where(alpha > 0, alpha, torch.ones_like(alpha))
+    lam = torch.where(alpha > 0, _std_gamma(1 / safe, shape, dev) * mu * safe, mu)
+    return torch.poisson(lam.contiguous())
+
+
+# name suffix: (sampler, param specs [(name, kind, default, doc)], doc)
+_DISTS = {
+    "uniform": (_uniform, [("low", "float", 0.0, "Lower bound of the distribution."),
+                           ("high", "float", 1.0, "Upper bound of the distribution.")],
+                "Samples from a uniform distribution on [low, high)."),
+    "normal": (_normal, [("loc", "float", 0.0, "Mean of the distribution."),
+                         ("scale", "float", 1.0, "Standard deviation of the distribution.")],
+               "Samples from a normal (Gaussian) distribution."),
+    "gamma": (_gamma, [("alpha", "float", 1.0, "Alpha parameter (shape) of the distribution."),
+                       ("beta", "float", 1.0, "Beta parameter (scale) of the distribution.")],
+              "Samples from a gamma distribution."),
+    "exponential": (_exponential, [("lam", "float", 1.0, "Lambda parameter (rate).")],
+                    "Samples from an exponential distribution."),
+    "poisson": (_poisson, [("lam", "float", 1.0, "Lambda parameter (rate).")],
+                "Samples from a Poisson distribution (floating-point output)."),
+    "negative_binomial": (_negative_binomial,
+                          [("k", "int", 1, "Limit of unsuccessful experiments."),
+                           ("p", "float", 1.0, "Failure probability in each experiment.")],
+                          "Samples from a negative binomial distribution."),
+    "generalized_negative_binomial": (
+        _gen_negative_binomial,
+        [("mu", "float", 1.0, "Mean of the negative binomial distribution."),
+         ("alpha", "float", 1.0, "Alpha (dispersion) parameter of the distribution.")],
+        "Samples from a generalized negative binomial distribution."),
+}
+
+# legacy public aliases MXNet 1.9.1 registers for the scalar-parameter samplers
+_RANDOM_ALIASES = {"uniform": ("random_uniform", "uniform"),
+                   "normal": ("random_normal", "normal")}
+
+
+def _scalar_params(attrs, names, dev):
+    return [torch.tensor(float(attrs[n]), dtype=torch.float64, device=dev) for n in names]
+
+
+def _check_shape(name: str, shape) -> tuple:
+    if not shape or any(d is None or d < 0 for d in shape):
+        raise MXNetError(f"Operator {name}: invalid or unknown output shape {shape}")
+    return shape
+
+
+def _random_op(name, draw, names):
+    def compute(attrs):
+        shape = _check_shape(name, attrs["shape"])
+        dev = _device(attrs)
+        with torch.no_grad():
+            out = draw(_scalar_params(attrs, names, dev), shape, dev)
+        return out.to(_float_dtype(name, attrs["dtype"]))
+
+    return compute
+
+
+def _like_op(name, draw, names):
+    def compute(attrs, data):
+        dev = data.device
+        dt = data.dtype if data.is_floating_point() else torch.float32
+        if dev.type == "meta":
+            return torch.empty_like(data, dtype=dt)
+        with torch.no_grad():
+            out = draw(_scalar_params(attrs, names, dev), tuple(data.shape), dev)
+        return out.to(dt)
+
+    return compute
+
+
+def _sample_op(name, draw):
+    def compute(attrs, *params):
+        first = params[0]
+        for q in params[1:]:
+            if q.shape != first.shape:
+                raise MXNetError(f"Operator {name}: parameter shapes differ "
+                                 f"({tuple(first.shape)} vs {tuple(q.shape)})")
+        extra = tuple(attrs["shape"])
+        shape = tuple(first.shape) + extra
+        out_dt = _float_dtype(name, attrs["dtype"])
+        if first.device.type == "meta":
+            return torch.empty(shape, dtype=out_dt, device="meta")
+        expand = (...,) + (None,) * len(extra)
+        with torch.no_grad():
+            ps = [q.detach().to(torch.float64)[expand] for q in params]
+            out = draw(ps, shape, first.device)
+        return out.to(out_dt)
+
+    return compute
+
+
+def _random_infer_type(a, ins):
+    dt = a["dtype"]
+    return ins, [dt if dt is not None else "float32"]
+
+
+def _like_type(a, ins):
+    t = ins[0]
+    return ins, [None if t is None else (t if t.startswith(("float", "bfloat")) else "float32")]
+
+
+for _suffix, (_draw, _pspecs, _doc) in _DISTS.items():
+    _names = [s[0] for s in _pspecs]
+    _params = [Param(n, k, d, doc=doc) for n, k, d, doc in _pspecs]
+    register(OpDef(f"_random_{_suffix}", _random_op(f"_random_{_suffix}", _draw, _names),
+                   inputs=(), creation=True, aliases=_RANDOM_ALIASES.get(_suffix,
+                                                                         (f"random_{_suffix}",)),
+                   params=[*_params, Param("shape", "shape", (), doc="Shape of the output."),
+                           _CTX, _FLOAT_DTYPE],
+                   infer_out=lambda a, s: [a["shape"]], infer_type=_random_infer_type, doc=_doc))
+    register(OpDef(f"_random_{_suffix}_like",
+                   _like_op(f"_random_{_suffix}_like", _draw, _names), params=_params,
+                   infer_type=_like_type,
+                   doc=_doc + " Output has the shape and dtype of ``data``."))
+    register(OpDef(f"_sample_{_suffix}", _sample_op(f"_sample_{_suffix}", _draw),
+                   inputs=("mu", "sigma") if _suffix == "normal" else tuple(_names),
+                   infer_type=_random_infer_type,
+                   aliases=(f"sample_{_suffix}",),
+                   params=[Param("shape", "shape", (), doc="Shape to be sampled from each "
+                                                             "random distribution."),
+                           _FLOAT_DTYPE],
+                   doc=_doc + " Parameters are arrays; each element gets ``shape`` samples."))
+
+
+# ---------------------------------------------------------------------------------------
+# randint, multinomial, shuffle
+
+
+def _randint(attrs):
+    shape = _check_shape("_random_randint", attrs["shape"])
+    low, high = attrs["low"], attrs["high"]
+    if low >= high:
+        raise MXNetError(f"Operator _random_randint: low ({low}) must be less than high ({high})")
+    dt = attrs["dtype"] or "int32"
+    if dt not in ("int32", "int64"):
+        raise MXNetError(f"Operator _random_randint: dtype must be int32 or int64, got {dt}")
+    return torch.randint(low, high, shape, dtype=to_torch(dt), device=_device(attrs))
+
+
+register(OpDef("_random_randint", _randint, inputs=(), creation=True,
+               aliases=("random_randint",),
+               params=[Param("low", "int", doc="Lower bound of the distribution."),
+                       Param("high", "int", doc="Upper bound of the distribution."),
+                       Param("shape", "shape", (), doc="Shape of the output."), _CTX,
+                       Param("dtype", "dtype", None,
+                             doc="DType of the output (int32 if None).")],
+               infer_out=lambda a, s: [a["shape"]],
+               infer_type=lambda a, ins: ([], [a["dtype"] or "int32"]),
+               doc="Samples integers uniformly from [low, high)."))
+
+
+def _multinomial(attrs, data):
+    if not data.is_floating_point():
+        raise MXNetError("Operator _sample_multinomial: data must be a floating point array of "
+                         "probabilities")
+    extra = tuple(attrs["shape"])
+    n = 1
+    for d in extra:
+        n *= d
+    batch = tuple(data.shape[:-1])
+    out_shape = batch + extra
+    dt = to_torch(attrs["dtype"])
+    if data.device.type == "meta":
+        return (torch.empty(out_shape, dtype=dt, device="meta"),
+                torch.empty(out_shape, dtype=data.dtype, device="meta"))
+    probs = data.detach().reshape(-1, data.shape[-1]).to(torch.float64)
+    with torch.no_grad():
+        idx = torch.multinomial(probs, n, replacement=True)
+        logp = torch.log(torch.gather(probs, 1, idx))
+    idx = idx.reshape(out_shape)
+    return idx.to(dt), logp.reshape(out_shape).to(data.dtype)
+
+
+register(OpDef("_sample_multinomial", _multinomial, aliases=("sample_multinomial",),
+               infer_type=lambda a, ins: (ins, [a["dtype"], ins[0]]),
+               outputs=("output0", "output1"),
+               num_visible=lambda a: 2 if a["get_prob"] else 1,
+               params=[Param("shape", "shape", (), doc="Shape to be sampled from each random "
+                                                        "distribution."),
+                       Param("get_prob", "bool", False,
+                             doc="Whether to also return the log probability of the samples."),
+                       Param("dtype", "dtype", "int32", doc="DType of the samples.")],
+               doc="Samples from multinomial distributions given by the last axis of data."))
+
+
+def _shuffle(attrs, data):
+    if data.device.type == "meta" or data.dim() == 0:
+        return data.clone()
+    perm = torch.randperm(data.shape[0], device=data.device)
+    return data.detach()[perm]
+
+
+register(OpDef("_shuffle", _shuffle, aliases=("shuffle",),
+               doc="Randomly shuffle the elements along the first axis."))

@@ -1,0 +1,156 @@
+"""Spatial sampling operators: GridGenerator, BilinearSampler, SpatialTransformer, ROIPooling.
+
+Sampling grids hold normalized coordinates in [-1, 1] (channel 0 = x, channel 1 = y), where
+-1 and 1 are the centres of the border pixels (torch's ``align_corners=True``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F
+
+from ..base import MXNetError
+from ._nn import fill
+from ._params import Param
+from ._registry import OpDef, register
+
+__all__: list[str] = []
+
+
+def _base_grid(h: int, w: int, like: torch.Tensor) -> torch.Tensor:
+    """(3, h*w) homogeneous target coordinates (x, y, 1) in [-1, 1]."""
+    xs = torch.linspace(-1, 1, w, dtype=like.dtype, device=like.device) if w > 1 else \
+        torch.full((1,), -1.0, dtype=like.dtype, device=like.device)
+    ys = torch.linspace(-1, 1, h, dtype=like.dtype, device=like.device) if h > 1 else \
+        torch.full((1,), -1.0, dtype=like.dtype, device=like.device)
+    gy, gx = torch.meshgrid(ys, xs, indexing="ij")
+    return torch.stack([gx.reshape(-1), gy.reshape(-1), torch.ones_like(gx).reshape(-1)])
+
+
+def _affine_grid(theta: torch.Tensor, h: int, w: int) -> torch.Tensor:
+    n = theta.shape[0]
+    grid = torch.matmul(theta.reshape(n, 2, 3), _base_grid(h, w, theta))
+    return grid.reshape(n, 2, h, w)
+
+
+def _grid_generator(a, data):
+    if a["transform_type"] == "affine":
+        h, w = a["target_shape"]
+        if data.dim() != 2 or data.shape[1] != 6:
+            raise MXNetError(f"GridGenerator: affine data must be (batch, 6), got "
+                             f"{tuple(data.shape)}")
+        return _affine_grid(data, h, w)
+    if data.dim() != 4 or data.shape[1] != 2:
+        raise MXNetError(f"GridGenerator: warp data must be (batch, 2, H, W), got "
+                         f"{tuple(data.shape)}")
+    h, w = data.shape[2], data.shape[3]
+    xs = torch.arange(w, dtype=data.dtype, device=data.device).reshape(1, w)
+    ys = torch.arange(h, dtype=data.dtype, device=data.device).reshape(h, 1)
+    gx = (data[:, 0] + xs) / ((w - 1) / 2.0) - 1
+    gy = (data[:, 1] + ys) / ((h - 1) / 2.0) - 1
+    return torch.stack([gx, gy], 1)
+
+
+register(OpDef(
+    "GridGenerator", _grid_generator,
+    params=[Param("transform_type", "enum", choices=["affine", "warp"],
+                  doc="The type of transformation."),
+            Param("target_shape", "shape", (0, 0),
+                  doc="Specifies the output shape (H, W) (affine only).")],
+    doc="Generate a sampling grid from affine parameters or an optical-flow field.\n\n"
+        "Example: ``mx.nd.GridGenerator(theta, transform_type='affine', target_shape=(4, 4))``"))
+
+
+def _sample(data: torch.Tensor, grid: torch.Tensor) -> torch.Tensor:
+    if data.dim() != 4 or grid.dim() != 4 or grid.shape[1] != 2:
+        raise MXNetError(f"BilinearSampler: data (N, C, H, W) and grid (N, 2, H', W') expected, "
+                         f"got {tuple(data.shape)} and {tuple(grid.shape)}")
+    return F.grid_sample(data, grid.permute(0, 2, 3, 1), mode="bilinear",
+                         padding_mode="zeros", align_corners=True)
+
+
+register(OpDef(
+    "BilinearSampler", lambda a, d, g: _sample(d, g), inputs=("data", "grid"),
+    params=[Param("cudnn_off", "bool_or_none", None, doc="whether to turn cudnn off")],
+    doc="Sample the input at grid positions with bilinear interpolation (zeros outside).\n\n"
+        "Example: ``mx.nd.BilinearSampler(x, grid)``"))
+
+
+def _spatial_transformer(a, data, loc):
+    h, w = a["target_shape"]
+    if loc.dim() != 2 or loc.shape[1] != 6:
+        raise MXNetError(f"SpatialTransformer: loc must be (batch, 6), got {tuple(loc.shape)}")
+    return _sample(data, _affine_grid(loc, h, w))
+
+
+def _st_shape(a, s):
+    if s[0] is not None:
+        fill(s, 1, (s[0][0], 6))
+    return s
+
+
+register(OpDef(
+    "SpatialTransformer", _spatial_transformer, inputs=("data", "loc"), infer_shape=_st_shape,
+    params=[Param("target_shape", "shape", (0, 0), doc="output shape(h, w) of spatial "
+                  "transformer: (y, x)"),
+            Param("transform_type", "enum", choices=["affine"], doc="transformation type"),
+            Param("sampler_type", "enum", choices=["bilinear"], doc="sampling type"),
+            Param("cudnn_off", "bool_or_none", None, doc="whether to turn cudnn off")],
+    doc="Affine spatial transformer: grid from ``loc`` then bilinear sampling.\n\n"
+        "Example: ``mx.nd.SpatialTransformer(x, loc, target_shape=(4, 4), "
+        "transform_type='affine', sampler_type='bilinear')``"))
+
+
+def _round(v: float) -> int:
+    return int(math.floor(v + 0.5)) if v >= 0 else -int(math.floor(-v + 0.5))
+
+
+def _bin_mask(start: int, size: int, pooled: int, limit: int, device) -> torch.Tensor:
+    """(pooled, limit) bool mask of the cells of each bin along one axis."""
+    bin_size = size / pooled
+    rows = []
+    for p in range(pooled):
+        lo = min(max(math.floor(p * bin_size) + start, 0), limit)
+        hi = min(max(math.ceil((p + 1) * bin_size) + start, 0), limit)
+        rows.append((lo, hi))
+    idx = torch.arange(limit, device=device)
+    lo_t = torch.tensor([r[0] for r in rows], device=device).reshape(-1, 1)
+    hi_t = torch.tensor([r[1] for r in rows], device=device).reshape(-1, 1)
+    return (idx >= lo_t) & (idx < hi_t)
+
+
+def _roi_pooling(a, data, rois):
+    ph, pw = a["pooled_size"]
+    scale = a["spatial_scale"]
+    n, c, h, w = data.shape
+    if rois.dim() != 2 or rois.shape[1] != 5:
+        raise MXNetError(f"ROIPooling: rois must be (num_rois, 5), got {tuple(rois.shape)}")
+    outs = []
+    for r in rois.detach().cpu().tolist():
+        b = int(r[0])
+        if not 0 <= b < n:
+            raise MXNetError(f"ROIPooling: batch index {b} out of range for data batch {n}")
+        x0, y0, x1, y1 = (_round(v * scale) for v in r[1:])
+        rh, rw = max(y1 - y0 + 1, 1), max(x1 - x0 + 1, 1)
+        mh = _bin_mask(y0, rh, ph, h, data.device)  # (ph, h)
+        mw = _bin_mask(x0, rw, pw, w, data.device)  # (pw, w)
+        x = data[b]  # (c, h, w)
+        neg = torch.tensor(-math.inf, dtype=data.dtype, device=data.device)
+        t = torch.where(mw.reshape(1, 1, pw, w), x.unsqueeze(2), neg).amax(-1)  # (c, h, pw)
+        o = torch.where(mh.reshape(1, ph, h, 1), t.unsqueeze(1), neg).amax(2)  # (c, ph, pw)
+        outs.append(torch.where(torch.isinf(o), torch.zeros_like(o), o))
+    if not outs:
+        return data.new_zeros((0, c, ph, pw))
+    return torch.stack(outs)
+
+
+register(OpDef(
+    "ROIPooling", _roi_pooling, inputs=("data", "rois"), aliases=("_npx_roi_pooling",),
+    params=[Param("pooled_size", "shape", doc="ROI pooling output shape (h,w)"),
+            Param("spatial_scale", "float", doc="Ratio of input feature map height (or w) to "
+                  "raw image height (or w).")],
+    infer_out=lambda a, s: [(s[1][0], s[0][1], *a["pooled_size"])],
+    doc="Max-pool each region of interest (batch, x1, y1, x2, y2) to a fixed size.\n\n"
+        "Example: ``mx.nd.ROIPooling(x, rois, pooled_size=(2, 2), spatial_scale=1.0)``"))

@@ -1,0 +1,66 @@
+"""Engine settings: ``MXNET_ENGINE_TYPE`` and bulk execution (``bulk``/``set_bulk_size``).
+
+mxnet-ng runs operators eagerly on PyTorch (CUDA work is asynchronous on its streams), so
+bulking is a recorded setting with no effect on results. ``MXNET_ENGINE_TYPE=NaiveEngine``
+makes every operator synchronous (``engine_type()`` reports it), which helps debugging.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["set_bulk_size", "bulk", "engine_type", "is_naive"]
+
+_bulk_size = [0]  # MXNet 1.9.1 starts imperative bulking at 0 (off)
+
+
+def engine_type() -> str:
+    """The engine named by ``MXNET_ENGINE_TYPE`` (default ``ThreadedEnginePerDevice``)."""
+    return os.environ.get("MXNET_ENGINE_TYPE", "ThreadedEnginePerDevice")
+
+
+def is_naive() -> bool:
+    """Whether ``MXNET_ENGINE_TYPE=NaiveEngine`` asks for synchronous execution."""
+    return engine_type() == "NaiveEngine"
+
+
+def set_bulk_size(size: int) -> int:
+    """Set the maximum number of operators bundled in a bulk; return the previous size.
+
+    Examples
+    --------
+    >>> prev = mx.engine.set_bulk_size(10)
+    >>> mx.engine.set_bulk_size(prev)
+    10
+    """
+    prev = _bulk_size[0]
+    _bulk_size[0] = int(size)
+    return prev
+
+
+class _BulkScope:
+    """Scope that sets the bulk size and restores the previous one on exit."""
+
+    def __init__(self, size: int):
+        self._size = size
+        self._old_size = None
+
+    def __enter__(self):
+        self._old_size = set_bulk_size(self._size)
+        return self
+
+    def __exit__(self, ptype, value, trace):
+        set_bulk_size(self._old_size)
+
+
+def bulk(size: int) -> _BulkScope:
+    """Scope in which up to ``size`` operators may be bundled together.
+
+    Examples
+    --------
+    >>> with mx.engine.bulk(10):
+    ...     x = mx.nd.zeros((1,))
+    ...     for _ in range(3):
+    ...         x += 1
+    """
+    return _BulkScope(size)

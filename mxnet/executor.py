@@ -1,0 +1,421 @@
+"""Executors: a Symbol bound to arrays, run forward and backward.
+
+The graph is compiled once per bind into a flat callable over torch tensors
+(:mod:`mxnet._executor`). Set ``MXNET_NG_COMPILE=1`` (or pass ``compile=True`` to
+:class:`Executor`) to hand that callable to ``torch.compile``; the first forward then
+takes longer (compilation), later ones run the compiled graph.
+
+Examples
+--------
+>>> import mxnet as mx
+>>> x = mx.sym.Variable('x')
+>>> ex = (x * 2).bind(mx.cpu(), {'x': mx.nd.ones((2,))})
+>>> ex.forward()[0].asnumpy()
+array([2., 2.], dtype=float32)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import torch
+
+from ._executor._program import Program, compile_enabled, compile_program
+from .base import MXNetError
+from .context import Context
+from .ndarray.ndarray import NDArray
+
+__all__ = ["Executor", "bind", "simple_bind"]
+
+_REQS = ("null", "write", "add", "inplace")
+
+
+def _graph_callable(symbol) -> tuple[Callable, list[str], list[str]]:
+    """Compile ``symbol`` into ``fn(inputs, aux, is_train) -> list of output tensors``.
+
+    ``inputs`` follow ``symbol.list_arguments()``, ``aux`` follow
+    ``symbol.list_auxiliary_states()`` (both lists of torch tensors). The function is
+    transparent to torch autograd and sets the training flag while it runs.
+
+    Returns
+    -------
+    (fn, input_names, aux_names)
+    """
+    prog = compile_program(symbol)
+
+    def fn(inputs: Sequence[torch.Tensor], aux: Sequence[torch.Tensor],
+           is_train: bool = False) -> list[torch.Tensor]:
+        return prog.run(inputs, aux, is_train)
+
+    return fn, list(prog.arg_names), list(prog.aux_names)
+
+
+def _as_list(name: str, values, names: list[str], required: bool = True) -> list:
+    if values is None:
+        if required and names:
+            raise ValueError(f"{name} is required for {names}")
+        return [None] * len(names)
+    if isinstance(values, dict):
+        out = []
+        for n in names:
+            if n not in values:
+                if required:
+                    raise ValueError(f"key `{n}` is missing in `{name}`")
+                out.append(None)
+            else:
+                out.append(values[n])
+        return out
+    values = list(values)
+    if len(values) != len(names):
+        raise ValueError(f"Length of {name} does not match the number of arguments: "
+                         f"expected {len(names)} ({names}), got {len(values)}")
+    return values
+
+
+def _check_nd(what: str, name: str, a):
+    if a is not None and not isinstance(a, NDArray):
+        raise TypeError(f"{what} `{name}` must be an NDArray, got {type(a).__name__}")
+    return a
+
+
+def _grad_reqs(grad_req, names: list[str]) -> list[str]:
+    if isinstance(grad_req, str):
+        reqs = [grad_req] * len(names)
+    elif isinstance(grad_req, dict):
+        reqs = [grad_req.get(n, "null") for n in names]
+    else:
+        reqs = list(grad_req)
+        if len(reqs) != len(names):
+            raise ValueError("grad_req list length does not match the number of arguments")
+    for r in reqs:
+        if r not in _REQS:
+            raise ValueError(f"grad_req must be one of {_REQS}, got {r!r}")
+    return ["write" if r == "inplace" else r for r in reqs]
+
+
+class Executor:
+    """A bound symbol: argument, gradient, auxiliary and output arrays plus forward/backward.
+
+    Built by :meth:`Symbol.bind` / :meth:`Symbol.simple_bind`.
+
+    Examples
+    --------
+    >>> import mxnet as mx
+    >>> x = mx.sym.Variable('x')
+    >>> ex = (x * x).simple_bind(mx.cpu(), x=(3,))
+    >>> ex.arg_dict['x'][:] = 3
+    >>> _ = ex.forward(is_train=True)
+    >>> ex.backward(mx.nd.ones((3,)))
+    >>> ex.grad_dict['x'].asnumpy()
+    array([6., 6., 6.], dtype=float32)
+    """
+
+    def __init__(self, symbol, ctx: Context, arg_arrays: list, grad_arrays: list,
+                 grad_req: list[str], aux_arrays: list, group2ctx=None, compile=None):
+        self._symbol = symbol
+        self._ctx = ctx
+        self._group2ctx = dict(group2ctx) if group2ctx else None
+        group_devices = None
+        if self._group2ctx:
+            group_devices = {k: v.torch_device for k, v in self._group2ctx.items()}
+        self._prog: Program = compile_program(symbol, group_devices, ctx.torch_device
+                                              if group_devices else None)
+        self.arg_arrays: list[NDArray] = arg_arrays
+        self.grad_arrays: list[NDArray | None] = grad_arrays
+        self.aux_arrays: list[NDArray] = aux_arrays
+        self._grad_req = grad_req
+        self._compile = compile_enabled(compile)
+        self._monitor: Callable | None = None
+        self._monitor_all = False
+        self._leaves: list[torch.Tensor] | None = None
+        self._out_t: list[torch.Tensor] | None = None
+        self._grad_idx = [i for i, (r, g) in enumerate(zip(grad_req, grad_arrays or []))
+                          if r != "null" and g is not None]
+        self.outputs: list[NDArray] = self._init_outputs()
+
+    # -- construction helpers ---------------------------------------------------------
+    def _init_outputs(self) -> list[NDArray]:
+        names = self._prog.arg_names
+        known = {n: a.shape for n, a in zip(names, self.arg_arrays)}
+        known.update({n: a.shape for n, a in zip(self._prog.aux_names, self.aux_arrays)})
+        _, outs, _ = self._symbol.infer_shape_partial(**known)  # raises on bad shapes
+        res = []
+        for s in outs or []:
+            if not s or 0 in s:
+                return []
+            res.append(NDArray._wrap(torch.zeros(s, device=self._ctx.torch_device), self._ctx))
+        return res
+
+    # -- dict views -------------------------------------------------------------------
+    @property
+    def arg_dict(self) -> dict[str, NDArray]:
+        return dict(zip(self._prog.arg_names, self.arg_arrays))
+
+    @property
+    def grad_dict(self) -> dict[str, NDArray | None]:
+        if self.grad_arrays is None:
+            return {}
+        return dict(zip(self._prog.arg_names, self.grad_arrays))
+
+    @property
+    def aux_dict(self) -> dict[str, NDArray]:
+        return dict(zip(self._prog.aux_names, self.aux_arrays))
+
+    @property
+    def output_dict(self) -> dict[str, NDArray]:
+        return dict(zip(self._prog.output_names, self.outputs))
+
+    # -- running ----------------------------------------------------------------------
+    def forward(self, is_train: bool = False, **kwargs) -> list[NDArray]:
+        """Run the graph; ``kwargs`` are copied into the argument arrays first."""
+        if kwargs:
+            ad = self.arg_dict
+            for k, v in kwargs.items():
+                if k not in ad:
+                    raise ValueError(f"Unknown argument {k}")
+                dst = ad[k]
+                if isinstance(v, NDArray):
+                    v.copyto(dst)
+                else:
+                    dst[:] = np.asarray(v)
+        args = [a._t for a in self.arg_arrays]
+        aux = [a._t for a in self.aux_arrays]
+        need_grad = bool(is_train) and bool(self._grad_idx)
+        monitor = None
+        if self._monitor is not None:
+            cb, ctx = self._monitor, self._ctx
+
+            def monitor(name, t):
+                cb(name, NDArray._wrap(t, ctx))
+
+            if self._monitor_all:
+                for n, a in zip(self._prog.arg_names, args):
+                    monitor(n, a.detach())
+        if need_grad:
+            leaves = []
+            for i in self._grad_idx:
+                t = args[i].detach().requires_grad_(True)
+                args[i] = t
+                leaves.append(t)
+            with torch.enable_grad():
+                outs = self._prog.run(args, aux, True, monitor, self._compile, self._monitor_all)
+            self._leaves = leaves
+            self._out_t = outs
+        else:
+            with torch.no_grad():
+                outs = self._prog.run(args, aux, is_train, monitor, self._compile,
+                                      self._monitor_all)
+            self._leaves = None
+            self._out_t = None
+        self._set_outputs(outs)
+        return self.outputs
+
+    def _set_outputs(self, outs: list[torch.Tensor]) -> None:
+        cur = self.outputs
+        if len(cur) == len(outs):
+            for nd, t in zip(cur, outs):
+                nd._t = t.detach()
+        else:
+            self.outputs = [NDArray._wrap(t.detach(), self._ctx) for t in outs]
+
+    def backward(self, out_grads=None, is_train: bool = True) -> None:
+        """Write (or add) the gradients of the last training forward into ``grad_arrays``.
+
+        Loss outputs (``SoftmaxOutput``...) need no head gradient; others default to ones.
+        """
+        if not self._grad_idx:
+            return
+        if self._out_t is None:
+            raise MXNetError("Executor.backward: call forward(is_train=True) first")
+        if out_grads is not None and not isinstance(out_grads, (list, tuple)):
+            out_grads = [out_grads]
+        if isinstance(out_grads, dict):
+            out_grads = [out_grads.get(n) for n in self._prog.output_names]
+        outs, heads = [], []
+        for k, t in enumerate(self._out_t):
+            if not t.requires_grad:
+                continue
+            g = out_grads[k] if out_grads is not None and k < len(out_grads) else None
+            if g is None:
+                g = torch.ones_like(t)
+            else:
+                g = g._t if isinstance(g, NDArray) else torch.as_tensor(np.asarray(g))
+                g = g.to(device=t.device, dtype=t.dtype)
+            outs.append(t)
+            heads.append(g)
+        grads = [None] * len(self._leaves)
+        if outs:
+            grads = torch.autograd.grad(outs, self._leaves, heads, retain_graph=True,
+                                        allow_unused=True)
+        with torch.no_grad():
+            for i, g in zip(self._grad_idx, grads):
+                dst = self.grad_arrays[i]._t
+                if self._grad_req[i] == "add":
+                    if g is not None:
+                        dst.add_(g.to(dst.device))
+                elif g is None:
+                    dst.zero_()
+                else:
+                    dst.copy_(g)
+
+    # -- utilities --------------------------------------------------------------------
+    def set_monitor_callback(self, callback: Callable, monitor_all: bool = False) -> None:
+        """Call ``callback(name, tensor)`` with every node output after each forward."""
+        self._monitor = callback
+        self._monitor_all = monitor_all
+
+    def copy_params_from(self, arg_params: dict, aux_params: dict | None = None,
+                         allow_extra_params: bool = False) -> None:
+        """Copy parameter values into the bound argument/auxiliary arrays."""
+        ad = self.arg_dict
+        for name, array in arg_params.items():
+            if name in ad:
+                dst = ad[name]
+                array.astype(dst.dtype).copyto(dst)
+            elif not allow_extra_params:
+                raise ValueError(f'Find name "{name}" that is not in the arguments')
+        if aux_params is None:
+            return
+        xd = self.aux_dict
+        for name, array in aux_params.items():
+            if name in xd:
+                dst = xd[name]
+                array.astype(dst.dtype).copyto(dst)
+            elif not allow_extra_params:
+                raise ValueError(f'Find name "{name}" that is not in the auxiliary states')
+
+    def reshape(self, partial_shaping: bool = False, allow_up_sizing: bool = False,
+                **kwargs) -> Executor:
+        """A new executor for new input shapes, sharing arrays whose shape is unchanged."""
+        arg_shapes, _, aux_shapes = self._symbol.infer_shape(**kwargs)
+        if arg_shapes is None:
+            raise ValueError("Insufficient argument shapes provided.")
+        new_args, new_grads = [], []
+        for i, (name, shape) in enumerate(zip(self._prog.arg_names, arg_shapes)):
+            arr = self.arg_arrays[i]
+            grad = self.grad_arrays[i] if self.grad_arrays is not None else None
+            if tuple(shape) == arr.shape:
+                new_args.append(arr)
+                new_grads.append(grad)
+                continue
+            if not partial_shaping and name not in kwargs:
+                raise AssertionError(f"Shape of unspecified array arg:{name} changed. This can "
+                                     "cause the new executor to not share parameters with the "
+                                     "old one. Please check for error in network. If this is "
+                                     "intended, set partial_shaping=True to suppress this "
+                                     "warning.")
+            if int(np.prod(shape)) > arr.size and not allow_up_sizing:
+                raise AssertionError(f"New shape of arg:{name} larger than original. First "
+                                     "making a big executor and then down sizing it is more "
+                                     "efficient than the reverse. If you really want to up "
+                                     "size, set allow_up_sizing=True to enable allocation "
+                                     "of new arrays.")
+            new_args.append(_alloc(shape, arr._t.dtype, arr._ctx))
+            new_grads.append(None if grad is None else _alloc(shape, grad._t.dtype, grad._ctx))
+        new_aux = []
+        for i, (name, shape) in enumerate(zip(self._prog.aux_names, aux_shapes)):
+            arr = self.aux_arrays[i]
+            if tuple(shape) == arr.shape:
+                new_aux.append(arr)
+            elif not partial_shaping:
+                raise AssertionError(f"Shape of unspecified array aux:{name} changed. This can "
+                                     "cause the new executor to not share parameters with the "
+                                     "old one. Please check for error in network. If this is "
+                                     "intended, set partial_shaping=True to suppress this "
+                                     "warning.")
+            else:
+                new_aux.append(_alloc(shape, arr._t.dtype, arr._ctx))
+        if self.grad_arrays is None:
+            new_grads = None
+        return Executor(self._symbol, self._ctx, new_args, new_grads, self._grad_req, new_aux,
+                        self._group2ctx, self._compile)
+
+    def debug_str(self) -> str:
+        """Text description of the bound graph."""
+        return self._symbol.debug_str()
+
+
+def _alloc(shape, tdtype: torch.dtype, ctx: Context) -> NDArray:
+    return NDArray._wrap(torch.zeros(tuple(shape), dtype=tdtype, device=ctx.torch_device), ctx)
+
+
+def bind(symbol, ctx: Context, args, args_grad=None, grad_req="write", aux_states=None,
+         group2ctx=None, shared_exec=None, compile=None) -> Executor:
+    """:meth:`Symbol.bind`: bind given arrays (list in ``list_arguments`` order or dict)."""
+    if not isinstance(ctx, Context):
+        raise TypeError("Context type error")
+    arg_names = symbol.list_arguments()
+    aux_names = symbol.list_auxiliary_states()
+    arg_arrays = [_check_nd("argument", n, a) for n, a in
+                  zip(arg_names, _as_list("args", args, arg_names))]
+    grads = [_check_nd("gradient", n, g) for n, g in
+             zip(arg_names, _as_list("args_grad", args_grad, arg_names, required=False))]
+    reqs = _grad_reqs(grad_req, arg_names)
+    if args_grad is None:
+        reqs = ["null"] * len(arg_names)
+        grads = None
+    aux_arrays = [_check_nd("auxiliary state", n, a) for n, a in
+                  zip(aux_names, _as_list("aux_states", aux_states, aux_names))]
+    return Executor(symbol, ctx, arg_arrays, grads, reqs, aux_arrays, group2ctx, compile)
+
+
+def simple_bind(symbol, ctx: Context, grad_req="write", type_dict=None, group2ctx=None,
+                shared_arg_names=None, shared_exec=None, shared_buffer=None, compile=None,
+                **kwargs) -> Executor:
+    """:meth:`Symbol.simple_bind`: infer shapes/dtypes from ``kwargs``, allocate, bind."""
+    from ._dtype import to_torch
+    from .symbol._infer import infer_graph_shapes, infer_graph_types
+    from .symbol._node import aux_node_ids, topo_order
+
+    if not isinstance(ctx, Context):
+        raise TypeError("Context type error")
+    order = topo_order([n for n, _ in symbol._outputs])
+    shapes = infer_graph_shapes(order, {k: tuple(v) for k, v in kwargs.items()})
+    tdict = {k: _dtype_of(v) for k, v in (type_dict or {}).items()}
+    types = infer_graph_types(order, tdict, shapes)
+    aux = aux_node_ids(order)
+    variables = [n for n in order if n.op is None]
+    missing = [n.name for n in variables if shapes.get((id(n), 0)) is None
+               or 0 in shapes[(id(n), 0)]]
+    if missing:
+        given = ", ".join(f"{k}={tuple(v)}" for k, v in kwargs.items())
+        raise MXNetError(f"simple_bind: cannot infer the shapes of {missing} from the given "
+                         f"shapes ({given}); provide them as keyword arguments")
+    arg_names = [n.name for n in variables if id(n) not in aux]
+    reqs = _grad_reqs(grad_req, arg_names)
+    shared = shared_exec.arg_dict if shared_exec is not None else {}
+    shared_grads = shared_exec.grad_dict if shared_exec is not None else {}
+    shared_names = set(shared_arg_names or ())
+    g2c = group2ctx or {}
+
+    def ctx_of(node) -> Context:
+        grp = node.attrs.get("__ctx_group__")
+        return g2c.get(grp, ctx) if grp is not None else ctx
+
+    args, grads, auxs = [], [], []
+    for n, req in zip([v for v in variables if id(v) not in aux], reqs):
+        shape = shapes[(id(n), 0)]
+        tdt = to_torch(types.get((id(n), 0)) or "float32")
+        c = ctx_of(n)
+        if n.name in shared_names and n.name in shared and shared[n.name].shape == shape:
+            args.append(shared[n.name])
+            grads.append(shared_grads.get(n.name) if req != "null" else None)
+            continue
+        args.append(_alloc(shape, tdt, c))
+        grads.append(_alloc(shape, tdt, c) if req != "null" else None)
+    for n in (v for v in variables if id(v) in aux):
+        shape = shapes[(id(n), 0)]
+        tdt = to_torch(types.get((id(n), 0)) or "float32")
+        if shared_exec is not None and n.name in shared_exec.aux_dict \
+                and shared_exec.aux_dict[n.name].shape == shape:
+            auxs.append(shared_exec.aux_dict[n.name])
+        else:
+            auxs.append(_alloc(shape, tdt, ctx_of(n)))
+    return Executor(symbol, ctx, args, grads, reqs, auxs, group2ctx, compile)
+
+
+def _dtype_of(v) -> str:
+    from ._dtype import dtype_name
+
+    return dtype_name(v)

@@ -1,0 +1,447 @@
+"""HybridBlock (eager or traced to a Symbol) and SymbolBlock (a Block around a Symbol)."""
+
+from __future__ import annotations
+
+import copy
+import warnings
+
+from .. import autograd, ndarray
+from ..base import MXNetError
+from ._deferred import InferNamespace, Pending, deferred_error
+from .block import Block, _BlockScope  # noqa: F401
+from .parameter import DeferredInitializationError, ParameterDict, shape_is_known
+
+__all__ = ["HybridBlock", "SymbolBlock"]
+
+
+def _symbol_mod():
+    from .. import symbol
+
+    return symbol
+
+
+def _is_symbol(x) -> bool:
+    try:
+        from ..symbol import Symbol
+    except ImportError:
+        return False
+    return isinstance(x, Symbol)
+
+
+def _flatten(args, inout_str):
+    if isinstance(args, ndarray.NDArray):
+        return [args], 0
+    if _is_symbol(args):
+        length = len(args.list_outputs())
+        return [args], (length if length > 1 else 0)
+    if args is None:
+        return [None], -1
+    if not isinstance(args, (list, tuple)):
+        raise ValueError(f"When hybridized, the {inout_str} of HybridBlock {inout_str} must be "
+                         f"(nested) list of Symbol or NDArray, but got {args} of type "
+                         f"{type(args)}")
+    flat, fmts = [], []
+    for i in args:
+        arg, fmt = _flatten(i, inout_str)
+        flat.extend(arg)
+        fmts.append(fmt)
+    return flat, fmts
+
+
+def _regroup(args, fmt):
+    if isinstance(fmt, int):
+        if fmt == 0:
+            return args[0], args[1:]
+        if fmt == -1:
+            if args[0] is not None:
+                raise ValueError("We do not support passing types that are not None when the "
+                                 "initial HybridBlock has received NoneType and has been "
+                                 f"hybridized. Received arg = {args[0]}, fmt = {fmt}.")
+            return None, args[1:]
+        return args[:fmt], args[fmt:]
+    ret = []
+    for i in fmt:
+        res, args = _regroup(args, i)
+        ret.append(res)
+    return ret, args
+
+
+def _common_prefix(names):
+    if not names:
+        return ""
+    prefix = names[0]
+    for name in names:
+        i = 0
+        while i < len(prefix) and i < len(name) and prefix[i] == name[i]:
+            i += 1
+        prefix = prefix[:i]
+    return prefix
+
+
+def _scan(args):
+    """(has_symbol, has_ndarray, contexts) over a nested argument list."""
+    has_sym = has_nd = False
+    ctxs = []
+    stack = list(args)
+    while stack:
+        a = stack.pop(0)
+        if isinstance(a, ndarray.NDArray):
+            has_nd = True
+            if a.context not in ctxs:
+                ctxs.append(a.context)
+        elif isinstance(a, (list, tuple)):
+            stack[0:0] = list(a)
+        elif _is_symbol(a):
+            has_sym = True
+    return has_sym, has_nd, ctxs
+
+
+class HybridBlock(Block):
+    """A Block whose computation is written once in ``hybrid_forward(F, x, ...)``.
+
+    ``F`` is ``mx.nd`` when called eagerly and ``mx.sym`` while tracing. After
+    ``hybridize()`` the first call traces the block into a Symbol, which later calls run
+    through the executor. Parameters registered as attributes arrive as keyword arguments.
+
+    Examples
+    --------
+    >>> class Scale(mx.gluon.HybridBlock):
+    ...     def __init__(self, **kwargs):
+    ...         super().__init__(**kwargs)
+    ...         with self.name_scope():
+    ...             self.s = self.params.get('s', shape=(1,), init=mx.init.One())
+    ...     def hybrid_forward(self, F, x, s):
+    ...         return F.broadcast_mul(x, s)
+    """
+
+    def __init__(self, prefix=None, params=None):
+        super().__init__(prefix=prefix, params=params)
+        self._cached_graph = ()
+        self._cached_op = None
+        self._callables = {}
+        self._out_format = None
+        self._in_format = None
+        self._active = False
+        self._flags = []
+
+    def __setattr__(self, name, value):
+        super().__setattr__(name, value)
+        if isinstance(value, HybridBlock):
+            self._clear_cached_op()
+
+    def register_child(self, block, name=None):
+        if not isinstance(block, HybridBlock):
+            raise ValueError(
+                f"Children of HybridBlock must also be HybridBlock, but {block} has type "
+                f"{type(block)}. If you are using Sequential, please try HybridSequential "
+                "instead.")
+        super().register_child(block, name)
+        self._clear_cached_op()
+
+    def _clear_cached_op(self):
+        self._cached_graph = ()
+        self._cached_op = None
+        self._callables = {}
+
+    def hybridize(self, active=True, **kwargs):
+        """Trace this block to a Symbol on the next call (``static_alloc``/``static_shape``
+        are accepted: the compiled graph is always reused)."""
+        self._active = active
+        self._flags = list(kwargs.items())
+        self._clear_cached_op()
+        if active and (self._forward_hooks or self._forward_pre_hooks):
+            warnings.warn(f'"{self}" is being hybridized while still having forward hook/'
+                          f'pre-hook. If "{self}" is a child of HybridBlock, the hooks will not '
+                          "take effect.", stacklevel=2)
+        super().hybridize(active, **kwargs)
+
+    def cast(self, dtype):
+        self._clear_cached_op()
+        super().cast(dtype)
+
+    def hybrid_forward(self, F, x, *args, **kwargs):
+        """Override to define the computation with ``F`` (``mx.nd`` or ``mx.sym``)."""
+        raise NotImplementedError(f"{self.__class__.__name__} must implement hybrid_forward()")
+
+    def optimize_for(self, x, *args, backend=None, **kwargs):
+        raise MXNetError("HybridBlock.optimize_for: subgraph backends are not supported")
+
+    # -- eager / symbolic dispatch ------------------------------------------------------
+    def forward(self, x, *args):
+        has_sym, has_nd, ctxs = _scan((x,) + args)
+        if has_sym and has_nd:
+            raise ValueError("In HybridBlock, we do not support mixed NDArrays and Symbols "
+                             "types for the input. Please check the type of the args.\n")
+        if not has_sym and not has_nd:
+            raise ValueError("In HybridBlock, there must be one NDArray or one Symbol in the "
+                             "input. Please check the type of the args.\n")
+        if has_nd:
+            ctx = ctxs[0]
+            if self._active:
+                if len(ctxs) > 1:
+                    raise ValueError(
+                        "Find multiple contexts in the input, After hybridized, the "
+                        "HybridBlock only supports one input context. You can print the "
+                        "ele.ctx in the input arguments to inspect their contexts. Find all "
+                        f"contexts = {set(ctxs)}")
+                with ctx:
+                    return self._call_cached_op(x, *args)
+            with ctx:
+                try:
+                    params = {k: v.data(ctx) for k, v in self._reg_params.items()}
+                except DeferredInitializationError:
+                    return self._deferred_forward(ctx, x, *args)
+                return self.hybrid_forward(ndarray, x, *args, **params)
+        params = {k: v.var() for k, v in self._reg_params.items()}
+        with self.name_scope():
+            return self.hybrid_forward(_symbol_mod(), x, *args, **params)
+
+    def _deferred_forward(self, ctx, x, *args):
+        try:
+            _flatten([x] + list(args), "input")
+        except ValueError as e:
+            raise deferred_error(str(e)) from None
+        params = {}
+        for k, v in self._reg_params.items():
+            if v._data is None and v._deferred_init and not shape_is_known(v.shape):
+                params[k] = Pending(v, ctx)
+            else:
+                v._finish_deferred_init()
+                params[k] = v.data(ctx)
+        return self.hybrid_forward(InferNamespace(ndarray), x, *args, **params)
+
+    # -- hybridized execution -----------------------------------------------------------
+    def _get_graph(self, *args):
+        if not self._cached_graph:
+            sym = _symbol_mod()
+            flat, self._in_format = _flatten(list(args), "input")
+            if len(flat) > 1:
+                inputs = [sym.var(f"data{i}") if a is not None else None
+                          for i, a in enumerate(flat)]
+            else:
+                inputs = [sym.var("data")] if flat[0] is not None else [None]
+            grouped = _regroup(inputs, self._in_format)[0]
+            params = {i: j.var() for i, j in self._reg_params.items()}
+            with self.name_scope():
+                out = self.hybrid_forward(sym, *grouped, **params)
+            out, self._out_format = _flatten(out, "output")
+            self._cached_graph = inputs, sym.Group(out)
+        return self._cached_graph
+
+    def _infer_params(self, graph_inputs, out, flat_args):
+        """Give deferred parameters their shapes from the traced graph, then init them."""
+        params = self.collect_params()
+        pending = [p for p in params.values() if p._data is None and p._deferred_init]
+        if not pending:
+            return
+        known = {v.name: a.shape for v, a in zip(graph_inputs, flat_args) if v is not None}
+        try:
+            arg_shapes, _, aux_shapes = out.infer_shape_partial(**known)
+        except MXNetError as e:
+            raise deferred_error(str(e)) from None
+        shapes = dict(zip(out.list_arguments(), arg_shapes or []))
+        shapes.update(zip(out.list_auxiliary_states(), aux_shapes or []))
+        for p in pending:
+            s = shapes.get(p.name)
+            if s is not None and shape_is_known(s):
+                p.shape = s
+            p._finish_deferred_init()
+
+    def _call_cached_op(self, *args):
+        graph_inputs, out = self._get_graph(*args)
+        flat, fmt = _flatten(list(args), "input")
+        if fmt != self._in_format:
+            raise ValueError("Invalid input format")
+        self._infer_params(graph_inputs, out, flat)
+        key = tuple((tuple(a.shape), str(a.dtype)) if a is not None else None for a in flat)
+        entry = self._callables.get(key)
+        if entry is None:
+            entry = self._build_callable(graph_inputs, out)
+            self._callables[key] = entry
+        fn, in_src, aux_params = entry
+        ctx = next(a.context for a in flat if a is not None)
+        tensors = [flat[src]._t if isinstance(src, int) else src.data(ctx)._t
+                   for src in in_src]
+        aux = [p.data(ctx)._t for p in aux_params]
+        outs = fn(tensors, aux, autograd.is_training())
+        res = [ndarray.NDArray._wrap(t, ctx) for t in outs]
+        return _regroup(res, self._out_format)[0]
+
+    def _build_callable(self, graph_inputs, out):
+        from ..executor import _graph_callable
+
+        fn, input_names, aux_names = _graph_callable(out)
+        data_pos = {v.name: i for i, v in enumerate(graph_inputs) if v is not None}
+        params = {p.name: p for p in self.collect_params().values()}
+        in_src = []
+        for n in input_names:
+            if n in data_pos:
+                in_src.append(data_pos[n])
+            elif n in params:
+                in_src.append(params[n])
+            else:
+                raise MXNetError(f"HybridBlock {self.name}: graph input '{n}' is neither a "
+                                 "block input nor a Parameter of this block")
+        aux_params = []
+        for n in aux_names:
+            if n not in params:
+                raise MXNetError(f"HybridBlock {self.name}: auxiliary state '{n}' is not a "
+                                 "Parameter of this block")
+            aux_params.append(params[n])
+        return fn, in_src, aux_params
+
+    # -- shape / type inference and export ----------------------------------------------
+    def _infer_attrs(self, kind, *args):
+        inputs, out = self._get_graph(*args)
+        flat, _ = _flatten(list(args), "input")
+        known = {v.name: getattr(a, kind) for v, a in zip(inputs, flat) if v is not None}
+        if kind == "shape":
+            arg, _, aux = out.infer_shape(**known)
+        else:
+            arg, _, aux = out.infer_type(**known)
+        attrs = dict(zip(out.list_arguments(), arg))
+        attrs.update(zip(out.list_auxiliary_states(), aux))
+        for p in self.collect_params().values():
+            if p.name in attrs:
+                setattr(p, kind, attrs[p.name])
+
+    def infer_shape(self, *args):
+        """Infer the shapes of deferred parameters from the input shapes."""
+        self._infer_attrs("shape", *args)
+
+    def infer_type(self, *args):
+        """Infer the dtypes of parameters from the input dtypes."""
+        self._infer_attrs("dtype", *args)
+
+    def export(self, path, epoch=0, remove_amp_cast=True):
+        """Write ``path-symbol.json`` and ``path-%04d.params`` (``arg:``/``aux:`` names).
+
+        Examples
+        --------
+        >>> net.hybridize(); _ = net(x); net.export('model')  # doctest: +SKIP
+        """
+        if not self._cached_graph:
+            raise RuntimeError("Please first call block.hybridize() and then run forward with "
+                               "this block at least once before calling export.")
+        sym = self._cached_graph[1]
+        sym_filename = f"{path}-symbol.json"
+        sym.save(sym_filename, remove_amp_cast=remove_amp_cast)
+        arg_names = set(sym.list_arguments())
+        aux_names = set(sym.list_auxiliary_states())
+        arg_dict = {}
+        for name, param in self.collect_params().items():
+            if name in arg_names:
+                arg_dict[f"arg:{name}"] = param._reduce()
+            elif name in aux_names:
+                arg_dict[f"aux:{name}"] = param._reduce()
+            else:
+                warnings.warn(f"Parameter '{name}' is not used by the exported graph and is "
+                              "not saved", stacklevel=2)
+        params_filename = f"{path}-{epoch:04d}.params"
+        ndarray.save(params_filename, arg_dict)
+        return sym_filename, params_filename
+
+
+class SymbolBlock(HybridBlock):
+    """A Block built from a Symbol graph (for example an exported model).
+
+    Parameters
+    ----------
+    outputs : Symbol or list of Symbol
+        The outputs.
+    inputs : Symbol or list of Symbol
+        The input variables.
+    params : ParameterDict, optional
+        Parameters to reuse.
+
+    Examples
+    --------
+    >>> net = mx.gluon.SymbolBlock.imports('model-symbol.json', ['data'],
+    ...                                    'model-0000.params')  # doctest: +SKIP
+    """
+
+    @staticmethod
+    def imports(symbol_file, input_names, param_file=None, ctx=None, allow_missing=False,
+                ignore_extra=False):
+        """Load a block from ``symbol_file`` and (optionally) ``param_file``."""
+        sym = _symbol_mod()
+        out = sym.load(symbol_file)
+        if isinstance(input_names, str):
+            input_names = [input_names]
+        if param_file is None:
+            inputs = [sym.var(i, dtype="float32") for i in input_names]
+        else:
+            inputs = [sym.var(i) for i in input_names]
+        ret = SymbolBlock(out, inputs)
+        if param_file is not None:
+            ret.collect_params().load(param_file, ctx, allow_missing, ignore_extra,
+                                      cast_dtype=True, dtype_source="saved")
+        return ret
+
+    def __repr__(self):
+        s = "{name}(\n{modstr}\n)"
+        modstr = "\n".join(f"  {line}" for line in
+                           [f"({k}): {v}" for k, v in self._children.items()])
+        return s.format(name=self.__class__.__name__, modstr=modstr)
+
+    def __init__(self, outputs, inputs, params=None):
+        super().__init__(prefix=None, params=None)
+        self._prefix = ""
+        self._params = ParameterDict("", params)
+        sym = _symbol_mod()
+        if _is_symbol(inputs) and len(inputs.list_outputs()) == 1:
+            inputs = [inputs]
+        if isinstance(outputs, (list, tuple)) and len(outputs) == 1:
+            outputs = outputs[0]
+        syms, self._in_format = _flatten(inputs, "input")
+        out, self._out_format = _flatten(outputs, "output")
+        out = sym.Group(out)
+        input_names = set()
+        for i in syms:
+            if len(i.get_internals().list_outputs()) != 1:
+                raise AssertionError(f"Input symbols must be variable, but {i} is an output "
+                                     "of operators")
+            input_names.add(i.name)
+        for i in out.list_arguments():
+            if i not in input_names:
+                self.params.get(i, allow_deferred_init=True)
+        for i in out.list_auxiliary_states():
+            if i not in input_names:
+                self.params.get(i, grad_req="null", allow_deferred_init=True)
+        self._cached_graph = syms, out
+        len_prefix = len(_common_prefix(list(self._params.keys())))
+        self._reg_params = {key[len_prefix:]: val for key, val in self._params.items()}
+        self._active = True
+
+    def forward(self, x, *args):
+        has_sym, has_nd, ctxs = _scan((x,) + args)
+        if has_nd and not has_sym:
+            with ctxs[0]:
+                return self._call_cached_op(x, *args)
+        if not has_sym:
+            raise ValueError("In HybridBlock, there must be one NDArray or one Symbol in the "
+                             "input. Please check the type of the args.\n")
+        flat, _ = _flatten([x] + list(args), "input")
+        ret = copy.copy(self._cached_graph[1])
+        ret._compose(**{k.name: v for k, v in zip(self._cached_graph[0], flat)})
+        return _regroup(list(ret), self._out_format)[0]
+
+    def _clear_cached_op(self):
+        graph = getattr(self, "_cached_graph", ())
+        super()._clear_cached_op()
+        self._cached_graph = graph
+
+    def hybridize(self, active=True, **kwargs):
+        self._flags = list(kwargs.items())
+        self._callables = {}
+
+    def cast(self, dtype):
+        self._callables = {}
+        Block.cast(self, dtype)
+
+    def hybrid_forward(self, F, x, *args, **kwargs):
+        raise MXNetError("SymbolBlock runs its Symbol graph; hybrid_forward is not used")
+
+
+HybridBlock.__module__ = "mxnet.gluon.block"
+SymbolBlock.__module__ = "mxnet.gluon.block"

@@ -1,0 +1,3 @@
+"""Experimental Gluon APIs (``mx.gluon.contrib``)."""
+
+from . import nn

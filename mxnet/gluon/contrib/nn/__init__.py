@@ -1,0 +1,3 @@
+"""Experimental Gluon layers (``mx.gluon.contrib.nn``)."""
+
+from .basic_layers import *

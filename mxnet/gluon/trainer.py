@@ -1,0 +1,322 @@
+"""Gluon :class:`Trainer`: applies an optimizer to a set of parameters.
+
+Gradients of parameters that live on several contexts are summed through a kvstore
+(``'device'`` by default) before every context's copy is updated.
+
+Examples
+--------
+>>> net = mx.gluon.nn.Dense(1, in_units=2); net.initialize()
+>>> trainer = mx.gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1})
+"""
+
+from __future__ import annotations
+
+import os
+
+from .parameter import Parameter, ParameterDict
+
+__all__ = ["Trainer"]
+
+
+def _create_kvstore(kvstore, num_device):
+    """MXNet's rule: no kvstore for one device unless distributed."""
+    update_on_kvstore = bool(int(os.getenv("MXNET_UPDATE_ON_KVSTORE", "1")))
+    if kvstore is None:
+        kv = None
+    elif isinstance(kvstore, str):
+        if num_device == 1 and "dist" not in kvstore:
+            kv = None
+        else:
+            from .. import kvstore as kvs
+
+            kv = kvs.create(kvstore)
+    elif hasattr(kvstore, "pushpull") or hasattr(kvstore, "push"):
+        kv = kvstore
+    else:
+        raise TypeError("kvstore must be KVStore, str or None")
+    if kv is None:
+        update_on_kvstore = False
+    return kv, update_on_kvstore
+
+
+class Trainer:
+    """Apply an :class:`~mxnet.optimizer.Optimizer` to parameters.
+
+    Parameters
+    ----------
+    params : ParameterDict, dict or list of Parameter
+        Parameters to optimize (a dict is taken in sorted-key order).
+    optimizer : str or Optimizer
+    optimizer_params : dict
+        Keyword arguments of the optimizer (``learning_rate``, ``wd``...).
+    kvstore : str or KVStore
+        Reduction of gradients across contexts.
+    compression_params : dict, optional
+    update_on_kvstore : bool, optional
+        Update on the kvstore instead of on each context.
+
+    Examples
+    --------
+    >>> with mx.autograd.record():
+    ...     loss = net(mx.nd.ones((4, 2))).sum()
+    >>> loss.backward()
+    >>> trainer.step(4)
+    """
+
+    def __init__(self, params, optimizer, optimizer_params=None, kvstore="device",
+                 compression_params=None, update_on_kvstore=None):
+        if isinstance(params, (dict, ParameterDict)):
+            params = [params[key] for key in sorted(list(params.keys()))]
+        if not isinstance(params, (list, tuple)):
+            raise ValueError(f"First argument must be a list or dict of Parameters, got "
+                             f"{type(params)}.")
+        self._params = []
+        self._param2idx = {}
+        self._contains_sparse_weight = False
+        self._contains_sparse_grad = False
+        for i, param in enumerate(params):
+            if not isinstance(param, Parameter):
+                raise ValueError(f"First argument must be a list or dict of Parameters, got "
+                                 f"list of {type(param)}.")
+            self._param2idx[param.name] = i
+            self._params.append(param)
+            param._set_trainer(self)
+        self._compression_params = compression_params
+        self._contexts = self._check_contexts()
+        self._init_optimizer(optimizer, optimizer_params or {})
+        self._scale = self._optimizer.rescale_grad
+        self._kvstore_params = {"kvstore": kvstore, "update_on_kvstore": update_on_kvstore}
+        self._kv_initialized = False
+        self._kvstore = None
+        self._update_on_kvstore = None
+        self._distributed = None
+        self._params_to_init = []
+        self._grad_versions = {}
+        self._reset_kvstore()
+
+    def _check_contexts(self):
+        contexts = None
+        for param in self._params:
+            ctx = param.list_ctx()
+            if contexts is not None and contexts != ctx:
+                raise AssertionError(
+                    f"All Parameters must be initialized on the same set of contexts, but "
+                    f"Parameter {param.name} is initialized on {ctx} while previous Parameters "
+                    f"are initialized on {contexts}.")
+            contexts = ctx
+        return contexts
+
+    def _init_optimizer(self, optimizer, optimizer_params):
+        from .. import optimizer as opt
+
+        param_dict = {i: param for i, param in enumerate(self._params)}
+        if isinstance(optimizer, opt.Optimizer):
+            if optimizer_params:
+                raise AssertionError("optimizer_params must be None if optimizer is an "
+                                     "instance of Optimizer instead of str")
+            self._optimizer = optimizer
+            self._optimizer.param_dict = param_dict
+        else:
+            self._optimizer = opt.create(optimizer, param_dict=param_dict, **optimizer_params)
+        self._updaters = [opt.get_updater(self._optimizer) for _ in (self._contexts or [None])]
+
+    def _reset_kvstore(self):
+        if self._kvstore is not None and "dist" in getattr(self._kvstore, "type", ""):
+            raise RuntimeError("Cannot reset distributed KVStore.")
+        self._kv_initialized = False
+        self._kvstore = None
+        self._distributed = None
+        self._update_on_kvstore = None
+        self._params_to_init = list(self._params)
+
+    def _init_kvstore(self):
+        config = self._kvstore_params
+        kvstore, _ = _create_kvstore(config["kvstore"], len(self._contexts or [None]))
+        self._distributed = "dist" in kvstore.type if kvstore is not None else False
+        update_on_kvstore = self._distributed
+        if config["update_on_kvstore"] is not None:
+            if config["update_on_kvstore"] is False and self._distributed:
+                raise ValueError("Cannot set update_on_kvstore=False on dist kvstore when "
+                                 "sparse gradients are present.")
+            update_on_kvstore = config["update_on_kvstore"]
+        if kvstore is not None:
+            if self._compression_params:
+                kvstore.set_gradient_compression(self._compression_params)
+            if update_on_kvstore:
+                kvstore.set_optimizer(self._optimizer)
+            self._kvstore = kvstore
+            self._update_on_kvstore = bool(update_on_kvstore)
+        else:
+            self._kvstore = None
+            self._update_on_kvstore = None
+        self._kv_initialized = True
+
+    def _init_params(self):
+        if not self._kv_initialized:
+            raise AssertionError("Cannot initialize parameters in KVStore when KVStore is not "
+                                 "initialized.")
+        pending = []
+        if self._kvstore is not None:
+            for param in self._params_to_init:
+                if param._deferred_init:
+                    pending.append(param)
+                    continue
+                arrays = param._check_and_get(param._data, list)
+                idx = self._param2idx[param.name]
+                self._kvstore.init(idx, arrays[0])
+                self._kvstore.pull(idx, arrays, priority=-idx)
+        self._params_to_init = pending
+
+    def _prepare(self):
+        if not self._kv_initialized:
+            self._init_kvstore()
+        if self._params_to_init:
+            self._init_params()
+
+    @property
+    def learning_rate(self):
+        from .. import optimizer as opt
+
+        if not isinstance(self._optimizer, opt.Optimizer):
+            raise UserWarning("Optimizer has to be defined before its learning rate can be "
+                              "accessed.")
+        return self._optimizer.learning_rate
+
+    @property
+    def optimizer(self):
+        from .. import optimizer as opt
+
+        if isinstance(self._optimizer, opt.Optimizer):
+            return self._optimizer
+        raise UserWarning("Optimizer has not been initialized yet")
+
+    def set_learning_rate(self, lr):
+        """Set the learning rate of the optimizer."""
+        from .. import optimizer as opt
+
+        if not isinstance(self._optimizer, opt.Optimizer):
+            raise UserWarning("Optimizer has to be defined before its learning rate is "
+                              "mutated.")
+        self._optimizer.set_learning_rate(lr)
+
+    def _check_and_rescale_grad(self, scale):
+        if self._update_on_kvstore and self._distributed and self._kv_initialized:
+            if self._optimizer.rescale_grad != scale:
+                raise UserWarning("Possible change in the `batch_size` from previous `step` "
+                                  "detected. Optimizer gradient normalizing factor will not "
+                                  "change w.r.t new batch_size when update_on_kvstore=True "
+                                  "and when distributed kvstore is used.")
+        self._optimizer.rescale_grad = scale
+
+    def step(self, batch_size, ignore_stale_grad=False):
+        """One update: gradients are scaled by ``1/batch_size``, reduced, then applied."""
+        self._check_and_rescale_grad(self._scale / batch_size)
+        self._prepare()
+        self._allreduce_grads()
+        self._update(ignore_stale_grad)
+
+    def allreduce_grads(self):
+        """Sum gradients over contexts (for use with :meth:`update`)."""
+        self._prepare()
+        if self._kvstore is not None and self._update_on_kvstore:
+            raise AssertionError("allreduce_grads() when parameters are updated on kvstore is "
+                                 "not supported. Try setting `update_on_kvstore` to False "
+                                 "when creating trainer.")
+        self._allreduce_grads()
+
+    def _allreduce_grads(self):
+        if self._kvstore is None:
+            return
+        for i, param in enumerate(self._params):
+            if param.grad_req == "null":
+                continue
+            grad_list = param.list_grad()
+            if self._update_on_kvstore:
+                self._kvstore.pushpull(i, grad_list, out=param.list_data(), priority=-i)
+            else:
+                self._kvstore.pushpull(i, grad_list, priority=-i)
+
+    def update(self, batch_size, ignore_stale_grad=False):
+        """Apply the optimizer (after :meth:`allreduce_grads`)."""
+        self._prepare()
+        if self._kvstore is not None and self._update_on_kvstore:
+            raise AssertionError("update() when parameters are updated on kvstore is not "
+                                 "supported. Try setting `update_on_kvstore` to False when "
+                                 "creating trainer.")
+        self._check_and_rescale_grad(self._scale / batch_size)
+        self._update(ignore_stale_grad)
+
+    def _is_fresh(self, param, k, grad):
+        # a gradient is fresh when its buffer was written since the last update
+        t = grad._t
+        seen = self._grad_versions.get((id(param), k))
+        if seen is None:
+            return t._version != 0
+        return seen != (id(t), t._version)
+
+    def _mark_used(self, param, k, grad):
+        t = grad._t
+        self._grad_versions[(id(param), k)] = (id(t), t._version)
+
+    def _update(self, ignore_stale_grad=False):
+        updates = [[] for _ in self._updaters]
+        for i, param in enumerate(self._params):
+            if param.grad_req == "null":
+                continue
+            datas, grads = param.list_data(), param.list_grad()
+            if not ignore_stale_grad:
+                for k, (data, grad) in enumerate(zip(datas, grads)):
+                    if not self._is_fresh(param, k, grad):
+                        raise UserWarning(
+                            f"Gradient of Parameter `{param.name}` on context {data.context} "
+                            "has not been updated by backward since last `step`. This could "
+                            "mean a bug in your model that made it only use a subset of the "
+                            "Parameters (Blocks) for this iteration. If you are intentionally "
+                            "only using a subset, call step with ignore_stale_grad=True to "
+                            "suppress this warning and skip updating of Parameters with stale "
+                            "gradient")
+            if self._kvstore is not None and self._update_on_kvstore:
+                for k, grad in enumerate(grads):
+                    self._mark_used(param, k, grad)
+                continue
+            for k, (upd, arr, grad) in enumerate(zip(updates, datas, grads)):
+                if not ignore_stale_grad or self._is_fresh(param, k, grad):
+                    upd.append((i, grad, arr, param, k))
+        if self._kvstore is not None and self._update_on_kvstore:
+            return
+        for updater, upd in zip(self._updaters, updates):
+            for i, grad, arr, param, k in upd:
+                updater(i, grad, arr)
+                self._mark_used(param, k, grad)
+
+    def save_states(self, fname):
+        """Save optimizer states as the pickle ``(states, optimizer)``."""
+        if self._optimizer is None:
+            raise AssertionError("Optimizer has not been initialized")
+        self._prepare()
+        if self._update_on_kvstore:
+            if self._params_to_init:
+                raise AssertionError("Cannot save trainer states when some parameters are not "
+                                     "yet initialized in kvstore.")
+            self._kvstore.save_optimizer_states(fname, dump_optimizer=True)
+            return
+        data = self._updaters[0].get_states(dump_optimizer=True)
+        tmp = f"{fname}.tmp{os.getpid()}"
+        with open(tmp, "wb") as fout:
+            fout.write(data)
+        os.replace(tmp, fname)
+
+    def load_states(self, fname):
+        """Load optimizer states saved by :meth:`save_states` (or by real MXNet)."""
+        self._prepare()
+        if self._update_on_kvstore:
+            self._kvstore.load_optimizer_states(fname)
+            self._optimizer = self._kvstore._updater.optimizer
+        else:
+            with open(fname, "rb") as f:
+                states = f.read()
+            for updater in self._updaters:
+                updater.set_states(states)
+                updater.optimizer = self._updaters[0].optimizer
+            self._optimizer = self._updaters[0].optimizer
+        self._optimizer.param_dict = {i: p for i, p in enumerate(self._params)}

@@ -1,0 +1,281 @@
+"""Image operators (``mx.nd.image.*``: ``_image_to_tensor``, ``_image_normalize``...).
+
+Registered in the operator registry; they work on HWC/NHWC images (``to_tensor``, ``resize``,
+``crop``, flips, colour jitter, lighting) or CHW/NCHW tensors (``normalize``).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+from .._op._params import Param
+from .._op._registry import OpDef, has_op, register
+from ..base import MXNetError
+from . import _cv
+
+_GRAY = (0.299, 0.587, 0.114)
+_EIGVAL = (55.46, 4.794, 1.148)
+_EIGVEC = ((-0.5675, 0.7192, 0.4009), (-0.5808, -0.0045, -0.8140), (-0.5836, -0.6948, 0.4203))
+
+
+def _err(op: str, msg: str) -> MXNetError:
+    return MXNetError('Error in operator _image_%s: %s' % (op, msg))
+
+
+def _check_hwc(op: str, x: torch.Tensor) -> None:
+    if x.dim() not in (3, 4):
+        raise _err(op, 'expects an image of shape (H, W, C) or (N, H, W, C), got %s'
+                   % (tuple(x.shape),))
+
+
+def _to_tensor(a: dict, x: torch.Tensor) -> torch.Tensor:
+    _check_hwc('to_tensor', x)
+    perm = (2, 0, 1) if x.dim() == 3 else (0, 3, 1, 2)
+    return (x.permute(*perm).to(torch.float32) / 255.0).contiguous()
+
+
+def _per_channel(vals, c: int, op: str, name: str) -> torch.Tensor:
+    vals = tuple(vals) if vals is not None else ()
+    if len(vals) == 1:
+        vals = vals * c
+    if len(vals) < c:
+        raise _err(op, '%s has %d values but the input has %d channels'
+                   % (name, len(vals), c))
+    return torch.tensor(vals[:c], dtype=torch.float32)
+
+
+def _normalize(a: dict, x: torch.Tensor) -> torch.Tensor:
+    if x.dim() not in (3, 4):
+        raise _err('normalize', 'expects (C, H, W) or (N, C, H, W), got %s' % (tuple(x.shape),))
+    c = x.shape[-3]
+    if c not in (1, 3, 4):
+        raise _err('normalize', 'expects 1, 3 or 4 channels, got %d' % c)
+    mean = _per_channel(a['mean'], c, 'normalize', 'mean').view(c, 1, 1)
+    std = _per_channel(a['std'], c, 'normalize', 'std').view(c, 1, 1)
+    return ((x.to(torch.float32) - mean) / std).to(x.dtype)
+
+
+def _resize_hw(op: str, h: int, w: int, size: tuple, keep_ratio: bool) -> tuple[int, int]:
+    if len(size) == 1:
+        s = size[0]
+        if not keep_ratio:
+            return s, s
+        if h > w:
+            return h * s // w, s
+        return s, w * s // h
+    if len(size) == 2:
+        return size[1], size[0]
+    raise _err(op, 'size must be (width, height) or a single int, got %s' % (size,))
+
+
+def _cv_apply(x: torch.Tensor, fn) -> torch.Tensor:
+    """Run ``fn`` (NumPy HWC -> HWC) on an HWC or NHWC tensor."""
+    arr = x.detach().cpu().numpy()
+    if arr.ndim == 3:
+        out = fn(arr)
+        if out.ndim == 2:
+            out = out[:, :, None]
+        return torch.from_numpy(np.ascontiguousarray(out))
+    outs = []
+    for img in arr:
+        o = fn(img)
+        outs.append(o[:, :, None] if o.ndim == 2 else o)
+    return torch.from_numpy(np.ascontiguousarray(np.stack(outs)))
+
+
+def _resize(a: dict, x: torch.Tensor) -> torch.Tensor:
+    _check_hwc('resize', x)
+    h, w = x.shape[-3], x.shape[-2]
+    nh, nw = _resize_hw('resize', h, w, tuple(a['size']), a['keep_ratio'])
+    if nh <= 0 or nw <= 0:
+        raise _err('resize', 'output size (%d, %d) must be positive' % (nw, nh))
+    interp = a['interp']
+    return _cv_apply(x, lambda img: _cv.resize(img, nw, nh, interp))
+
+
+def _crop(a: dict, x: torch.Tensor) -> torch.Tensor:
+    _check_hwc('crop', x)
+    h, w = x.shape[-3], x.shape[-2]
+    x0, y0, cw, ch = a['x'], a['y'], a['width'], a['height']
+    if x0 < 0 or y0 < 0 or cw <= 0 or ch <= 0 or x0 + cw > w or y0 + ch > h:
+        raise _err('crop', 'crop (x=%d, y=%d, width=%d, height=%d) is outside the %dx%d image'
+                   % (x0, y0, cw, ch, w, h))
+    return x[..., y0:y0 + ch, x0:x0 + cw, :].contiguous()
+
+
+def _flip(axis_from_end: int):
+    def run(a: dict, x: torch.Tensor) -> torch.Tensor:
+        return torch.flip(x, dims=(x.dim() - axis_from_end,))
+    return run
+
+
+def _random_flip(axis_from_end: int):
+    def run(a: dict, x: torch.Tensor) -> torch.Tensor:
+        if np.random.random() < 0.5:
+            return torch.flip(x, dims=(x.dim() - axis_from_end,))
+        return x.clone()
+    return run
+
+
+def _saturate(out: torch.Tensor, like: torch.Tensor) -> torch.Tensor:
+    if not like.dtype.is_floating_point:
+        info = torch.iinfo(like.dtype)
+        out = out.round().clamp(info.min, info.max)
+    return out.to(like.dtype)
+
+
+def _gray(xf: torch.Tensor) -> torch.Tensor:
+    coef = torch.tensor(_GRAY, dtype=torch.float32)
+    return (xf[..., :3] * coef).sum(-1, keepdim=True)
+
+
+def adjust_brightness(x: torch.Tensor, alpha: float) -> torch.Tensor:
+    """Scale every pixel by ``alpha``."""
+    return _saturate(x.to(torch.float32) * alpha, x)
+
+
+def adjust_contrast(x: torch.Tensor, alpha: float) -> torch.Tensor:
+    """Blend with the mean gray level of the image."""
+    xf = x.to(torch.float32)
+    mean = _gray(xf).mean(dim=(-3, -2, -1), keepdim=True)
+    return _saturate(xf * alpha + mean * (1 - alpha), x)
+
+
+def adjust_saturation(x: torch.Tensor, alpha: float) -> torch.Tensor:
+    """Blend with the per-pixel gray level."""
+    xf = x.to(torch.float32)
+    return _saturate(xf * alpha + _gray(xf) * (1 - alpha), x)
+
+
+def adjust_hue(x: torch.Tensor, alpha: float) -> torch.Tensor:
+    """Rotate the hue by ``alpha`` turns (in YIQ space)."""
+    u, w = math.cos(alpha * math.pi), math.sin(alpha * math.pi)
+    t_yiq = torch.tensor([[0.299, 0.587, 0.114], [0.596, -0.274, -0.321],
+                          [0.211, -0.523, 0.311]], dtype=torch.float32)
+    bt = torch.tensor([[1, 0, 0], [0, u, -w], [0, w, u]], dtype=torch.float32)
+    t_rgb = torch.tensor([[1, 0.956, 0.621], [1, -0.272, -0.647], [1, -1.107, 1.705]],
+                         dtype=torch.float32)
+    m = t_rgb @ bt @ t_yiq
+    xf = x.to(torch.float32)
+    out = xf.clone()
+    out[..., :3] = xf[..., :3] @ m.T
+    return _saturate(out, x)
+
+
+def adjust_lighting(x: torch.Tensor, alpha) -> torch.Tensor:
+    """Add AlexNet's PCA lighting noise ``eigvec @ (alpha * eigval)`` to the RGB channels."""
+    vec = torch.tensor(_EIGVEC, dtype=torch.float32)
+    rgb = vec @ (torch.tensor(tuple(alpha), dtype=torch.float32)
+                 * torch.tensor(_EIGVAL, dtype=torch.float32))
+    xf = x.to(torch.float32)
+    out = xf.clone()
+    out[..., :3] = xf[..., :3] + rgb
+    return _saturate(out, x)
+
+
+def _uniform(lo: float, hi: float) -> float:
+    return float(np.random.uniform(lo, hi))
+
+
+def _rand_jitter(fn):
+    def run(a: dict, x: torch.Tensor) -> torch.Tensor:
+        _check_hwc('random', x)
+        return fn(x, _uniform(a['min_factor'], a['max_factor']))
+    return run
+
+
+def _color_jitter(a: dict, x: torch.Tensor) -> torch.Tensor:
+    _check_hwc('random_color_jitter', x)
+    steps = []
+    if a['brightness'] > 0:
+        steps.append((adjust_brightness, a['brightness']))
+    if a['contrast'] > 0:
+        steps.append((adjust_contrast, a['contrast']))
+    if a['saturation'] > 0:
+        steps.append((adjust_saturation, a['saturation']))
+    if a['hue'] > 0:
+        steps.append((adjust_hue, None))
+    out = x.clone()
+    for i in np.random.permutation(len(steps)):
+        fn, v = steps[i]
+        if fn is adjust_hue:
+            out = fn(out, _uniform(-a['hue'], a['hue']))
+        else:
+            out = fn(out, _uniform(max(0.0, 1 - v), 1 + v))
+    return out
+
+
+def _adjust_lighting_op(a: dict, x: torch.Tensor) -> torch.Tensor:
+    _check_hwc('adjust_lighting', x)
+    return adjust_lighting(x, a['alpha'])
+
+
+def _random_lighting(a: dict, x: torch.Tensor) -> torch.Tensor:
+    _check_hwc('random_lighting', x)
+    return adjust_lighting(x, np.random.normal(0, a['alpha_std'], size=3))
+
+
+def _factor_params() -> list:
+    return [Param('min_factor', 'float', doc='Minimum factor.'),
+            Param('max_factor', 'float', doc='Maximum factor.')]
+
+
+_OPS = [
+    OpDef('_image_to_tensor', _to_tensor,
+          doc='Convert an HWC/NHWC image in [0, 255] to a CHW/NCHW float32 tensor in [0, 1].'),
+    OpDef('_image_normalize', _normalize,
+          params=[Param('mean', 'float_seq', (0.0, 0.0, 0.0, 0.0), doc='Channel means.'),
+                  Param('std', 'float_seq', (1.0, 1.0, 1.0, 1.0), doc='Channel stds.')],
+          doc='Normalize a CHW/NCHW tensor: (x - mean[c]) / std[c].'),
+    OpDef('_image_resize', _resize,
+          params=[Param('size', 'shape', (), doc='(width, height) or a single size.'),
+                  Param('keep_ratio', 'bool', False, doc='Keep the aspect ratio.'),
+                  Param('interp', 'int', 1, doc='OpenCV interpolation code.')],
+          doc='Resize an HWC/NHWC image with OpenCV.'),
+    OpDef('_image_crop', _crop,
+          params=[Param('x', 'int'), Param('y', 'int'), Param('width', 'int'),
+                  Param('height', 'int')],
+          doc='Crop an HWC/NHWC image to the box (x, y, width, height).'),
+    OpDef('_image_flip_left_right', _flip(2), doc='Flip an HWC image horizontally.'),
+    OpDef('_image_random_flip_left_right', _random_flip(2),
+          doc='Flip horizontally with probability 0.5.'),
+    OpDef('_image_flip_top_bottom', _flip(3), doc='Flip an HWC image vertically.'),
+    OpDef('_image_random_flip_top_bottom', _random_flip(3),
+          doc='Flip vertically with probability 0.5.'),
+    OpDef('_image_random_brightness', _rand_jitter(adjust_brightness), params=_factor_params(),
+          doc='Scale brightness by a factor drawn from [min_factor, max_factor].'),
+    OpDef('_image_random_contrast', _rand_jitter(adjust_contrast), params=_factor_params(),
+          doc='Jitter contrast by a factor drawn from [min_factor, max_factor].'),
+    OpDef('_image_random_saturation', _rand_jitter(adjust_saturation), params=_factor_params(),
+          doc='Jitter saturation by a factor drawn from [min_factor, max_factor].'),
+    OpDef('_image_random_hue', _rand_jitter(lambda x, f: adjust_hue(x, f - 1.0)),
+          params=_factor_params(),
+          doc='Rotate the hue by (factor - 1) turns, factor drawn from [min, max].'),
+    OpDef('_image_random_color_jitter', _color_jitter,
+          params=[Param('brightness', 'float'), Param('contrast', 'float'),
+                  Param('saturation', 'float'), Param('hue', 'float')],
+          doc='Jitter brightness, contrast, saturation and hue in random order.'),
+    OpDef('_image_adjust_lighting', _adjust_lighting_op,
+          params=[Param('alpha', 'float_seq', doc='PCA weights of the 3 eigenvectors.')],
+          doc='Add AlexNet-style PCA lighting with the given weights.'),
+    OpDef('_image_random_lighting', _random_lighting,
+          params=[Param('alpha_std', 'float', 0.05, doc='Std of the PCA weights.')],
+          doc='Add AlexNet-style PCA lighting noise.'),
+]
+
+for _op in _OPS:
+    if not has_op(_op.name):
+        register(_op)
+
+
+def image_op(F, name: str):
+    """The ``F.image.<name>`` function for ``F`` = ``mx.nd`` or ``mx.sym``."""
+    ns = getattr(F, 'image', None)
+    fn = getattr(ns, name, None) if ns is not None else None
+    if fn is not None:
+        return fn
+    import importlib
+    mod = importlib.import_module(F.__name__ + '._namespace')
+    return mod.function_for('_image_' + name)

@@ -1,0 +1,319 @@
+"""``ImageRecordIter`` / ``ImageRecordUInt8Iter``: batches of decoded, augmented images from
+an image RecordIO file, decoded on a pool of worker threads (OpenCV releases the GIL)."""
+from __future__ import annotations
+
+import os
+import random
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .. import recordio
+from ..base import MXNetError
+from ..image import _cv
+from ._native import MXDataIter, _BatchLoader, _parse_bool, _parse_shape
+
+__all__ = ['ImageRecordIter', 'ImageRecordUInt8Iter']
+
+_PARAMS = dict(
+    path_imglist='', path_imgrec='', path_imgidx='', aug_seq='aug_default', label_width=1,
+    data_shape=None, preprocess_threads=4, verbose=True, num_parts=1, part_index=0,
+    device_id=0, shuffle_chunk_size=0, shuffle_chunk_seed=0, seed_aug=None, shuffle=False,
+    seed=0, batch_size=None, round_batch=True, prefetch_buffer=4, ctx='gpu', dtype=None,
+    resize=-1, rand_crop=False, random_resized_crop=False, max_rotate_angle=0,
+    max_aspect_ratio=0.0, min_aspect_ratio=None, max_shear_ratio=0.0, max_crop_size=-1,
+    min_crop_size=-1, max_random_scale=1.0, min_random_scale=1.0, max_random_area=1.0,
+    min_random_area=1.0, max_img_size=1e10, min_img_size=0.0, brightness=0.0, contrast=0.0,
+    saturation=0.0, pca_noise=0.0, random_h=0, random_s=0, random_l=0, rotate=-1,
+    fill_value=255, inter_method=1, pad=0, mirror=False, rand_mirror=False, mean_img='',
+    mean_r=0.0, mean_g=0.0, mean_b=0.0, mean_a=0.0, std_r=1.0, std_g=1.0, std_b=1.0,
+    std_a=1.0, scale=1.0, max_random_contrast=0.0, max_random_illumination=0.0,
+    data_name='data', label_name='softmax_label')
+_UNSUPPORTED = ('max_rotate_angle', 'max_shear_ratio', 'rotate', 'mean_img',
+                'random_h', 'random_s', 'random_l', 'pca_noise')
+
+
+def _scan_offsets(path: str, begin: int, end: int) -> list:
+    """Start offsets of the records in byte range [begin, end) of a ``.rec`` file."""
+    offsets = []
+    with open(path, 'rb') as f:
+        pos = begin
+        while pos < end:
+            f.seek(pos)
+            start = pos
+            while True:
+                head = f.read(8)
+                if len(head) < 8:
+                    raise MXNetError('Invalid RecordIO file %s: truncated record header at '
+                                     'byte offset %d' % (path, pos))
+                magic, lrec = recordio._HEAD.unpack(head)
+                if magic != recordio._MAGIC:
+                    raise MXNetError('Invalid RecordIO file %s: bad magic word 0x%08x at byte '
+                                     'offset %d' % (path, magic, pos))
+                pos += 8 + (((lrec & recordio._LEN_MASK) + 3) & ~3)
+                if lrec >> 29 in (0, 3):
+                    break
+                f.seek(pos)
+            if pos > os.path.getsize(path):
+                raise MXNetError('Invalid RecordIO file %s: truncated record at byte offset %d'
+                                 % (path, start))
+            offsets.append(start)
+    return offsets
+
+
+class _Augment:
+    """MXNet's default image augmenter (resize, crops, scale/aspect, mirror, colour)."""
+
+    def __init__(self, p: dict, shape: tuple) -> None:
+        self.p = p
+        self.c, self.h, self.w = shape
+        for k in _UNSUPPORTED:
+            v = p[k]
+            if v not in (0, 0.0, -1, '', None, False):
+                raise MXNetError('ImageRecordIter: parameter %s=%r is not supported' % (k, v))
+        interp = int(p['inter_method'])
+        if not (0 <= interp <= 4 or interp in (9, 10)):
+            raise MXNetError('ImageRecordIter: invalid inter_method %d' % interp)
+        self.interp = interp
+
+    def _interp(self, rng: random.Random, ow: int, oh: int, nw: int, nh: int) -> int:
+        if self.interp == 9:
+            if nw > ow and nh > oh:
+                return cv2.INTER_CUBIC
+            if nw < ow and nh < oh:
+                return cv2.INTER_AREA
+            return cv2.INTER_LINEAR
+        if self.interp == 10:
+            return rng.randint(0, 4)
+        return self.interp
+
+    def __call__(self, img: np.ndarray, rng: random.Random) -> np.ndarray:
+        p = self.p
+        if p['pad'] > 0:
+            pd = int(p['pad'])
+            img = cv2.copyMakeBorder(img, pd, pd, pd, pd, cv2.BORDER_CONSTANT,
+                                     value=(p['fill_value'],) * 4)
+        if p['resize'] > 0:
+            r = int(p['resize'])
+            ih, iw = img.shape[:2]
+            nh, nw = (ih * r // iw, r) if ih > iw else (r, iw * r // ih)
+            img = _cv.resize(img, nw, nh, self._interp(rng, iw, ih, nw, nh))
+        s_lo, s_hi = float(p['min_random_scale']), float(p['max_random_scale'])
+        a_hi = float(p['max_aspect_ratio'])
+        a_lo = p['min_aspect_ratio']
+        if s_lo != 1.0 or s_hi != 1.0 or a_hi != 0.0 or p['max_img_size'] != 1e10 \
+                or p['min_img_size'] != 0.0:
+            scale = rng.uniform(s_lo, s_hi)
+            if a_lo is not None and a_lo != 'None':
+                ratio = rng.uniform(float(a_lo), a_hi) if a_hi > 0 else 1.0
+                hs, ws = scale / np.sqrt(ratio), scale * np.sqrt(ratio)
+            else:
+                ratio = rng.uniform(-a_hi, a_hi) if a_hi > 0 else 0.0
+                hs = 2 * scale / (1 + ratio)
+                ws = ratio * hs if ratio != 0 else scale
+                if ratio == 0:
+                    hs = scale
+            ih, iw = img.shape[:2]
+            nw = int(max(p['min_img_size'], min(p['max_img_size'], ws * iw)))
+            nh = int(max(p['min_img_size'], min(p['max_img_size'], hs * ih)))
+            nw, nh = max(nw, 1), max(nh, 1)
+            img = _cv.resize(img, nw, nh, self._interp(rng, iw, ih, nw, nh))
+        img = self._crop(img, rng)
+        if _parse_bool(p['mirror']) or (_parse_bool(p['rand_mirror']) and rng.random() < 0.5):
+            img = img[:, ::-1]
+        return img
+
+    def _crop(self, img: np.ndarray, rng: random.Random) -> np.ndarray:
+        p, h, w = self.p, self.h, self.w
+        ih, iw = img.shape[:2]
+        if _parse_bool(p['random_resized_crop']):
+            area = ih * iw
+            for _ in range(10):
+                target = rng.uniform(p['min_random_area'], p['max_random_area']) * area
+                lo = p['min_aspect_ratio'] if p['min_aspect_ratio'] not in (None, 'None') \
+                    else 1.0 - float(p['max_aspect_ratio'])
+                hi = 1.0 + float(p['max_aspect_ratio']) if p['min_aspect_ratio'] in (
+                    None, 'None') else float(p['max_aspect_ratio'])
+                ratio = np.exp(rng.uniform(np.log(max(lo, 1e-6)), np.log(max(hi, 1e-6))))
+                cw = int(round(np.sqrt(target * ratio)))
+                ch = int(round(np.sqrt(target / ratio)))
+                if 0 < cw <= iw and 0 < ch <= ih:
+                    x0, y0 = rng.randint(0, iw - cw), rng.randint(0, ih - ch)
+                    crop = img[y0:y0 + ch, x0:x0 + cw]
+                    return _cv.resize(np.ascontiguousarray(crop), w, h,
+                                      self._interp(rng, cw, ch, w, h))
+        if p['max_crop_size'] != -1 or p['min_crop_size'] != -1:
+            lo, hi = int(p['min_crop_size']), int(p['max_crop_size'])
+            size = rng.randint(lo, hi) if _parse_bool(p['rand_crop']) else (lo + hi) // 2
+            size = min(size, ih, iw)
+            y0, x0 = (rng.randint(0, ih - size), rng.randint(0, iw - size)) \
+                if _parse_bool(p['rand_crop']) else ((ih - size) // 2, (iw - size) // 2)
+            crop = np.ascontiguousarray(img[y0:y0 + size, x0:x0 + size])
+            return _cv.resize(crop, w, h, self._interp(rng, size, size, w, h))
+        if ih < h or iw < w:
+            img = _cv.resize(np.ascontiguousarray(img), max(iw, w), max(ih, h),
+                             self._interp(rng, iw, ih, max(iw, w), max(ih, h)))
+            ih, iw = img.shape[:2]
+        if _parse_bool(p['rand_crop']):
+            y0, x0 = rng.randint(0, ih - h), rng.randint(0, iw - w)
+        else:
+            y0, x0 = (ih - h) // 2, (iw - w) // 2
+        return img[y0:y0 + h, x0:x0 + w]
+
+
+class ImageRecordIter(MXDataIter):
+    """Batches of images from an image RecordIO file (see ``im2rec``), as float32 NCHW,
+    normalized as ``(pixel - mean) / std * scale``.
+
+    Takes MXNet's parameters: ``path_imgrec``, ``path_imgidx``, ``data_shape``,
+    ``batch_size``, ``label_width``, ``shuffle``, ``resize``, ``rand_crop``, ``rand_mirror``,
+    ``mirror``, ``mean_r/g/b/a``, ``std_r/g/b/a``, ``scale``, ``max/min_random_scale``,
+    ``max/min_aspect_ratio``, ``random_resized_crop``, ``inter_method``,
+    ``preprocess_threads``, ``prefetch_buffer``, ``num_parts``, ``part_index``,
+    ``round_batch``, ``seed``...
+
+    Examples
+    --------
+    >>> it = mx.io.ImageRecordIter(path_imgrec='train.rec', data_shape=(3, 224, 224),
+    ...                            batch_size=32, rand_crop=True, rand_mirror=True)  # doctest: +SKIP
+    """
+
+    _out_dtype: Any = np.float32
+
+    def __init__(self, **kwargs: Any) -> None:
+        unknown = [k for k in kwargs if k not in _PARAMS]
+        if unknown:
+            raise MXNetError("Cannot find argument '%s' of %s" % (unknown[0],
+                                                                  type(self).__name__))
+        p = dict(_PARAMS, **kwargs)
+        for req in ('data_shape', 'batch_size'):
+            if p[req] is None:
+                raise MXNetError("Required parameter %s of %s is not presented"
+                                 % (req, type(self).__name__))
+        if not p['path_imgrec']:
+            raise MXNetError('%s: path_imgrec must be given' % type(self).__name__)
+        self._path = os.fspath(p['path_imgrec'])
+        if not os.path.exists(self._path):
+            raise MXNetError("%s: cannot open '%s'" % (type(self).__name__, self._path))
+        shape = _parse_shape(p['data_shape'])
+        if len(shape) != 3 or shape[0] not in (1, 3, 4):
+            raise MXNetError('data_shape must be (channels, height, width) with 1, 3 or 4 '
+                             'channels, got %s' % (shape,))
+        self._shape = shape
+        self._bs = int(p['batch_size'])
+        self._label_width = int(p['label_width'])
+        self._aug = _Augment(p, shape)
+        self._p = p
+        self._shuffle = _parse_bool(p['shuffle'])
+        self._rng = random.Random(int(p['seed']))
+        seed_aug = p['seed_aug']
+        self._aug_seed = int(seed_aug) if seed_aug not in (None, 'None') else None
+        self._epoch = 0
+        nparts, part = int(p['num_parts']), int(p['part_index'])
+        begin, end = recordio._part_range(self._path, nparts, part)
+        self._offsets = _scan_offsets(self._path, begin, end)
+        self._order = list(range(len(self._offsets)))
+        if self._shuffle:
+            self._rng.shuffle(self._order)
+        self._round = _parse_bool(p['round_batch'])
+        self._loader = _BatchLoader(len(self._offsets), self._bs, self._round)
+        mean = [p['mean_r'], p['mean_g'], p['mean_b'], p['mean_a']][:shape[0]]
+        std = [p['std_r'], p['std_g'], p['std_b'], p['std_a']][:shape[0]]
+        self._mean = np.array(mean, dtype=np.float32).reshape(-1, 1, 1)
+        self._std = np.array(std, dtype=np.float32).reshape(-1, 1, 1)
+        self._scale = np.float32(p['scale'])
+        self._normalize = self._out_dtype == np.float32 and (
+            any(mean) or any(s != 1 for s in std) or p['scale'] != 1)
+        self._pool = ThreadPoolExecutor(max(1, int(p['preprocess_threads'])))
+        self._local = {}
+        super().__init__(p['data_name'], p['label_name'], int(p['prefetch_buffer']))
+
+    def _before_first(self) -> None:
+        self._loader.before_first()
+        self._epoch += 1
+        if self._shuffle:
+            self._rng.shuffle(self._order)
+
+    def _read(self, f, i: int) -> bytes:
+        off = self._offsets[self._order[i]]
+        rec = recordio._read_record(f, self._path, off) if f.seek(off) == off else None
+        if rec is None:
+            raise MXNetError('Invalid RecordIO file %s: no record at byte offset %d'
+                             % (self._path, off))
+        return rec
+
+    def _decode(self, raw: bytes, idx: int, out: np.ndarray, slot: int, rng_seed: int) -> Any:
+        header, payload = recordio.unpack(raw)
+        c = self._shape[0]
+        img = cv2.imdecode(np.frombuffer(payload, np.uint8),
+                           cv2.IMREAD_GRAYSCALE if c == 1 else cv2.IMREAD_COLOR)
+        if img is None:
+            raise MXNetError('ImageRecordIter: cannot decode the image of record %d (id %d) '
+                             'at byte offset %d of %s' % (idx, header.id,
+                                                          self._offsets[self._order[idx]],
+                                                          self._path))
+        if img.ndim == 2:
+            img = img[:, :, None]
+        elif c >= 3:
+            img = cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
+        img = self._aug(img, random.Random(rng_seed))
+        if img.ndim == 2:
+            img = img[:, :, None]
+        chw = np.transpose(img[:, :, :c], (2, 0, 1))
+        if self._normalize:
+            out[slot] = (chw.astype(np.float32) - self._mean) / self._std * self._scale
+        else:
+            out[slot] = chw
+        label = header.label
+        if header.flag == 0:
+            label = np.array([label], dtype=np.float32)
+        if label.size != self._label_width:
+            raise MXNetError('ImageRecordIter: record %d (id %d) of %s has %d labels but '
+                             'label_width is %d' % (idx, header.id, self._path, label.size,
+                                                    self._label_width))
+        return label, header.id
+
+    def _next_batch(self) -> tuple | None:
+        nxt = self._loader.next_indices()
+        if nxt is None:
+            return None
+        rows, pad = nxt
+        if not self._round and pad:
+            rows = [r if i < self._bs - pad else None for i, r in enumerate(rows)]
+            pad = 0
+        data = np.zeros((self._bs,) + self._shape, dtype=self._out_dtype)
+        labels = np.zeros((self._bs, self._label_width), dtype=np.float32)
+        index = np.zeros(self._bs, dtype=np.uint64)
+        with open(self._path, 'rb') as f:
+            raws = [(slot, r, self._read(f, r)) for slot, r in enumerate(rows) if r is not None]
+        base = self._aug_seed if self._aug_seed is not None else self._rng.getrandbits(32)
+        futures = [(slot, self._pool.submit(self._decode, raw, r, data, slot,
+                                            hash((base, self._epoch, r)) & 0xFFFFFFFF))
+                   for slot, r, raw in raws]
+        for slot, fut in futures:
+            lab, rid = fut.result()
+            labels[slot] = lab
+            index[slot] = rid
+        if self._label_width == 1:
+            labels = labels.reshape(self._bs)
+        return data, labels, pad, index
+
+    def __del__(self) -> None:
+        super().__del__()
+        pool = getattr(self, '_pool', None)
+        if pool is not None:
+            pool.shutdown(wait=False)
+
+
+class ImageRecordUInt8Iter(ImageRecordIter):
+    """Like :class:`ImageRecordIter`, returning uint8 pixels without normalization.
+
+    Examples
+    --------
+    >>> it = mx.io.ImageRecordUInt8Iter(path_imgrec='train.rec', data_shape=(3, 32, 32),
+    ...                                 batch_size=8)  # doctest: +SKIP
+    """
+
+    _out_dtype = np.uint8

@@ -1,0 +1,89 @@
+"""The worker group of ``dist_sync`` stores: a ``torch.distributed`` process group.
+
+Processes are started by ``torchrun`` (or ``python -m mxnet.tools.launch``), which set
+``RANK``, ``WORLD_SIZE``, ``MASTER_ADDR`` and ``MASTER_PORT``; MXNet's own ``DMLC_*``
+variables are mapped onto those when present.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+
+import torch
+
+from ..base import MXNetError
+
+_DMLC = (("DMLC_PS_ROOT_URI", "MASTER_ADDR"), ("DMLC_PS_ROOT_PORT", "MASTER_PORT"),
+         ("DMLC_NUM_WORKER", "WORLD_SIZE"), ("DMLC_WORKER_ID", "RANK"))
+
+
+def _timeout() -> float:
+    return float(os.getenv("MXNET_KVSTORE_TIMEOUT", "300"))
+
+
+class Group:
+    """Sum/broadcast/barrier over every worker process (Gloo on CPU, NCCL on GPU)."""
+
+    def __init__(self, kv_type: str):
+        import torch.distributed as dist
+
+        self._dist = dist
+        self.kv_type = kv_type
+        if not dist.is_available():
+            raise MXNetError(f"KVStore '{kv_type}' needs torch.distributed, which this torch "
+                             "build does not provide")
+        if not dist.is_initialized():
+            env = os.environ
+            for src, dst in _DMLC:
+                if src in env and dst not in env:
+                    env[dst] = env[src]
+            missing = [k for k in ("RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT")
+                       if k not in env]
+            if missing:
+                raise MXNetError(
+                    f"KVStore '{kv_type}' needs a torch.distributed worker group, but "
+                    f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not set: start "
+                    "the script with torchrun or 'python -m mxnet.tools.launch -n N ...'")
+            backend = "nccl" if "device" in kv_type and torch.cuda.is_available() else "gloo"
+            try:
+                dist.init_process_group(backend, init_method="env://",
+                                        timeout=datetime.timedelta(seconds=_timeout()))
+            except Exception as e:  # noqa: BLE001 - rendezvous failures of any kind
+                raise MXNetError(f"KVStore '{kv_type}': joining the worker group failed "
+                                 f"within {_timeout():.0f}s: {e}") from None
+        self.backend = dist.get_backend()
+
+    @property
+    def rank(self) -> int:
+        return self._dist.get_rank()
+
+    @property
+    def size(self) -> int:
+        return self._dist.get_world_size()
+
+    def _run(self, what, fn, t: torch.Tensor) -> torch.Tensor:
+        dev = t.device
+        work = t.cpu() if self.backend == "gloo" and dev.type != "cpu" else t
+        try:
+            fn(work)
+        except Exception as e:  # noqa: BLE001 - a dead peer surfaces as RuntimeError/timeout
+            raise MXNetError(f"KVStore '{self.kv_type}': {what} failed (a worker may have "
+                             f"died or timed out after {_timeout():.0f}s): {e}") from None
+        if work is not t:
+            t.copy_(work.to(dev))
+        return t
+
+    def allreduce(self, t: torch.Tensor, what: str = "allreduce") -> torch.Tensor:
+        """Sum ``t`` in place across workers."""
+        return self._run(what, self._dist.all_reduce, t)
+
+    def broadcast(self, t: torch.Tensor, what: str = "broadcast") -> torch.Tensor:
+        """Overwrite ``t`` with rank 0's value."""
+        return self._run(what, lambda x: self._dist.broadcast(x, src=0), t)
+
+    def barrier(self) -> None:
+        try:
+            self._dist.barrier()
+        except Exception as e:  # noqa: BLE001
+            raise MXNetError(f"KVStore '{self.kv_type}': barrier failed: {e}") from None

@@ -1,0 +1,99 @@
+"""Convolution, Deconvolution, Pooling and UpSampling against real MXNet 1.9.1 golden values."""
+
+import numpy as np
+import pytest
+
+import mxnet as mx
+from mxnet.base import MXNetError
+from mxnet.ndarray._namespace import function_for
+from tests._op.harness import Record, run_record
+from tests._op.test_nn import check_golden_case, golden_names, golden_records, infer
+
+OPS = {"Convolution", "Deconvolution", "Pooling", "UpSampling"}
+rng = np.random.RandomState(0)
+
+
+def _np_conv1d(x, w, b=None, **k):
+    n, c, length = x.shape
+    f, _, kw = w.shape
+    out = np.zeros((n, f, length - kw + 1))
+    for i in range(length - kw + 1):
+        out[:, :, i] = np.einsum("nck,fck->nf", x[:, :, i:i + kw], w)
+    return out + (0 if b is None else b[None, :, None])
+
+
+def _np_maxpool2(x, **k):
+    n, c, h, w = x.shape
+    return x.reshape(n, c, h // 2, 2, w // 2, 2).max((3, 5))
+
+
+X1 = rng.uniform(-1, 1, (1, 2, 5)).astype(np.float32)
+W1 = rng.uniform(-1, 1, (3, 2, 2)).astype(np.float32)
+B1 = rng.uniform(-1, 1, (3,)).astype(np.float32)
+X4 = rng.uniform(-1, 1, (1, 1, 4, 4)).astype(np.float32)
+
+RECORDS = golden_records(OPS, grad=("conv1d", "deconv1d", "pool_avg_full", "up_nearest",
+                                    "pool_lp2"))
+RECORDS += [
+    Record("Convolution", [X1, W1, B1], {"kernel": (2,), "num_filter": 3}, ref=_np_conv1d,
+           grad=True, name="conv1d_np"),
+    Record("Pooling", [X4], {"kernel": (2, 2), "stride": (2, 2)}, ref=_np_maxpool2,
+           name="maxpool_np"),
+]
+
+
+@pytest.mark.parametrize("rec", RECORDS, ids=lambda r: r.id)
+def test_record(rec):
+    run_record(rec)
+
+
+@pytest.mark.parametrize("name", golden_names(OPS))
+def test_golden(name):
+    check_golden_case(name)
+
+
+def test_infer_shape():
+    # values from real MXNet 1.9.1 Symbol.infer_shape
+    assert infer("Convolution", {"kernel": (3, 3), "num_filter": 4}, [(2, 3, 8, 8), None, None]) \
+        == ([(2, 3, 8, 8), (4, 3, 3, 3), (4,)], [(2, 4, 6, 6)])
+    assert infer("Convolution", {"kernel": (3,), "num_filter": 6, "num_group": 3,
+                                 "no_bias": True}, [(2, 3, 8), None])[0] == [(2, 3, 8), (6, 1, 3)]
+    assert infer("Deconvolution", {"kernel": (3, 3), "num_filter": 4, "stride": (2, 2),
+                                   "target_shape": (9, 10)}, [(1, 2, 4, 5), None]) == \
+        ([(1, 2, 4, 5), (2, 4, 3, 3)], [(1, 4, 9, 10)])
+    assert infer("Deconvolution", {"kernel": (2, 2), "num_filter": 4, "num_group": 2,
+                                   "no_bias": False}, [(1, 2, 4, 5), None, None])[0] == \
+        [(1, 2, 4, 5), (2, 2, 2, 2), (4,)]
+    assert infer("Pooling", {"kernel": (3, 3), "stride": (2, 2), "pad": (1, 1),
+                             "pooling_convention": "full"}, [(1, 1, 7, 8)])[1] == [(1, 1, 4, 5)]
+    assert infer("UpSampling", {"scale": 2, "sample_type": "bilinear", "num_filter": 3,
+                                "num_args": 2}, [(1, 3, 4, 4), None]) == \
+        ([(1, 3, 4, 4), (3, 1, 4, 4)], [(1, 3, 8, 8)])
+    assert infer("UpSampling", {"scale": 2, "sample_type": "nearest", "num_args": 2},
+                 [(1, 3, 4, 4), (1, 2, 2, 2)])[1] == [(1, 5, 8, 8)]
+
+
+def test_channel_last_layout_matches_channel_first():
+    x = rng.uniform(-1, 1, (2, 3, 5, 6)).astype(np.float32)
+    w = rng.uniform(-1, 1, (4, 3, 3, 3)).astype(np.float32)
+    conv = function_for("Convolution")
+    ref = conv(mx.nd.array(x), mx.nd.array(w), kernel=(3, 3), num_filter=4, no_bias=True)
+    out = conv(mx.nd.array(x.transpose(0, 2, 3, 1)), mx.nd.array(w.transpose(0, 2, 3, 1)),
+               kernel=(3, 3), num_filter=4, no_bias=True, layout="NHWC")
+    np.testing.assert_allclose(out.asnumpy().transpose(0, 3, 1, 2), ref.asnumpy(), rtol=1e-5,
+                               atol=1e-5)
+    pool = function_for("Pooling")
+    ref = pool(mx.nd.array(x), kernel=(2, 2), stride=(2, 2), pool_type="avg")
+    out = pool(mx.nd.array(x.transpose(0, 2, 3, 1)), kernel=(2, 2), stride=(2, 2),
+               pool_type="avg", layout="NHWC")
+    np.testing.assert_allclose(out.asnumpy().transpose(0, 3, 1, 2), ref.asnumpy(), rtol=1e-6)
+
+
+def test_errors():
+    with pytest.raises(MXNetError):
+        function_for("Convolution")(mx.nd.ones((1, 2, 5, 5)), mx.nd.ones((3, 2, 3, 3)),
+                                    kernel=(3,), num_filter=3, no_bias=True)
+    with pytest.raises(MXNetError):
+        function_for("Pooling")(mx.nd.ones((1, 2, 2, 2)), kernel=(3, 3))
+    with pytest.raises(MXNetError):
+        function_for("Convolution")(mx.nd.ones((1, 2, 5, 5)), kernel=(3, 3))  # no weight

@@ -1,0 +1,93 @@
+"""BatchNorm, LayerNorm, InstanceNorm, GroupNorm, L2Normalization and LRN."""
+
+import numpy as np
+import pytest
+
+import mxnet as mx
+from mxnet.ndarray._namespace import function_for
+from tests._op.harness import Record, run_record
+from tests._op.test_nn import check_golden_case, golden_names, golden_records, infer
+
+OPS = {"BatchNorm", "LayerNorm", "InstanceNorm", "GroupNorm", "L2Normalization", "LRN"}
+rng = np.random.RandomState(0)
+X = rng.uniform(-1, 1, (2, 3, 2)).astype(np.float32)
+G3 = rng.uniform(0.5, 1.5, (3,)).astype(np.float32)
+B3 = rng.uniform(-1, 1, (3,)).astype(np.float32)
+
+
+def _np_layernorm(x, g, b, eps=1e-5, **k):
+    m = x.mean(-1, keepdims=True)
+    v = x.var(-1, keepdims=True)
+    return (x - m) / np.sqrt(v + eps) * g + b
+
+
+def _np_l2(x, **k):
+    return x / np.sqrt((x * x).sum((1, 2), keepdims=True) + 1e-10)
+
+
+RECORDS = golden_records(OPS, grad=("instancenorm", "l2norm_channel", "lrn3", "groupnorm"))
+RECORDS += [
+    Record("LayerNorm", [X, G3[:2], B3[:2]], {"eps": 1e-5}, ref=_np_layernorm, grad=True,
+           name="layernorm_np"),
+    Record("L2Normalization", [X], {}, ref=_np_l2, grad=True, name="l2norm_np"),
+    Record("BatchNorm", [X, G3, B3, np.zeros(3, np.float32), np.ones(3, np.float32)],
+           {"fix_gamma": False, "eps": 1e-3, "use_global_stats": True},
+           ref=lambda x, g, b, m, v, **k: (x * (g / np.sqrt(1 + 1e-3))[:, None] + b[:, None]),
+           grad=True, grad_inputs=(0, 1, 2), name="batchnorm_global_np"),
+]
+
+
+@pytest.mark.parametrize("rec", RECORDS, ids=lambda r: r.id)
+def test_record(rec):
+    run_record(rec)
+
+
+@pytest.mark.parametrize("name", golden_names(OPS))
+def test_golden(name):
+    check_golden_case(name)
+
+
+def test_infer_shape():
+    # values from real MXNet 1.9.1 Symbol.infer_shape
+    assert infer("BatchNorm", {"axis": -1}, [(2, 3, 4), None, None, None, None])[0] == \
+        [(2, 3, 4), (4,), (4,), (4,), (4,)]
+    assert infer("BatchNorm", {}, [(2, 3, 4), None, None, None, None])[1] == \
+        [(2, 3, 4), (3,), (3,)]
+    assert infer("LayerNorm", {"output_mean_var": True}, [(2, 3, 4), None, None]) == \
+        ([(2, 3, 4), (4,), (4,)], [(2, 3, 4), (2, 3, 1), (2, 3, 1)])
+    assert infer("GroupNorm", {"num_groups": 2, "output_mean_var": True},
+                 [(2, 4, 5), None, None]) == ([(2, 4, 5), (2,), (2,)],
+                                              [(2, 4, 5), (2, 2), (2, 2)])
+    assert infer("InstanceNorm", {}, [(2, 4, 5), None, None])[0] == [(2, 4, 5), (4,), (4,)]
+
+
+def test_batchnorm_moving_stats_and_visibility():
+    bn = function_for("BatchNorm")
+    x = mx.nd.array(rng.uniform(-1, 1, (4, 2, 3)))
+    g, b = mx.nd.ones(2), mx.nd.zeros(2)
+    mm, mv = mx.nd.zeros(2), mx.nd.ones(2)
+    out = bn(x, g, b, mm, mv)  # inference: no update, one visible output
+    assert isinstance(out, mx.nd.NDArray)
+    np.testing.assert_array_equal(mm.asnumpy(), [0, 0])
+    with mx.autograd.record():
+        out = bn(x, g, b, mm, mv, momentum=0.5, output_mean_var=True)
+    assert len(out) == 3
+    xn = x.asnumpy()
+    np.testing.assert_allclose(mm.asnumpy(), 0.5 * xn.mean((0, 2)), rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(mv.asnumpy(), 0.5 + 0.5 * xn.var((0, 2)), rtol=1e-5)
+    mm0 = mm.asnumpy().copy()
+    with mx.autograd.record():
+        bn(x, g, b, mm, mv, use_global_stats=True)
+    np.testing.assert_array_equal(mm.asnumpy(), mm0)
+
+
+def test_batchnorm_fix_gamma_gradient_is_zero():
+    bn = function_for("BatchNorm")
+    x = mx.nd.array(rng.uniform(-1, 1, (4, 2)))
+    g = mx.nd.array([3.0, 4.0])
+    g.attach_grad()
+    with mx.autograd.record():
+        y = bn(x, g, mx.nd.zeros(2), mx.nd.zeros(2), mx.nd.ones(2))
+    y.backward()
+    np.testing.assert_array_equal(g.grad.asnumpy(), [0, 0])
+    assert abs(y.asnumpy().std(0) - 1).max() < 1e-2  # gamma treated as 1

@@ -1,0 +1,53 @@
+"""GridGenerator, BilinearSampler, SpatialTransformer and ROIPooling."""
+
+import numpy as np
+import pytest
+
+import mxnet as mx
+from mxnet.ndarray._namespace import function_for
+from tests._op.harness import Record, run_record
+from tests._op.test_nn import check_golden_case, golden_names, golden_records, infer
+
+OPS = {"GridGenerator", "BilinearSampler", "SpatialTransformer", "ROIPooling"}
+
+
+def _np_identity_grid(theta, target_shape, **k):
+    h, w = target_shape
+    ys, xs = np.meshgrid(np.linspace(-1, 1, h), np.linspace(-1, 1, w), indexing="ij")
+    return np.stack([xs, ys])[None]
+
+
+RECORDS = golden_records(OPS, grad=("grid_affine", "grid_warp"))
+RECORDS += [
+    Record("GridGenerator", [np.array([[1, 0, 0, 0, 1, 0]], np.float32)],
+           {"transform_type": "affine", "target_shape": (2, 3)}, ref=_np_identity_grid,
+           name="grid_identity_np"),
+]
+
+
+@pytest.mark.parametrize("rec", RECORDS, ids=lambda r: r.id)
+def test_record(rec):
+    run_record(rec)
+
+
+@pytest.mark.parametrize("name", golden_names(OPS))
+def test_golden(name):
+    check_golden_case(name)
+
+
+def test_infer_shape():
+    # values from real MXNet 1.9.1 Symbol.infer_shape
+    assert infer("ROIPooling", {"pooled_size": (2, 2), "spatial_scale": 0.5},
+                 [(1, 2, 8, 8), (3, 5)])[1] == [(3, 2, 2, 2)]
+    assert infer("GridGenerator", {"transform_type": "affine", "target_shape": (3, 4)},
+                 [(2, 6)])[1] == [(2, 2, 3, 4)]
+    assert infer("GridGenerator", {"transform_type": "warp"}, [(2, 2, 3, 4)])[1] == \
+        [(2, 2, 3, 4)]
+
+
+def test_identity_sampling_reproduces_input():
+    x = mx.nd.array(np.random.RandomState(0).uniform(-1, 1, (1, 2, 3, 4)))
+    grid = function_for("GridGenerator")(mx.nd.array([[1, 0, 0, 0, 1, 0]]),
+                                         transform_type="affine", target_shape=(3, 4))
+    y = function_for("BilinearSampler")(x, grid)
+    np.testing.assert_allclose(y.asnumpy(), x.asnumpy(), rtol=1e-5, atol=1e-6)

@@ -1,0 +1,224 @@
+"""gluon.data: datasets, samplers, DataLoader."""
+import multiprocessing
+import os
+import time
+
+import numpy as np
+import pytest
+
+from mxnet import nd, recordio
+from mxnet.gluon import data as gdata
+from mxnet.gluon.data import (ArrayDataset, BatchSampler, DataLoader, IntervalSampler,
+                              RandomSampler, RecordFileDataset, SequentialSampler,
+                              SimpleDataset)
+
+
+def test_samplers():
+    assert list(SequentialSampler(3, 2)) == [2, 3, 4]
+    assert sorted(RandomSampler(5)) == list(range(5))
+    seq = SequentialSampler(10)
+    assert list(BatchSampler(seq, 3, 'keep')) == [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9]]
+    assert list(BatchSampler(seq, 3, 'discard')) == [[0, 1, 2], [3, 4, 5], [6, 7, 8]]
+    roll = BatchSampler(seq, 3, 'rollover')
+    assert list(roll) == [[0, 1, 2], [3, 4, 5], [6, 7, 8]]
+    assert len(roll) == 3
+    assert list(roll)[0] == [9, 0, 1]
+    assert len(BatchSampler(seq, 3, 'keep')) == 4
+    with pytest.raises(ValueError):
+        list(BatchSampler(seq, 3, 'bad'))
+    assert list(IntervalSampler(6, 3)) == [0, 3, 1, 4, 2, 5]
+    assert list(IntervalSampler(6, 3, rollover=False)) == [0, 3]
+
+
+def test_dataset_ops():
+    ds = SimpleDataset(list(range(10)))
+    assert ds.transform(lambda x: x * 2)[3] == 6
+    assert ds.transform(lambda x: x * 2, lazy=False)[4] == 8
+    assert list(ds.filter(lambda x: x % 3 == 0)) == [0, 3, 6, 9]
+    sh = [list(ds.shard(3, i)) for i in range(3)]
+    assert sh == [[0, 1, 2, 3], [4, 5, 6], [7, 8, 9]]
+    assert list(ds.take(2)) == [0, 1] and len(ds.take(None)) == 10
+    assert list(ds.sample(SequentialSampler(2, 5))) == [5, 6]
+    with pytest.raises(TypeError):
+        ds.sample([1, 2])
+    pairs = ArrayDataset(np.arange(4), nd.array([5, 6, 7, 8]))
+    x, y = pairs[1]
+    assert x == 1 and y == 6.0 and isinstance(y, np.float32)
+    t = pairs.transform_first(lambda v: v + 100)
+    assert t[2] == (102, np.float32(7))
+    with pytest.raises(AssertionError):
+        ArrayDataset([1, 2], [1])
+
+
+def test_record_file_dataset(tmp_path):
+    rec = recordio.MXIndexedRecordIO(str(tmp_path / 'a.idx'), str(tmp_path / 'a.rec'), 'w')
+    for i in range(5):
+        rec.write_idx(i, b'item%d' % i)
+    rec.close()
+    ds = RecordFileDataset(str(tmp_path / 'a.rec'))
+    assert len(ds) == 5 and ds[3] == b'item3'
+
+
+def test_dataloader_basic():
+    data = np.arange(20, dtype=np.float32).reshape(10, 2)
+    ds = ArrayDataset(data, np.arange(10, dtype=np.int32))
+    dl = DataLoader(ds, batch_size=4)
+    batches = list(dl)
+    assert len(dl) == 3 and len(batches) == 3
+    x, y = batches[2]
+    assert x.shape == (2, 2) and y.dtype == np.int32 and x.dtype == np.float32
+    np.testing.assert_array_equal(x.asnumpy(), data[8:])
+    assert [b[0].shape[0] for b in DataLoader(ds, 4, last_batch='discard')] == [4, 4]
+    roll = DataLoader(ds, 4, last_batch='rollover')
+    assert len(list(roll)) == 2
+    assert list(roll)[0][1].asnumpy().tolist() == [8, 9, 0, 1]
+    nds = SimpleDataset([nd.ones((2, 3)) * i for i in range(5)])
+    b = next(iter(DataLoader(nds, batch_size=5)))
+    assert b.shape == (5, 2, 3) and b.asnumpy()[4, 0, 0] == 4
+    sh = DataLoader(ds, batch_size=10, shuffle=True)
+    assert sorted(next(iter(sh))[1].asnumpy().tolist()) == list(range(10))
+    with pytest.raises(ValueError):
+        DataLoader(ds, batch_size=2, shuffle=True, sampler=SequentialSampler(10))
+    with pytest.raises(ValueError):
+        DataLoader(ds, batch_size=2, batch_sampler=BatchSampler(SequentialSampler(10), 2))
+    with pytest.raises(ValueError):
+        DataLoader(ds)
+    dl = DataLoader(ds, batch_sampler=BatchSampler(SequentialSampler(10), 5),
+                    batchify_fn=lambda s: len(s))
+    assert list(dl) == [5, 5]
+
+
+def test_dataloader_pin_memory():
+    ds = ArrayDataset(np.ones((4, 2), dtype=np.float32))
+    b = next(iter(DataLoader(ds, batch_size=2, pin_memory=True)))
+    assert b.context.device_type == 'cpu_pinned'
+
+
+def _boom(x):
+    if x[0] == 3:
+        raise ValueError('bad sample 3')
+    return x
+
+
+class _Slow(gdata.Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        if i == 2:
+            time.sleep(30)
+        return np.float32(i)
+
+
+@pytest.mark.parametrize('thread_pool', [False, True])
+def test_dataloader_workers(thread_pool):
+    data = np.arange(40, dtype=np.float32).reshape(20, 2)
+    ds = ArrayDataset(data, np.arange(20)).transform_first(lambda x: x * 2) if thread_pool \
+        else ArrayDataset(data, np.arange(20))
+    dl = DataLoader(ds, batch_size=3, num_workers=2, thread_pool=thread_pool)
+    for _ in range(2):
+        got = list(dl)
+        assert len(got) == 7
+        xs = np.concatenate([b[0].asnumpy() for b in got])
+        np.testing.assert_array_equal(xs, data * (2 if thread_pool else 1))
+        assert got[-1][1].asnumpy().tolist() == [18, 19]
+    nds = SimpleDataset([nd.ones((2,)) * i for i in range(6)])
+    out = list(DataLoader(nds, batch_size=2, num_workers=2, thread_pool=thread_pool))
+    assert out[2].asnumpy().tolist() == [[4, 4], [5, 5]]
+
+
+def test_dataloader_worker_error():
+    ds = SimpleDataset([np.array([i], dtype=np.float32) for i in range(6)]).transform(_boom)
+    dl = DataLoader(ds, batch_size=2, num_workers=2)
+    with pytest.raises(ValueError, match='bad sample 3'):
+        list(dl)
+
+
+def test_dataloader_timeout():
+    dl = DataLoader(_Slow(), batch_size=1, num_workers=1, timeout=1)
+    t0 = time.time()
+    with pytest.raises(multiprocessing.TimeoutError, match='timed out after 1 seconds'):
+        list(dl)
+    assert time.time() - t0 < 15
+    del dl
+
+
+def test_seed_cifar_pipeline(tmp_path):
+    """The seed's CIFAR-10 pipeline on CIFAR binary files written here."""
+    from mxnet.gluon.data.vision import CIFAR10, datasets
+    from mxnet.gluon.data.vision import transforms as T
+    rng = np.random.RandomState(0)
+    files = {}
+    for name, _ in datasets.CIFAR10_FILES['train'] + datasets.CIFAR10_FILES['test']:
+        rows = np.concatenate([rng.randint(0, 10, (8, 1)), rng.randint(0, 256, (8, 3072))], 1)
+        raw = rows.astype(np.uint8).tobytes()
+        (tmp_path / name).write_bytes(raw)
+        import hashlib
+        files[name] = hashlib.sha1(raw).hexdigest()
+    table = dict(datasets.CIFAR10_FILES)
+    table['train'] = [(n, files[n]) for n, _ in table['train']]
+    table['test'] = [(n, files[n]) for n, _ in table['test']]
+    old = CIFAR10._files
+    CIFAR10._files = table
+    try:
+        ds = CIFAR10(root=str(tmp_path), train=True)
+        assert len(ds) == 40
+        img, lab = ds[9]
+        assert img.shape == (32, 32, 3) and img.dtype == np.uint8
+        raw = np.frombuffer((tmp_path / 'data_batch_2.bin').read_bytes(), np.uint8)
+        raw = raw.reshape(-1, 3073)
+        assert lab == raw[1, 0]
+        np.testing.assert_array_equal(img.asnumpy(), raw[1, 1:].reshape(3, 32, 32)
+                                      .transpose(1, 2, 0))
+        tf = T.Compose([T.ToTensor(), T.Normalize((0.4914, 0.4822, 0.4465),
+                                                  (0.2023, 0.1994, 0.2010))])
+        dl = DataLoader(ds.transform_first(tf), batch_size=16, shuffle=True, last_batch='keep')
+        shapes = [(x.shape, y.shape) for x, y in dl]
+        assert shapes[0] == ((16, 3, 32, 32), (16,)) and len(shapes) == 3
+        assert len(CIFAR10(root=str(tmp_path), train=False)) == 8
+    finally:
+        CIFAR10._files = old
+
+
+def test_mnist_files(tmp_path):
+    import gzip
+    import hashlib
+    import struct
+    from mxnet.gluon.data.vision import MNIST, datasets
+    n = 5
+    img = (np.arange(n * 784) % 255).astype(np.uint8)
+    lab = np.arange(n, dtype=np.uint8)
+    blobs = {'t10k-images-idx3-ubyte.gz': gzip.compress(struct.pack('>IIII', 2051, n, 28, 28)
+                                                        + img.tobytes()),
+             't10k-labels-idx1-ubyte.gz': gzip.compress(struct.pack('>II', 2049, n)
+                                                        + lab.tobytes())}
+    for k, v in blobs.items():
+        (tmp_path / k).write_bytes(v)
+    table = {k: (v[0], hashlib.sha1(blobs[v[0]]).hexdigest()) if v[0] in blobs else v
+             for k, v in datasets.MNIST_FILES.items()}
+    old = MNIST._files
+    MNIST._files = table
+    try:
+        ds = MNIST(root=str(tmp_path), train=False)
+        assert len(ds) == 5
+        x, y = ds[3]
+        assert x.shape == (28, 28, 1) and y == 3 and y.dtype == np.int32
+        np.testing.assert_array_equal(x.asnumpy().ravel(), img[3 * 784:4 * 784])
+    finally:
+        MNIST._files = old
+
+
+def test_image_folder(tmp_path):
+    import cv2
+    src = cv2.imread(os.path.join(os.path.dirname(__file__), '..', '..', 'image', 'china.jpg'))
+    for cls in ('b', 'a'):
+        os.makedirs(tmp_path / cls)
+        cv2.imwrite(str(tmp_path / cls / 'x.png'), src[:10, :12])
+    (tmp_path / 'a' / 'skip.txt').write_text('x')
+    from mxnet.gluon.data.vision import ImageFolderDataset
+    with pytest.warns(UserWarning):
+        ds = ImageFolderDataset(str(tmp_path))
+    assert ds.synsets == ['a', 'b'] and len(ds) == 2
+    img, label = ds[1]
+    assert img.shape == (10, 12, 3) and label == 1
+    np.testing.assert_array_equal(img.asnumpy(), src[:10, :12, ::-1])

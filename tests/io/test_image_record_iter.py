@@ -1,0 +1,101 @@
+"""ImageRecordIter / ImageRecordUInt8Iter / ImageIter against MXNet 1.9.1 golden batches."""
+import os
+
+import numpy as np
+import pytest
+
+from mxnet import image
+from mxnet.base import MXNetError
+from mxnet.io import ImageRecordIter, ImageRecordUInt8Iter
+
+GOLD = os.path.join(os.path.dirname(__file__), '..', 'compat', 'golden', 'data')
+CASES = [('plain', {}),
+         ('norm', dict(mean_r=123.0, mean_g=117.0, mean_b=104.0, std_r=58.0, std_g=57.0,
+                       std_b=57.5, scale=0.5, resize=30)),
+         ('labels', dict(label_width=2, round_batch=False, resize=40, inter_method=2,
+                         path_imgrec=os.path.join(GOLD, 'images_w2.rec'))),
+         ('part', dict(num_parts=2, part_index=1, batch_size=2))]
+
+
+@pytest.fixture(scope='module')
+def gold():
+    return dict(np.load(os.path.join(GOLD, 'imagerec.npz')))
+
+
+@pytest.mark.parametrize('cls', [ImageRecordIter, ImageRecordUInt8Iter])
+@pytest.mark.parametrize('name,extra', CASES, ids=[c[0] for c in CASES])
+def test_record_iter_golden(gold, cls, name, extra):
+    if cls is ImageRecordUInt8Iter and name == 'norm':
+        pytest.skip('no normalization in the uint8 iterator')
+    args = dict(path_imgrec=os.path.join(GOLD, 'images.rec'), data_shape=(3, 24, 32),
+                batch_size=4)
+    args.update(extra)
+    it = cls(**args)
+    seen = 0
+    for ep in range(2):
+        for bi, b in enumerate(it):
+            key = '%s/%s/%d/%d' % (cls.__name__, name, ep, bi)
+            valid = b.data[0].shape[0]
+            if name == 'labels' and bi == 1:
+                valid = 2      # MXNet leaves the tail of a non-rounded batch uninitialized
+            np.testing.assert_allclose(b.data[0].asnumpy()[:valid], gold[key + '/data'][:valid],
+                                       rtol=1e-6, atol=1e-6, err_msg=key)
+            assert b.data[0].dtype == gold[key + '/data'].dtype
+            np.testing.assert_array_equal(b.label[0].asnumpy()[:valid],
+                                          gold[key + '/label'][:valid])
+            assert b.pad == int(gold[key + '/pad'])
+            seen += 1
+        it.reset()
+    assert seen == sum(1 for k in gold if k.startswith(cls.__name__ + '/' + name + '/')
+                       and k.endswith('/pad'))
+
+
+def test_imageiter_golden(gold):
+    it = image.ImageIter(4, (3, 24, 32), path_imgrec=os.path.join(GOLD, 'images_w2.rec'),
+                         path_imgidx=os.path.join(GOLD, 'images_w2.idx'), label_width=2,
+                         resize=36)
+    n = 0
+    for ep in range(2):
+        for bi, b in enumerate(it):
+            key = 'imageiter/%d/%d' % (ep, bi)
+            np.testing.assert_allclose(b.data[0].asnumpy(), gold[key + '/data'], atol=1e-4)
+            assert b.pad == int(gold[key + '/pad'])
+            n += 1
+        it.reset()
+    assert n == sum(1 for k in gold if k.startswith('imageiter/') and k.endswith('/pad'))
+
+
+def test_random_aug_shapes():
+    it = ImageRecordIter(path_imgrec=os.path.join(GOLD, 'images.rec'), data_shape=(3, 20, 20),
+                         batch_size=3, rand_crop=True, rand_mirror=True, shuffle=True,
+                         max_random_scale=1.2, min_random_scale=0.8, max_aspect_ratio=0.2,
+                         resize=30, preprocess_threads=2)
+    batches = list(it)
+    assert len(batches) == 2 and batches[0].data[0].shape == (3, 3, 20, 20)
+    labels = sorted(np.concatenate([b.label[0].asnumpy() for b in batches]).tolist())
+    assert labels == [0, 0, 1, 1, 2, 2]
+
+
+def test_bad_input(tmp_path):
+    with pytest.raises(MXNetError, match='missing.rec'):
+        ImageRecordIter(path_imgrec=str(tmp_path / 'missing.rec'), data_shape=(3, 8, 8),
+                        batch_size=2)
+    with pytest.raises(MXNetError, match="Cannot find argument 'foo'"):
+        ImageRecordIter(path_imgrec=os.path.join(GOLD, 'images.rec'), data_shape=(3, 8, 8),
+                        batch_size=2, foo=1)
+    with pytest.raises(MXNetError, match='label_width is 1'):
+        ImageRecordIter(path_imgrec=os.path.join(GOLD, 'images_w2.rec'),
+                        data_shape=(3, 8, 8), batch_size=2)
+    from mxnet import recordio
+    rec = recordio.MXRecordIO(str(tmp_path / 'bad.rec'), 'w')
+    for i in range(3):
+        rec.write(recordio.pack(recordio.IRHeader(0, 1.0, i, 0), b'not an image'))
+    rec.close()
+    with pytest.raises(MXNetError, match=r'cannot decode.*record 0.*byte offset 0.*bad\.rec'):
+        ImageRecordIter(path_imgrec=str(tmp_path / 'bad.rec'), data_shape=(3, 8, 8),
+                        batch_size=2)
+    raw = open(os.path.join(GOLD, 'images.rec'), 'rb').read()
+    (tmp_path / 'trunc.rec').write_bytes(raw[:5000])
+    with pytest.raises(MXNetError, match=r'trunc\.rec.*truncated record at byte offset 4352'):
+        ImageRecordIter(path_imgrec=str(tmp_path / 'trunc.rec'), data_shape=(3, 8, 8),
+                        batch_size=2)

@@ -1,0 +1,272 @@
+"""mx.autograd checked against MXNet 1.9.1 behaviour (expected values from the oracle)."""
+
+import numpy as np
+import pytest
+
+import mxnet as mx
+from mxnet import autograd as ag
+from mxnet.base import MXNetError
+
+
+def _var(vals=(1.0, 2.0, 3.0), req="write"):
+    x = mx.nd.array(list(vals))
+    x.attach_grad(grad_req=req)
+    return x
+
+
+def test_flags_and_scopes():
+    assert (ag.is_recording(), ag.is_training()) == (False, False)
+    with ag.record():
+        assert (ag.is_recording(), ag.is_training()) == (True, True)
+        with ag.pause():
+            assert (ag.is_recording(), ag.is_training()) == (False, False)
+        with ag.pause(train_mode=True):
+            assert (ag.is_recording(), ag.is_training()) == (False, True)
+        with ag.predict_mode():
+            assert (ag.is_recording(), ag.is_training()) == (True, False)
+    with ag.record(train_mode=False):
+        assert (ag.is_recording(), ag.is_training()) == (True, False)
+    with ag.train_mode():
+        assert (ag.is_recording(), ag.is_training()) == (False, True)
+    assert (ag.is_recording(), ag.is_training()) == (False, False)
+
+
+def test_set_recording_training_return_previous():
+    assert (ag.set_recording(True), ag.set_recording(False), ag.set_recording(False)) == \
+        (False, True, False)
+    assert (ag.set_training(True), ag.set_training(False), ag.set_training(False)) == \
+        (False, True, False)
+
+
+def test_scope_restores_on_exception():
+    with pytest.raises(RuntimeError):
+        with ag.record():
+            raise RuntimeError("boom")
+    assert not ag.is_recording() and not ag.is_training()
+
+
+@pytest.mark.parametrize("req, twice, want", [
+    ("write", False, [4, 8, 12]), ("write", True, [4, 8, 12]), ("add", True, [8, 16, 24]),
+])
+def test_grad_req(req, twice, want):
+    x = _var(req=req)
+    for _ in range(2 if twice else 1):
+        with ag.record():
+            y = x * x * 2
+        y.backward()
+    assert x.grad.asnumpy().tolist() == want
+
+
+def test_grad_req_null_and_bad():
+    x = _var(req="null")
+    with ag.record():
+        y = x * 2
+    with pytest.raises(MXNetError):
+        y.backward()
+    with pytest.raises(KeyError):
+        mx.nd.ones((1,)).attach_grad("foo")
+
+
+def test_second_backward_needs_retain_graph():
+    for expr in (lambda x: x * 3, lambda x: x + 1):
+        x = _var((1.0, 2.0))
+        with ag.record():
+            y = expr(x)
+        y.backward()
+        with pytest.raises(MXNetError, match="Cannot differentiate node because it is not in a "
+                                             "computational graph"):
+            y.backward()
+    x = _var((1.0, 2.0))
+    with ag.record():
+        y = x * 3
+    y.backward(retain_graph=True)
+    y.backward()
+    assert x.grad.asnumpy().tolist() == [3.0, 3.0]
+
+
+def test_backward_outside_graph_raises():
+    x = _var((1.0, 2.0))
+    y = x * 3
+    with pytest.raises(MXNetError, match="not in a computational graph"):
+        y.backward()
+    w = mx.nd.array([3.0, 4.0])
+    with ag.record():
+        z = w * 2
+    with pytest.raises(MXNetError, match="not in a computational graph"):
+        z.backward()
+
+
+def test_head_grads_and_multiple_heads():
+    x = _var((1.0, 2.0))
+    with ag.record():
+        y = x * 2
+    y.backward(out_grad=mx.nd.array([10.0, 100.0]))
+    assert x.grad.asnumpy().tolist() == [20.0, 200.0]
+    x = _var((1.0, 2.0))
+    with ag.record():
+        y = x * 2
+        z = x * 3
+    ag.backward([y, z])
+    assert x.grad.asnumpy().tolist() == [5.0, 5.0]
+
+
+def test_grad_function():
+    x = _var((1.0, 2.0))
+    with ag.record():
+        y = x * x
+    g = ag.grad(y, x)
+    assert isinstance(g, list) and g[0].asnumpy().tolist() == [2.0, 4.0]
+    assert x.grad.asnumpy().tolist() == [0.0, 0.0]  # buffers untouched
+    with ag.record():
+        y = x * 2
+    g = ag.grad(y, [x], head_grads=mx.nd.array([1.0, 3.0]))
+    assert g[0].asnumpy().tolist() == [2.0, 6.0]
+    with pytest.raises(MXNetError, match="not in a computational graph"):
+        ag.grad(y, [x])
+
+
+def test_higher_order_grad():
+    x = _var((1.0, 2.0))
+    with ag.record():
+        y = x * x * x
+        gx = ag.grad(y, [x], create_graph=True, retain_graph=True)[0]
+        z = gx * 1
+    z.backward()
+    np.testing.assert_allclose(x.grad.asnumpy(), [6.0, 12.0])
+
+
+def test_mark_variables_and_reattach():
+    x = mx.nd.array([1.0, 2.0])
+    gx = mx.nd.zeros((2,))
+    ag.mark_variables([x], [gx])
+    with ag.record():
+        y = x * 5
+    y.backward()
+    assert gx.asnumpy().tolist() == [5.0, 5.0]
+    x = _var((1.0, 2.0))
+    with ag.record():
+        y = x * 2
+    x.attach_grad()
+    y.backward()
+    assert x.grad.asnumpy().tolist() == [0.0, 0.0]
+
+
+def test_detach_copy_astype_slices():
+    x = _var((1.0, 2.0))
+    with ag.record():
+        y = x * 2
+        y2 = y.detach() * x
+    y2.backward()
+    assert x.grad.asnumpy().tolist() == [2.0, 4.0]
+    x = _var((1.0, 2.0))
+    with ag.record():
+        z = x.copy() * x.copy()
+    z.backward()
+    assert x.grad.asnumpy().tolist() == [2.0, 4.0]
+    x = _var((1.0, 2.0))
+    with ag.record():
+        z = x.astype("float64") * 2
+    z.backward()
+    assert x.grad.asnumpy().tolist() == [2.0, 2.0]
+    x = _var()
+    with ag.record():
+        z = x[1:] * 2
+    z.backward()
+    assert x.grad.asnumpy().tolist() == [0.0, 2.0, 2.0]
+    x = _var()
+    with ag.record():
+        z = x[[0, 0, 2]] * 2
+    z.backward()
+    assert x.grad.asnumpy().tolist() == [4.0, 0.0, 2.0]
+
+
+def test_unreached_variable_untouched_and_int_grad():
+    x = _var((1.0, 2.0))
+    w = _var((1.0,))
+    w.grad[:] = 9
+    with ag.record():
+        y = x * 2
+    y.backward()
+    assert w.grad.asnumpy().tolist() == [9.0]
+    i = mx.nd.array([1, 2], dtype="int32")
+    i.attach_grad()
+    assert i.grad.dtype == np.int32 and i.grad.asnumpy().tolist() == [0, 0]
+
+
+def test_out_grad_of_intermediate_is_none():
+    x = _var((1.0, 2.0))
+    with ag.record():
+        y = x * 2
+    y.backward()
+    assert y.grad is None
+    assert x.grad.context == mx.cpu(0) and x.grad.dtype == np.float32
+
+
+def test_training_flag_during_backward():
+    seen = []
+
+    class Probe(ag.Function):
+        def forward(self, x):
+            return x * 1
+
+        def backward(self, dy):
+            seen.append(ag.is_training())
+            return dy
+
+    for mode in (True, False):
+        x = _var((1.0,))
+        with ag.record():
+            y = Probe()(x)
+        y.backward(train_mode=mode)
+    assert seen == [True, False]
+
+
+class _Sigmoid(ag.Function):
+    def forward(self, x):
+        y = 1 / (1 + mx.nd.exp(-x))
+        self.save_for_backward(y)
+        return y
+
+    def backward(self, dy):
+        (y,) = self.saved_tensors
+        return dy * y * (1 - y)
+
+
+def test_custom_function():
+    x = mx.nd.array([0.0, 1.0])
+    x.attach_grad()
+    with ag.record():
+        y = _Sigmoid()(x)
+    y.backward()
+    s = 1 / (1 + np.exp(-np.array([0.0, 1.0])))
+    np.testing.assert_allclose(x.grad.asnumpy(), s * (1 - s), rtol=1e-6)
+
+
+def test_custom_function_multi_io():
+    class Split(ag.Function):
+        def forward(self, a, b):
+            return a * b, a + b
+
+        def backward(self, d1, d2):
+            return d1 * 2 + d2, d1 * 3 + d2
+
+    a, b = _var((1.0,)), _var((2.0,))
+    with ag.record():
+        p, q = Split()(a, b)
+        z = p + q
+    z.backward()
+    assert (a.grad.asscalar(), b.grad.asscalar()) == (3.0, 4.0)
+
+
+def test_out_argument_joins_graph():
+    x = _var((1.0, 2.0))
+    y = mx.nd.zeros((2,))
+    with ag.record():
+        mx.nd.elemwise_add(x, x, out=y)
+        z = y * 1
+    z.backward()
+    assert x.grad.asnumpy().tolist() == [2.0, 2.0]
+    with ag.record():
+        w = x * 2
+        with pytest.raises(MXNetError, match="computational graph"):
+            mx.nd.elemwise_add(x, x, out=w)

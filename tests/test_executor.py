@@ -1,0 +1,178 @@
+"""Executor: bind/simple_bind, grad_req, reshape, copy_params_from, monitor, group2ctx."""
+
+import numpy as np
+import pytest
+import torch
+
+import mxnet as mx
+import mxnet.symbol as sym
+from mxnet._op import has_op
+from mxnet.base import MXNetError
+from mxnet.executor import _graph_callable
+
+needs_fc = pytest.mark.skipif(not has_op("FullyConnected"), reason="FullyConnected missing")
+
+
+def _fc():
+    x, w = sym.Variable('x'), sym.Variable('w')
+    return sym.FullyConnected(x, weight=w, num_hidden=2, no_bias=True, name='fc')
+
+
+@needs_fc
+def test_simple_bind_dicts_and_grad_req_dict():
+    y = _fc()
+    ex = y.simple_bind(mx.cpu(), x=(3, 4), grad_req={'x': 'null', 'w': 'write'})
+    assert ex.grad_arrays[0] is None and ex.grad_arrays[1].shape == (2, 4)
+    assert list(ex.grad_dict) == ['x', 'w'] and list(ex.output_dict) == ['fc_output']
+    assert ex.outputs[0].shape == (3, 2)
+    ex.arg_dict['x'][:] = 1
+    ex.arg_dict['w'][:] = 2
+    out = ex.forward(is_train=True)
+    np.testing.assert_allclose(out[0].asnumpy(), np.full((3, 2), 8.0))
+    ex.backward(mx.nd.ones((3, 2)))
+    np.testing.assert_allclose(ex.grad_dict['w'].asnumpy(), np.full((2, 4), 3.0))
+
+
+@needs_fc
+def test_bind_errors():
+    y = _fc()
+    with pytest.raises(MXNetError):
+        y.bind(mx.cpu(), {'x': mx.nd.ones((3, 4)), 'w': mx.nd.ones((5, 5))})
+    with pytest.raises(ValueError, match="key `w` is missing in `args`"):
+        y.bind(mx.cpu(), {'x': mx.nd.ones((3, 4))})
+    with pytest.raises(ValueError, match="Length of args does not match"):
+        y.bind(mx.cpu(), [mx.nd.ones((3, 4))])
+    ex = y.bind(mx.cpu(), {'x': mx.nd.ones((3, 4)), 'w': mx.nd.ones((2, 4))})
+    assert ex.grad_arrays is None
+    np.testing.assert_allclose(ex.forward()[0].asnumpy(), np.full((3, 2), 4.0))
+    with pytest.raises(ValueError):
+        ex.forward(z=mx.nd.ones((1,)))
+    with pytest.raises(MXNetError):
+        y.simple_bind(mx.cpu())
+
+
+def test_grad_req_add_and_null():
+    x = sym.Variable('x')
+    y = x * x
+    xs = mx.nd.array([1.0, 2.0, 3.0])
+    g = mx.nd.zeros((3,))
+    ex = y.bind(mx.cpu(), {'x': xs}, args_grad={'x': g}, grad_req='add')
+    for _ in range(2):
+        ex.forward(is_train=True)
+        ex.backward(mx.nd.ones((3,)))
+    np.testing.assert_allclose(g.asnumpy(), [4.0, 8.0, 12.0])
+    ex = y.bind(mx.cpu(), {'x': xs}, args_grad={'x': g}, grad_req='write')
+    ex.forward(is_train=True, x=mx.nd.array([5.0, 5.0, 5.0]))
+    ex.backward(mx.nd.ones((3,)))
+    np.testing.assert_allclose(g.asnumpy(), [10.0, 10.0, 10.0])
+    ex = y.bind(mx.cpu(), {'x': xs}, args_grad={'x': g}, grad_req='null')
+    ex.forward(is_train=True)
+    ex.backward(mx.nd.ones((3,)))
+    np.testing.assert_allclose(g.asnumpy(), [10.0, 10.0, 10.0])
+
+
+def test_eval_outputs_persist_and_group():
+    a, b = sym.Variable('a'), sym.Variable('b')
+    g = sym.Group([a + b, a * b])
+    outs = g.eval(a=mx.nd.ones((2,)), b=mx.nd.full((2,), 3.0))
+    assert [o.asnumpy().tolist() for o in outs] == [[4.0, 4.0], [3.0, 3.0]]
+    ex = g.bind(mx.cpu(), {'a': mx.nd.ones((2,)), 'b': mx.nd.ones((2,))})
+    first = ex.outputs[0]
+    ex.forward(a=mx.nd.full((2,), 2.0))
+    assert first is ex.outputs[0] and first.asnumpy().tolist() == [3.0, 3.0]
+
+
+@needs_fc
+def test_reshape_and_copy_params():
+    y = _fc()
+    ex = y.simple_bind(mx.cpu(), x=(4, 4))
+    ex.copy_params_from({'w': mx.nd.ones((2, 4))})
+    with pytest.raises(ValueError, match='Find name "zz" that is not in the arguments'):
+        ex.copy_params_from({'zz': mx.nd.ones((1,))})
+    ex.copy_params_from({'zz': mx.nd.ones((1,))}, allow_extra_params=True)
+    ex2 = ex.reshape(x=(2, 4))
+    assert ex2.arg_dict['w'] is ex.arg_dict['w']
+    ex2.arg_dict['x'][:] = 1
+    assert ex2.forward()[0].asnumpy().tolist() == [[4.0, 4.0], [4.0, 4.0]]
+    with pytest.raises(AssertionError, match='larger than original'):
+        ex.reshape(x=(8, 4))
+    assert ex.reshape(allow_up_sizing=True, x=(8, 4)).forward()[0].shape == (8, 2)
+
+
+@needs_fc
+def test_monitor_callback():
+    d = sym.Variable('data')
+    f = sym.FullyConnected(d, num_hidden=3, name='fc')
+    a = sym.exp(f, name='act')
+    ex = a.simple_bind(mx.cpu(), data=(2, 4))
+    seen = []
+    ex.set_monitor_callback(lambda n, arr: seen.append((n, arr.shape)))
+    ex.forward()
+    assert seen == [('fc_output', (2, 3)), ('act_output', (2, 3))]
+    seen.clear()
+    ex.set_monitor_callback(lambda n, arr: seen.append(n), monitor_all=True)
+    ex.forward()
+    assert seen[:3] == ['data', 'fc_weight', 'fc_bias']
+    assert 'fc_data' in seen and seen[-1] == 'act_output'
+
+
+def test_group2ctx_model_parallel():
+    import mxnet.attribute as attribute
+
+    with attribute.AttrScope(ctx_group='dev1'):
+        a = sym.Variable('a')
+        b = sym.exp(a)
+    with attribute.AttrScope(ctx_group='dev2'):
+        c = b * 2
+    ex = c.simple_bind(mx.cpu(0), group2ctx={'dev1': mx.cpu(1), 'dev2': mx.cpu(2)}, a=(3,))
+    assert ex.arg_dict['a'].context == mx.cpu(1)
+    ex.arg_dict['a'][:] = 0
+    ex.forward(is_train=True)
+    ex.backward(mx.nd.ones((3,)))
+    assert ex.outputs[0].asnumpy().tolist() == [2.0, 2.0, 2.0]
+    assert ex.grad_dict['a'].asnumpy().tolist() == [2.0, 2.0, 2.0]
+
+
+def test_graph_callable_contract():
+    x, y = sym.Variable('x'), sym.Variable('y')
+    s = sym.Group([sym.exp(x) * y, x + y])
+    fn, ins, aux = _graph_callable(s)
+    assert ins == ['x', 'y'] and aux == []
+    tx = torch.tensor([0.0, 1.0], requires_grad=True)
+    ty = torch.tensor([2.0, 3.0])
+    outs = fn([tx, ty], [], False)
+    assert len(outs) == 2
+    outs[0].sum().backward()
+    np.testing.assert_allclose(tx.grad.numpy(), (np.exp([0.0, 1.0]) * [2.0, 3.0]),
+                               rtol=1e-6)
+
+
+@pytest.mark.skipif(not has_op("BatchNorm"), reason="BatchNorm missing")
+def test_batchnorm_aux_only_updated_in_training():
+    d = sym.Variable('data')
+    bn = sym.BatchNorm(d, name='bn', fix_gamma=False)
+    ex = bn.simple_bind(mx.cpu(), data=(4, 2))
+    ex.arg_dict['data'][:] = mx.nd.array(np.arange(8).reshape(4, 2))
+    ex.arg_dict['bn_gamma'][:] = 1
+    ex.aux_dict['bn_moving_var'][:] = 1
+    ex.forward(is_train=False)
+    assert ex.aux_dict['bn_moving_mean'].asnumpy().tolist() == [0.0, 0.0]
+    ex.forward(is_train=True)
+    assert ex.aux_dict['bn_moving_mean'].asnumpy().tolist() != [0.0, 0.0]
+
+
+def test_compile_switch_runs():
+    x = sym.Variable('x')
+    ex = (sym.exp(x) + x).simple_bind(mx.cpu(), compile=True, x=(3,))
+    ex.arg_dict['x'][:] = 0
+    ex.forward(is_train=True)
+    ex.backward(mx.nd.ones((3,)))
+    assert ex.outputs[0].asnumpy().tolist() == [1.0, 1.0, 1.0]
+    assert ex.grad_dict['x'].asnumpy().tolist() == [2.0, 2.0, 2.0]
+
+
+def test_runtime_error_names_node():
+    a, b = sym.Variable('a'), sym.Variable('b')
+    s = sym.elemwise_add(a, b, name='adder')
+    with pytest.raises(MXNetError, match='adder'):
+        s.bind(mx.cpu(), {'a': mx.nd.ones((2,)), 'b': mx.nd.ones((3,))}).forward()
