@@ -15,6 +15,40 @@ from .base import MXNetError
 from . import _op
 from . import context
 from .context import Context, cpu, cpu_pinned, current_context, gpu
+from . import engine
 from . import ndarray
 from . import ndarray as nd
 from . import autograd
+from . import random
+from . import name
+from . import attribute
+from .attribute import AttrScope
+from . import symbol
+from . import symbol as sym
+from . import executor
+from . import operator
+from . import io
+from . import recordio
+from . import image
+from . import image as img
+from . import initializer
+from . import initializer as init
+from . import optimizer
+from . import optimizer as opt
+from . import lr_scheduler
+from . import metric
+from . import callback
+from . import kvstore
+from . import kvstore as kv
+from . import model
+from . import monitor
+from . import monitor as mon
+from . import module
+from . import module as mod
+from . import gluon
+from . import profiler
+from . import runtime
+from . import util
+from . import test_utils
+from . import visualization
+from . import visualization as viz

@@ -225,8 +225,14 @@ def _pool(a, x):
     if nd not in _MAXPOOL:
         raise MXNetError(f"Pooling: data must be 3-D, 4-D or 5-D, got {tuple(x.shape)}")
     sp = tuple(x.shape[2:])
+    if a["pooling_convention"] == "same" and (nd != 1 or a["pool_type"] != "max"):
+        raise MXNetError("Pooling: Input data should be 3D in (batch, channel, x). Currently "
+                         "'same' supports Max Pooling 1-D")
     k, s, p = _pool_geom(a, sp)
     out_sp = _pool_out(a, sp, k, s, p)
+    fast = _pool_torch(a, x, nd, sp, k, s, p, out_sp)
+    if fast is not None:
+        return to_cl(fast) if cl else fast
     if a["pooling_convention"] == "same":
         total = [max(0, (o - 1) * s[i] + k[i] - sp[i]) for i, o in enumerate(out_sp)]
         lo = [t // 2 for t in total]
@@ -252,6 +258,25 @@ def _pool(a, x):
             out = out.sqrt() if pv == 2 else out.sign() * out.abs().pow(1.0 / pv)
     out = out[(slice(None), slice(None)) + tuple(slice(0, o) for o in out_sp)]
     return to_cl(out) if cl else out
+
+
+def _pool_torch(a, x, nd, sp, k, s, p, out_sp):
+    """Torch's own pooling when its output size and divisor rules coincide with MXNet's."""
+    conv, t = a["pooling_convention"], a["pool_type"]
+    if conv == "same" or t == "lp" or any(2 * p[i] > k[i] for i in range(nd)):
+        return None
+    ceil = conv == "full"
+    if ceil:
+        for i in range(nd):
+            if (out_sp[i] - 1) * s[i] >= sp[i] + p[i]:
+                return None  # torch drops a last window that starts in the padding
+    if t == "max":
+        return _MAXPOOL[nd](x, k, s, p, ceil_mode=ceil)
+    include = t == "sum" or a["count_include_pad"] is None or a["count_include_pad"]
+    if t == "sum" and ceil:
+        return None  # torch's divisor shrinks on the overhang; sum needs the kernel size
+    out = _AVGPOOL[nd](x, k, s, p, ceil_mode=ceil, count_include_pad=include)
+    return out * math.prod(k) if t == "sum" else out
 
 
 def _pool_count(a, xp, sp, k, s, p, lo):

@@ -98,9 +98,7 @@ _UNARY = {
                   "Pass the input through and stop gradients flowing back."),
     "make_loss": (lambda x: _OnesGrad.apply(x) if x.requires_grad else x, False, (),
                   "Mark a symbol as a loss: its gradient is ones, whatever the head gradient."),
-    "zeros_like_": None,
 }
-del _UNARY["zeros_like_"]
 
 
 def _gamma_sign(x):

@@ -360,9 +360,13 @@ def _makediag(a: dict, A: torch.Tensor) -> torch.Tensor:
 
 
 def _trian_index(n: int, offset: int, lower: bool, device) -> tuple[torch.Tensor, torch.Tensor]:
-    """Row-major (row, col) positions of the referenced triangle of an n x n matrix."""
+    """(row, col) positions of the referenced triangle of an n x n matrix, in MXNet's order.
+
+    A lower triangle is read row by row; an upper one column by column (the lower triangle of
+    the transpose, read row by row).
+    """
     if offset > 0 or (offset == 0 and not lower):
-        rows, cols = torch.triu_indices(n, n, offset, device=device)
+        cols, rows = torch.tril_indices(n, n, -offset, device=device)
     else:
         rows, cols = torch.tril_indices(n, n, offset, device=device)
     return rows, cols

@@ -23,11 +23,19 @@ def fill(shapes: list, i: int, shape) -> None:
     if i >= len(shapes):
         return
     shape = tuple(int(d) for d in shape)
-    if shapes[i] is None:
+    old = shapes[i]
+    if old is None:
         shapes[i] = shape
-    elif tuple(shapes[i]) != shape and 0 not in tuple(shapes[i]):
-        raise MXNetError(f"Shape inconsistent: input {i} expected {shape}, got "
-                         f"{tuple(shapes[i])}")
+        return
+    old = tuple(old)
+    if old == shape:
+        return
+    # partially known (0 = unknown dim, as in Gluon's deferred initialization)
+    if len(old) == len(shape) and all(o in (0, n) for o, n in zip(old, shape)):
+        shapes[i] = shape
+        return
+    raise MXNetError(f"Shape inconsistent, Provided = {list(old)}, inferred shape={list(shape)} "
+                     f"(input {i})")
 
 
 def no_bias_inputs(names=("data", "weight", "bias")):

@@ -60,14 +60,18 @@ def _batchnorm(a, x, gamma, beta, mmean, mvar):
     eps = a["eps"]
     gamma, beta = gamma.to(x.dtype), beta.to(x.dtype)
     if a["fix_gamma"]:
-        gamma = gamma * 0 + 1  # gamma is treated as one; its gradient is zero
+        # gamma is treated as one; its gradient is zero
+        gamma = gamma * 0 + 1 if gamma.requires_grad else torch.ones_like(gamma)
+    xc = x if ax == 1 else x.movedim(ax, 1)
+    if x.dim() < 2:
+        raise MXNetError(f"BatchNorm: data needs at least 2 dims, got {tuple(x.shape)}")
     if state.is_train and not a["use_global_stats"]:
-        mean = x.mean(red)
-        var = (x - mean.reshape(bs)).square().mean(red)
         with torch.no_grad():
+            var, mean = torch.var_mean(x.detach(), red, correction=0)
             m = a["momentum"]
-            mmean.mul_(m).add_(mean.detach().to(mmean.dtype), alpha=1 - m)
-            mvar.mul_(m).add_(var.detach().to(mvar.dtype), alpha=1 - m)
+            mmean.mul_(m).add_(mean.to(mmean.dtype), alpha=1 - m)
+            mvar.mul_(m).add_(var.to(mvar.dtype), alpha=1 - m)
+        out = F.batch_norm(xc, None, None, gamma, beta, True, 0.0, eps)
     else:
         mean, var = mmean.to(x.dtype), mvar.to(x.dtype)
         if not a["use_global_stats"] and torch.is_grad_enabled() and x.requires_grad:
@@ -75,10 +79,15 @@ def _batchnorm(a, x, gamma, beta, mmean, mvar):
             # batch statistics (inference-mode backward without use_global_stats)
             invstd = torch.rsqrt(var + eps)
             xhat = _InferNorm.apply(x, mean.reshape(bs), invstd.reshape(bs), red)
-            return xhat * gamma.reshape(bs) + beta.reshape(bs), mean, invstd
-    invstd = torch.rsqrt(var + eps)
-    out = (x - mean.reshape(bs)) * (invstd * gamma).reshape(bs) + beta.reshape(bs)
-    return out, mean, invstd
+            return xhat * gamma.reshape(bs) + beta.reshape(bs), mean.clone(), invstd
+        out = F.batch_norm(xc, mean, var, gamma, beta, False, 0.0, eps)
+    if ax != 1:
+        out = out.movedim(1, ax)
+    if not a["output_mean_var"]:
+        return out, mean, var  # hidden outputs: skip the inverse-std computation
+    if mean is mmean:
+        mean = mean.clone()  # never hand out the moving statistics' own storage
+    return out, mean, torch.rsqrt(var + eps)
 
 
 def _bn_shape(a, s):

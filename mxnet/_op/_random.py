@@ -128,13 +128,26 @@ def _check_shape(name: str, shape) -> tuple:
     return shape
 
 
+# in-place samplers drawing straight into the output dtype for scalar parameters
+_FAST = {
+    "_random_uniform": lambda t, a: t.uniform_(a["low"], a["high"]),
+    "_random_normal": lambda t, a: t.normal_(a["loc"], a["scale"]),
+    "_random_exponential": lambda t, a: t.exponential_(a["lam"]),
+}
+
+
 def _random_op(name, draw, names):
+    fast = _FAST.get(name)
+
     def compute(attrs):
         shape = _check_shape(name, attrs["shape"])
         dev = _device(attrs)
+        dt = _float_dtype(name, attrs["dtype"])
         with torch.no_grad():
+            if fast is not None:
+                return fast(torch.empty(shape, dtype=dt, device=dev), attrs)
             out = draw(_scalar_params(attrs, names, dev), shape, dev)
-        return out.to(_float_dtype(name, attrs["dtype"]))
+        return out.to(dt)
 
     return compute
 
@@ -242,17 +255,17 @@ def _multinomial(attrs, data):
     for d in extra:
         n *= d
     batch = tuple(data.shape[:-1])
-    out_shape = batch + extra
+    out_shape = (batch + extra) or (1,)  # MXNet 1.x has no 0-d arrays
     dt = to_torch(attrs["dtype"])
     if data.device.type == "meta":
         return (torch.empty(out_shape, dtype=dt, device="meta"),
                 torch.empty(out_shape, dtype=data.dtype, device="meta"))
-    probs = data.detach().reshape(-1, data.shape[-1]).to(torch.float64)
+    flat = data.reshape(-1, data.shape[-1])
     with torch.no_grad():
-        idx = torch.multinomial(probs, n, replacement=True)
-        logp = torch.log(torch.gather(probs, 1, idx))
-    idx = idx.reshape(out_shape)
-    return idx.to(dt), logp.reshape(out_shape).to(data.dtype)
+        idx = torch.multinomial(flat.detach().to(torch.float64), n, replacement=True)
+    # log-probabilities stay differentiable w.r.t. data (MXNet: gradient 1/p at each sample)
+    logp = torch.log(torch.gather(flat, 1, idx))
+    return idx.reshape(out_shape).to(dt), logp.reshape(out_shape)
 
 
 register(OpDef("_sample_multinomial", _multinomial, aliases=("sample_multinomial",),

@@ -29,14 +29,25 @@ def _norm_axis(name: str, axis: int, ndim: int) -> int:
     return axis % ndim
 
 
+_AXES_CACHE: dict = {}
+
+
 def _reduce_axes(name: str, attrs: dict, ndim: int) -> tuple[int, ...]:
-    """The axes to reduce, normalised and sorted."""
+    """The axes to reduce, normalised and sorted (cached per axis/exclude/ndim)."""
     axis = attrs["axis"]
+    key = (axis, attrs.get("exclude", False), ndim)
+    hit = _AXES_CACHE.get(key)
+    if hit is not None:
+        return hit
     if axis is None or len(axis) == 0:
-        return tuple(range(ndim))
-    axes = tuple(sorted({_norm_axis(name, a, ndim) for a in axis}))
-    if attrs.get("exclude"):
-        axes = tuple(i for i in range(ndim) if i not in axes)
+        axes = tuple(range(ndim))
+    else:
+        axes = tuple(sorted({_norm_axis(name, a, ndim) for a in axis}))
+        if key[1]:
+            axes = tuple(i for i in range(ndim) if i not in axes)
+    if len(_AXES_CACHE) > 1024:
+        _AXES_CACHE.clear()
+    _AXES_CACHE[key] = axes
     return axes
 
 
@@ -49,67 +60,70 @@ def _finish(out: torch.Tensor, x: torch.Tensor, axes, keepdims: bool) -> torch.T
 
 
 def _reducer(name: str, kernel):
-    """Build ``compute`` for a reduction; ``kernel(x, axes)`` reduces with keepdim=True."""
+    """Build ``compute`` for a reduction; ``kernel(x, axes, keepdim)`` reduces ``axes``.
+
+    A reduction over every axis without keepdims gives shape ``(1,)`` (MXNet 1.x).
+    """
 
     def compute(attrs, x):
-        axes = _reduce_axes(name, attrs, x.dim())
+        ndim = x.dim()
+        axes = _reduce_axes(name, attrs, ndim)
         if not axes:
             return x.clone()
-        out = kernel(x, axes)
-        return _finish(out, x, axes, attrs["keepdims"])
+        keep = attrs["keepdims"]
+        out = kernel(x, axes, keep)
+        if out.dtype != x.dtype:
+            out = out.to(x.dtype)
+        if not keep and len(axes) == ndim:
+            return out.reshape(1)
+        return out
 
     return compute
 
 
-def _keep_dtype(fn):
-    def k(x, axes):
-        out = fn(x, axes)
-        return out if out.dtype == x.dtype else out.to(x.dtype)
-
-    return k
-
-
-def _mean(x, axes):
+def _mean(x, axes, keep):
     if x.is_floating_point():
-        return torch.mean(x, dim=axes, keepdim=True)
-    return torch.mean(x.double(), dim=axes, keepdim=True)
+        return torch.mean(x, dim=axes, keepdim=keep)
+    return torch.mean(x.double(), dim=axes, keepdim=keep)
 
 
-def _prod(x, axes):
-    for a in axes:
-        x = torch.prod(x, dim=a, keepdim=True)
+def _prod(x, axes, keep):
+    for a in reversed(axes):
+        x = torch.prod(x, dim=a, keepdim=keep)
     return x
 
 
-def _nanprod(x, axes):
+def _nanprod(x, axes, keep):
     if x.is_floating_point():
         x = torch.where(torch.isnan(x), torch.ones_like(x), x)
-    return _prod(x, axes)
+    return _prod(x, axes, keep)
 
 
-def _nansum(x, axes):
+def _nansum(x, axes, keep):
     if x.is_floating_point():
-        return torch.nansum(x, dim=axes, keepdim=True)
-    return torch.sum(x, dim=axes, keepdim=True)
+        return torch.nansum(x, dim=axes, keepdim=keep)
+    return torch.sum(x, dim=axes, keepdim=keep)
 
 
 def _extreme(fn):
     """max/min whose gradient goes, undivided, to every element equal to the result."""
 
-    def k(x, axes):
-        out = fn(x, dim=axes, keepdim=True)
+    def k(x, axes, keep):
         if not x.requires_grad:
-            return out
-        out = out.detach()
+            return fn(x, dim=axes, keepdim=keep)
+        out = fn(x, dim=axes, keepdim=True).detach()
         mask = (x.detach() == out).to(x.dtype)
-        return out + ((x - x.detach()) * mask).sum(dim=axes, keepdim=True)
+        out = out + ((x - x.detach()) * mask).sum(dim=axes, keepdim=True)
+        if keep:
+            return out
+        return out.reshape([d for i, d in enumerate(x.shape) if i not in axes])
 
     return k
 
 
 _REDUCTIONS = {
     # name: (kernel, aliases, doc)
-    "sum": (lambda x, axes: torch.sum(x, dim=axes, keepdim=True), ("sum_axis",),
+    "sum": (lambda x, axes, keep: torch.sum(x, dim=axes, keepdim=keep), ("sum_axis",),
             "Sum of array elements over given axes."),
     "mean": (_mean, (), "Mean of array elements over given axes."),
     "prod": (_prod, (), "Product of array elements over given axes."),
@@ -122,7 +136,7 @@ _REDUCTIONS = {
 }
 
 for _name, (_kernel, _aliases, _doc) in _REDUCTIONS.items():
-    register(OpDef(_name, _reducer(_name, _keep_dtype(_kernel)), aliases=_aliases,
+    register(OpDef(_name, _reducer(_name, _kernel), aliases=_aliases,
                    params=[_AXIS, _KEEPDIMS, _EXCLUDE], fluent=True, doc=_doc))
 
 

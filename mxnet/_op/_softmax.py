@@ -24,7 +24,11 @@ def _prepare(name: str, attrs: dict, x: torch.Tensor):
     _check_float(name, x)
     dt = attrs["dtype"]
     if dt is not None:
-        x = x.to(to_torch(dt))
+        t = to_torch(dt)
+        if not t.is_floating_point:
+            raise MXNetError(f"Operator {name}: dtype must be None, float16, float32 or "
+                             f"float64, got {dt}")
+        x = x.to(t)
     t = attrs["temperature"]
     if t is not None and t != 1.0:
         x = x / t
@@ -76,8 +80,8 @@ def _softmax_type(a, ins):
 def _common_params():
     return [Param("axis", "int", -1, doc="The axis along which to compute softmax."),
             Param("temperature", "float_or_none", None, doc="Temperature parameter."),
-            Param("dtype", "enum", None, choices=("None", "float16", "float32", "float64"),
-                  doc="Output data type (the input's when None)."),
+            Param("dtype", "dtype", None, doc="Output data type: None (the input's), "
+                                                 "float16, float32 or float64."),
             Param("use_length", "bool_or_none", False,
                   doc="Whether to use the length input as a mask over the data input.")]
 
@@ -85,6 +89,7 @@ def _common_params():
 register(OpDef("softmax", _softmax, inputs=("data", "length"), fluent=True,
                active_inputs=lambda a: ("data", "length") if a["use_length"] else ("data",),
                params=_common_params(), infer_type=_softmax_type,
+               infer_out=lambda a, s: [s[0]],
                doc="Softmax along an axis: exp(x / T) normalised to sum to one."))
 register(OpDef("log_softmax", _log_softmax, fluent=True, params=_common_params(),
                infer_type=_softmax_type,

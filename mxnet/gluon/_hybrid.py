@@ -7,6 +7,7 @@ import warnings
 
 from .. import autograd, ndarray
 from ..base import MXNetError
+from ..context import Context
 from ._deferred import InferNamespace, Pending, deferred_error
 from .block import Block, _BlockScope  # noqa: F401
 from .parameter import DeferredInitializationError, ParameterDict, shape_is_known
@@ -184,9 +185,9 @@ class HybridBlock(Block):
                         "HybridBlock only supports one input context. You can print the "
                         "ele.ctx in the input arguments to inspect their contexts. Find all "
                         f"contexts = {set(ctxs)}")
-                with ctx:
+                with Context(ctx):  # a fresh object: nested `with` on one object would leak
                     return self._call_cached_op(x, *args)
-            with ctx:
+            with Context(ctx):
                 try:
                     params = {k: v.data(ctx) for k, v in self._reg_params.items()}
                 except DeferredInitializationError:
@@ -416,7 +417,7 @@ class SymbolBlock(HybridBlock):
     def forward(self, x, *args):
         has_sym, has_nd, ctxs = _scan((x,) + args)
         if has_nd and not has_sym:
-            with ctxs[0]:
+            with Context(ctxs[0]):
                 return self._call_cached_op(x, *args)
         if not has_sym:
             raise ValueError("In HybridBlock, there must be one NDArray or one Symbol in the "

@@ -89,7 +89,7 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
         warnings.warn(UserWarning("nan or inf is detected. Clipping results will be "
                                   "undefined."), stacklevel=2)
     scale = max_norm / (total_norm + 1e-8)
-    scale = ndarray.minimum(scale, ndarray.ones((1,), ctx=ctx, dtype=scale.dtype))
+    scale = ndarray.broadcast_minimum(scale, ndarray.ones((1,), ctx=ctx, dtype=scale.dtype))
     for arr in arrays:
         arr *= scale.as_in_context(arr.context)
     if check_isfinite:

@@ -1,5 +1,7 @@
 """Image decoding, augmentation and image iterators (``mx.image``)."""
-from . import _ops  # noqa: F401  (registers the mx.nd.image operators)
-from . import image  # noqa: F401
+from . import (
+    _ops,  # noqa: F401  (registers the mx.nd.image operators)
+    image,  # noqa: F401
+)
 from ._imageiter import ImageIter  # noqa: F401
 from .image import *  # noqa: F401,F403

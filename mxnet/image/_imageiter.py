@@ -6,6 +6,7 @@ import os
 import random
 from typing import Any
 
+import numpy as np
 import torch
 
 from .. import recordio
@@ -165,7 +166,7 @@ class ImageIter(DataIter):
                     continue
                 data = self.augmentation_transform(data)
                 batch_data._t[i] = self.postprocess_data(data)._t
-                lab = label._t if isinstance(label, NDArray) else torch.as_tensor(label)
+                lab = label._t if isinstance(label, NDArray) else torch.tensor(np.array(label))
                 batch_label._t[i] = lab.reshape(batch_label._t[i].shape)
                 i += 1
         except StopIteration:

@@ -19,11 +19,27 @@ from ..context import Context
 from ..ndarray.ndarray import NDArray
 from ..ndarray.ndarray import array as _nd_array
 from . import _cv
-from ._augment import (Augmenter, BrightnessJitterAug, CastAug, CenterCropAug,  # noqa: F401
-                       ColorJitterAug, ColorNormalizeAug, ContrastJitterAug, CreateAugmenter,
-                       ForceResizeAug, HorizontalFlipAug, HueJitterAug, LightingAug,
-                       RandomCropAug, RandomGrayAug, RandomOrderAug, RandomSizedCropAug,
-                       ResizeAug, SaturationJitterAug, SequentialAug)
+from ._augment import (  # noqa: F401
+    Augmenter,
+    BrightnessJitterAug,
+    CastAug,
+    CenterCropAug,
+    ColorJitterAug,
+    ColorNormalizeAug,
+    ContrastJitterAug,
+    CreateAugmenter,
+    ForceResizeAug,
+    HorizontalFlipAug,
+    HueJitterAug,
+    LightingAug,
+    RandomCropAug,
+    RandomGrayAug,
+    RandomOrderAug,
+    RandomSizedCropAug,
+    ResizeAug,
+    SaturationJitterAug,
+    SequentialAug,
+)
 
 __all__ = ['imread', 'imdecode', 'imresize', 'scale_down', 'copyMakeBorder', 'resize_short',
            'fixed_crop', 'random_crop', 'center_crop', 'color_normalize', 'random_size_crop',

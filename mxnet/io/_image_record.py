@@ -153,9 +153,13 @@ class _Augment:
             crop = np.ascontiguousarray(img[y0:y0 + size, x0:x0 + size])
             return _cv.resize(crop, w, h, self._interp(rng, size, size, w, h))
         if ih < h or iw < w:
-            img = _cv.resize(np.ascontiguousarray(img), max(iw, w), max(ih, h),
-                             self._interp(rng, iw, ih, max(iw, w), max(ih, h)))
-            ih, iw = img.shape[:2]
+            # smaller than data_shape: scale up (keeping the aspect ratio) until it covers it
+            if w * ih >= h * iw:
+                nw, nh = w, ih * w // iw
+            else:
+                nw, nh = iw * h // ih, h
+            img = _cv.resize(np.ascontiguousarray(img), nw, nh, self._interp(rng, iw, ih, nw, nh))
+            ih, iw = nh, nw
         if _parse_bool(p['rand_crop']):
             y0, x0 = rng.randint(0, ih - h), rng.randint(0, iw - w)
         else:

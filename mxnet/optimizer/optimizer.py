@@ -12,7 +12,6 @@ import warnings
 
 import numpy
 
-from ..base import py_str
 from ..ndarray import NDArray
 
 __all__ = [
@@ -292,7 +291,7 @@ class Updater:
             self.optimizer._set_current_context(weights[0].context.device_id)
         for i, idx in enumerate(indices):
             if isinstance(idx, bytes):
-                indices[i] = idx = py_str(idx)
+                indices[i] = idx = idx.decode("utf-8")
             if idx not in self.states:
                 self.states[idx] = self.optimizer.create_state_multi_precision(idx, weights[i])
                 self.states_synced[idx] = True

@@ -9,12 +9,11 @@ array([2., 2.], dtype=float32)
 """
 
 from . import _internal, contrib, image, linalg, op, random, sparse
-from .symbol import Symbol, NotImplementedForSymbol
 from ._create import Group, Variable, var
-from .op import *  # noqa: F403
-from ._frontend import (arange, eye, full, hypot, linspace, maximum, minimum, ones, pow,
-                        power, zeros)
+from ._frontend import arange, eye, full, hypot, linspace, maximum, minimum, ones, pow, power, zeros
 from ._json import load, load_json
 from ._namespace import attach_fluent as _attach_fluent
+from .op import *  # noqa: F403
+from .symbol import NotImplementedForSymbol, Symbol
 
 _attach_fluent(Symbol)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
-
 from .._dtype import NAME_TO_CODE, dtype_name
 from .._op._gen import finish
 from .._op._registry import OpDef, get_op
@@ -118,7 +116,8 @@ def create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
         if not isinstance(v, str):
             raise ValueError("Attributes need to be string")
         params[hide_key(k)] = v
-    if op.variadic is not None:
+    dynamic = getattr(op, "dynamic_inputs", False)
+    if op.variadic is not None and not dynamic:
         if sym_kwargs:
             raise MXNetError(f"Operator {op.name} takes its inputs as positional arguments, "
                              f"got keyword inputs {sorted(sym_kwargs)}")
@@ -130,7 +129,7 @@ def create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
     node_name = _current_manager().get(name, opname.lower())
     node = Node(op, node_name, attrs)
     parsed = node.parsed
-    if op.variadic is not None:
+    if op.variadic is not None and not dynamic:
         if int(parsed[op.variadic]) != len(args):
             raise MXNetError(f"Operator {op.name}: {op.variadic}={parsed[op.variadic]} but "
                              f"{len(args)} inputs were given")
@@ -180,11 +179,16 @@ def make_sym_function(op: OpDef, public: str, called: str, module: str) -> Calla
     nslots = len(slots)
     pnames = [p.name for p in op.params if p.name != op.variadic]
     variadic = op.variadic
+    dynamic = getattr(op, "dynamic_inputs", False)
 
     def fn(*args, name=None, attr=None, out=None, **kwargs):
         if out is not None:
             raise MXNetError(f"{public}: out= is not supported for symbols")
-        if variadic is not None:
+        if dynamic:
+            sym_args = list(args)
+            sym_kwargs = {k: v for k, v in kwargs.items() if isinstance(v, Symbol)}
+            params = {k: v for k, v in kwargs.items() if not isinstance(v, Symbol)}
+        elif variadic is not None:
             if len(args) == 1 and isinstance(args[0], (list, tuple)):
                 args = tuple(args[0])
             sym_args = list(args)

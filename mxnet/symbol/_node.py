@@ -84,7 +84,7 @@ class Node:
     def num_args(self) -> int:
         """Number of non-auxiliary inputs."""
         op = self.op
-        if op.variadic is not None:
+        if op.variadic is not None and not getattr(op, "dynamic_inputs", False):
             return len(self.inputs)
         return len(op.input_names(self.parsed))
 

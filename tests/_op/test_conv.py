@@ -97,3 +97,13 @@ def test_errors():
         function_for("Pooling")(mx.nd.ones((1, 2, 2, 2)), kernel=(3, 3))
     with pytest.raises(MXNetError):
         function_for("Convolution")(mx.nd.ones((1, 2, 5, 5)), kernel=(3, 3))  # no weight
+
+
+def test_pooling_same_convention():
+    x = mx.nd.array(np.arange(14, dtype=np.float32).reshape(2, 1, 7))
+    y = function_for("Pooling")(x, kernel=(3,), stride=(2,), pooling_convention="same")
+    assert y.shape == (2, 1, 4)
+    np.testing.assert_array_equal(y.asnumpy()[0, 0], [1, 3, 5, 6])
+    with pytest.raises(MXNetError):
+        function_for("Pooling")(mx.nd.ones((1, 1, 4, 4)), kernel=(2, 2),
+                                pooling_convention="same")

@@ -311,3 +311,25 @@ def test_signatures_and_fluent():
     assert list(inspect.signature(mx.nd.clip).parameters)[:3] == ["data", "a_min", "a_max"]
     assert hasattr(mx.nd.NDArray, "sqrt") and not hasattr(mx.nd.NDArray, "erf")
     assert mx.nd.ones((2,)).clip(0, 0.5).asnumpy().tolist() == [0.5, 0.5]
+
+
+def test_symbol_type_inference_matches_imperative():
+    """Types inferred by the symbol layer (no shapes given) equal the nd output dtypes."""
+    import importlib
+
+    from mxnet import symbol as sym
+    from mxnet.ndarray._namespace import function_for as ndf
+    from mxnet.symbol._namespace import function_for as symf
+
+    for mod in ("test_elemwise", "test_reduce", "test_softmax", "test_random"):
+        for rec in importlib.import_module(f"tests._op.{mod}").RECORDS:
+            op = get_op(rec.op)
+            arrays = [np.asarray(x) for x in rec.inputs]
+            names = ([f"arg{i}" for i in range(len(arrays))] if op.variadic
+                     else list(op.input_slots[:len(arrays)]))
+            s = symf(rec.op)(*[sym.Variable(n) for n in names], **rec.params)
+            _, outs, _ = s.infer_type(**{n: a.dtype for n, a in zip(names, arrays)})
+            res = ndf(rec.op)(*[mx.nd.array(a, dtype=a.dtype) for a in arrays], **rec.params)
+            res = res if isinstance(res, list) else [res]
+            got = [np.dtype(t).name for t in outs[:len(res)]]
+            assert got == [np.dtype(o.dtype).name for o in res], rec.id

@@ -165,3 +165,11 @@ def test_errors():
                                        no_bias=True)
     with pytest.raises(MXNetError):
         function_for("Activation")(mx.nd.ones((2, 3)), act_type="bogus")
+
+
+def test_infer_shape_fills_partial_shapes():
+    # Gluon deferred init passes 0 for unknown dims
+    assert infer("FullyConnected", {"num_hidden": 4}, [(2, 3, 5), (4, 0), None])[0] == \
+        [(2, 3, 5), (4, 15), (4,)]
+    with pytest.raises(MXNetError):
+        infer("FullyConnected", {"num_hidden": 4}, [(2, 3, 5), (4, 7), None])

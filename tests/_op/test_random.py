@@ -176,3 +176,17 @@ def test_legacy_names():
     assert get_op("random_normal") is get_op("_random_normal")
     assert get_op("sample_multinomial") is get_op("_sample_multinomial")
     assert get_op("shuffle") is get_op("_shuffle")
+
+
+def test_multinomial_log_prob_gradient_and_shape():
+    assert ndr.multinomial(mx.nd.array([0.1, 0.9])).shape == (1,)
+    d = mx.nd.array([[0.0, 1.0, 0.0], [0.5, 0.0, 0.5]])
+    d.attach_grad()
+    with mx.autograd.record():
+        idx, logp = ndr.multinomial(d, shape=2, get_prob=True)
+    logp.backward()
+    expected = np.zeros((2, 3), np.float32)
+    for row, samples in enumerate(idx.asnumpy()):
+        for s in samples:
+            expected[row, s] += 1.0 / d.asnumpy()[row, s]  # MXNet: 1/p per sample
+    np.testing.assert_allclose(d.grad.asnumpy(), expected)

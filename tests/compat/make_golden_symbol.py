@@ -13,8 +13,9 @@ what MXNet reports after upgrading it (``legacy08-expected.json``).
 import json
 import os
 
-import mxnet as mx
 import numpy as np
+
+import mxnet as mx
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden", "symbol")
 

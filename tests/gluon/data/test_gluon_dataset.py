@@ -8,9 +8,16 @@ import pytest
 
 from mxnet import nd, recordio
 from mxnet.gluon import data as gdata
-from mxnet.gluon.data import (ArrayDataset, BatchSampler, DataLoader, IntervalSampler,
-                              RandomSampler, RecordFileDataset, SequentialSampler,
-                              SimpleDataset)
+from mxnet.gluon.data import (
+    ArrayDataset,
+    BatchSampler,
+    DataLoader,
+    IntervalSampler,
+    RandomSampler,
+    RecordFileDataset,
+    SequentialSampler,
+    SimpleDataset,
+)
 
 
 def test_samplers():
@@ -184,6 +191,7 @@ def test_mnist_files(tmp_path):
     import gzip
     import hashlib
     import struct
+
     from mxnet.gluon.data.vision import MNIST, datasets
     n = 5
     img = (np.arange(n * 784) % 255).astype(np.uint8)

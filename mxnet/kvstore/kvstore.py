@@ -1,0 +1,284 @@
+"""The key-value store used for data-parallel training (``mx.kv.create``).
+
+Values pushed for one key (one per device) are summed; with an optimizer set
+(``set_optimizer``) the sum is applied to the stored weight as a gradient, otherwise it
+replaces the stored value. ``dist_sync`` stores also sum across worker processes.
+"""
+
+from __future__ import annotations
+
+import os
+
+import torch
+
+from .. import optimizer as opt
+from ..base import MXNetError
+from ..ndarray import NDArray
+from .base import KVStoreBase
+
+__all__ = ["KVStore"]
+
+_DIST_UNSUPPORTED = {
+    "dist_async": "asynchronous parameter servers are not available; use 'dist_sync' "
+                  "(synchronous allreduce over torch.distributed)",
+    "horovod": "Horovod is not available; use 'dist_sync' (torch.distributed allreduce)",
+    "byteps": "BytePS is not available; use 'dist_sync' (torch.distributed allreduce)",
+}
+
+
+def _shape_str(shape) -> str:
+    return "[" + ",".join(str(s) for s in shape) + "]"
+
+
+def _flatten(keys, vals):
+    """``[(key, value), ...]`` from MXNet's key/value argument forms."""
+    if isinstance(keys, (tuple, list)):
+        assert len(keys) == len(vals)
+        out, kinds = [], set()
+        for k, v in zip(keys, vals):
+            part = _flatten(k, v)
+            kinds.add(isinstance(k, str))
+            out += part
+        assert len(kinds) <= 1, "inconsistent types of keys detected."
+        return out
+    assert isinstance(keys, (int, str)), "unexpected type for keys: " + str(type(keys))
+    if isinstance(vals, NDArray):
+        return [(keys, vals)]
+    for v in vals:
+        assert isinstance(v, NDArray)
+    return [(keys, v) for v in vals]
+
+
+def _grouped(pairs):
+    """Values grouped by key, keys in first-seen order."""
+    groups: dict = {}
+    for k, v in pairs:
+        groups.setdefault(k, []).append(v)
+    return groups
+
+
+class KVStore(KVStoreBase):
+    """A key-value store of one process (``local``, ``device``, ``nccl``) or of a group of
+    worker processes (``dist_sync``, ``dist_device_sync``).
+
+    Examples
+    --------
+    >>> kv = mx.kv.create('local')
+    >>> kv.init(3, mx.nd.ones((2, 3)))
+    >>> kv.push(3, [mx.nd.ones((2, 3)), mx.nd.ones((2, 3))])
+    >>> out = mx.nd.zeros((2, 3))
+    >>> kv.pull(3, out=out)
+    >>> out.asnumpy()[0].tolist()
+    [2.0, 2.0, 2.0]
+    """
+
+    def __init__(self, name: str = "local"):
+        if name in _DIST_UNSUPPORTED:
+            raise MXNetError(f"KVStore '{name}': {_DIST_UNSUPPORTED[name]}")
+        self._type = "dist_sync" if name == "dist" else name
+        self._store: dict = {}
+        self._key_is_str: bool | None = None
+        self._updater = None
+        self._compression: dict | None = None
+        self._residual: dict = {}
+        self._group = None
+        self._is_p3 = os.getenv("DMLC_PS_VAN_TYPE", "") == "p3"
+        if self._type.startswith("dist"):
+            from ._dist import Group
+
+            self._group = Group(self._type)
+
+    # -- keys -------------------------------------------------------------------------
+    def _check_key_type(self, key) -> None:
+        is_str = isinstance(key, str)
+        if self._key_is_str is None:
+            self._key_is_str = is_str
+        elif self._key_is_str != is_str:
+            raise MXNetError(f"Check failed: key_type_ == key_type ({int(is_str)} vs. "
+                             f"{int(self._key_is_str)}) : Mixed key types are not allowed")
+
+    def _stored(self, key) -> NDArray:
+        self._check_key_type(key)
+        val = self._store.get(key)
+        if val is None:
+            raise MXNetError(f"key {key} has not been inited")
+        return val
+
+    # -- API --------------------------------------------------------------------------
+    def init(self, key, value):
+        """Initialize each key once with a value (rank 0's value in distributed stores)."""
+        for k, v in _flatten(key, value):
+            self._check_key_type(k)
+            if k in self._store:
+                raise MXNetError(f"duplicate init of key {k}. Please double check if you "
+                                 "called kv.init or kv.broadcast with this key multiple times")
+            t = v._t.detach().clone()
+            if self._group is not None:
+                self._group.broadcast(t, f"init of key {k}")
+            self._store[k] = NDArray._wrap(t, v.context)
+
+    def push(self, key, value, priority=0):
+        """Sum the values of each key (across devices and workers) into the store."""
+        for k, vals in _grouped(_flatten(key, value)).items():
+            stored = self._stored(k)
+            merged = self._reduce(k, vals, stored)
+            if self._updater is not None:
+                self._updater(k, NDArray._wrap(merged, stored.context), stored)
+            elif tuple(merged.shape) == stored.shape and merged.dtype == stored._t.dtype:
+                stored._t.copy_(merged)
+            else:
+                stored._t = merged.clone()
+
+    def _reduce(self, key, vals, stored) -> torch.Tensor:
+        dev = stored._t.device
+        comp = self._compression
+        parts = []
+        for i, v in enumerate(vals):
+            t = v._t.detach()
+            if comp is not None and self._group is None:
+                t = self._quantize((key, i), t)
+            parts.append(t.to(dev))
+        merged = parts[0].clone()
+        for p in parts[1:]:
+            merged += p
+        if self._group is not None:
+            if comp is not None:
+                merged = self._quantize((key, "dist"), merged)
+            self._group.allreduce(merged, f"push of key {key}")
+        return merged
+
+    def _quantize(self, slot, t: torch.Tensor) -> torch.Tensor:
+        """2-bit compression with error feedback: send +-threshold or 0, keep the rest."""
+        thr = self._compression["threshold"]
+        res = self._residual.get(slot)
+        if res is None or res.shape != t.shape:
+            res = torch.zeros_like(t)
+        r = res + t
+        q = torch.where(r >= thr, torch.full_like(r, thr),
+                        torch.where(r <= -thr, torch.full_like(r, -thr), torch.zeros_like(r)))
+        self._residual[slot] = r - q
+        return q
+
+    def pull(self, key, out=None, priority=0, ignore_sparse=True):
+        """Copy the stored value of each key into ``out`` (one or more arrays per key)."""
+        assert out is not None
+        for k, o in _flatten(key, out):
+            stored = self._stored(k)
+            if o.shape != stored.shape:
+                raise MXNetError(f"Check failed: from.shape() == to.shape(): operands shape "
+                                 f"mismatch from.shape = {_shape_str(stored.shape)} "
+                                 f"to.shape={_shape_str(o.shape)} (pull of key {k})")
+            o._assign_tensor(stored._t.to(o._t.device, o._t.dtype))
+
+    def pushpull(self, key, value, out=None, priority=0):
+        """``push`` then ``pull`` (into ``value`` itself when ``out`` is None)."""
+        self.push(key, value, priority)
+        self.pull(key, value if out is None else out, priority)
+
+    def broadcast(self, key, value, out, priority=0):
+        """``init`` each key with ``value`` then ``pull`` it into ``out``."""
+        self.init(key, value)
+        self.pull(key, out, priority)
+
+    def row_sparse_pull(self, key, out=None, priority=0, row_ids=None):
+        """Pull only the rows in ``row_ids`` (the other rows of ``out`` become 0)."""
+        assert out is not None
+        assert row_ids is not None
+        if isinstance(row_ids, NDArray):
+            row_ids = [row_ids]
+        assert isinstance(row_ids, list), "row_ids should be NDArray or list of NDArray"
+        single = len(row_ids) == 1 and isinstance(out, list)
+        first = [out[0]] if single else out
+        pairs = _flatten(key, first)
+        ids = [r for _, r in _flatten(key, row_ids)]
+        assert len(ids) == len(pairs), "the number of row_ids doesn't match the number of values"
+        for (k, o), rid in zip(pairs, ids):
+            stored = self._stored(k)
+            if o.shape != stored.shape:
+                raise MXNetError(f"row_sparse_pull of key {k}: out shape "
+                                 f"{_shape_str(o.shape)} != stored {_shape_str(stored.shape)}")
+            idx = rid._t.to(torch.int64).reshape(-1).unique().to(stored._t.device)
+            res = torch.zeros_like(stored._t)
+            res[idx] = stored._t[idx]
+            o._assign_tensor(res.to(o._t.device, o._t.dtype))
+        if single:
+            for o in out[1:]:
+                out[0].copyto(o)
+
+    def set_gradient_compression(self, compression_params):
+        """Enable 2-bit gradient compression (``{'type': '2bit', 'threshold': 0.5}``) for
+        ``device`` and ``dist`` stores; quantization errors are fed back into the next push.
+        """
+        if "device" not in self.type and "dist" not in self.type:
+            raise Exception("Gradient compression is not supported for this type of kvstore")
+        params = {str(k): str(v) for k, v in compression_params.items()}
+        if "type" not in params:
+            raise MXNetError("Required parameter type of string is not presented")
+        unknown = set(params) - {"type", "threshold"}
+        if unknown:
+            raise MXNetError(f"Cannot find argument '{sorted(unknown)[0]}' for gradient "
+                             "compression (arguments: type, threshold)")
+        kind = params["type"]
+        if kind == "none":
+            self._compression = None
+            return
+        if kind != "2bit":
+            raise MXNetError(f"Unknown type for gradient compression {kind}")
+        thr = float(params.get("threshold", 0.5))
+        if thr <= 0:
+            raise MXNetError(f"Check failed: params.threshold > 0 ({thr:g} vs. 0) : threshold "
+                             "must be greater than 0")
+        self._compression = {"type": kind, "threshold": thr}
+        self._residual.clear()
+
+    def set_optimizer(self, optimizer):
+        """Apply ``optimizer`` to every push (the pushed sum is the gradient)."""
+        self._set_updater(opt.get_updater(optimizer))
+
+    def _set_updater(self, updater):
+        """Set ``updater(key, pushed_sum, stored)``, called on every push."""
+        self._updater = updater
+
+    set_updater = _set_updater
+
+    def save_optimizer_states(self, fname, dump_optimizer=False):
+        """Write the updater's states (a ``.states`` pickle) atomically."""
+        assert self._updater is not None, "Cannot save states for distributed training"
+        data = self._updater.get_states(dump_optimizer)
+        tmp = f"{fname}.tmp{os.getpid()}"
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, fname)
+
+    def load_optimizer_states(self, fname):
+        """Load states written by :meth:`save_optimizer_states` (or by MXNet)."""
+        assert self._updater is not None, "Cannot load states for distributed training"
+        with open(fname, "rb") as f:
+            self._updater.set_states(f.read())
+
+    def is_capable(self, capability):
+        if capability.lower() == KVStoreBase.OPTIMIZER:
+            return not self._is_p3
+        raise ValueError(f"Unknown capability: {capability}")
+
+    @property
+    def type(self):
+        return self._type
+
+    @property
+    def rank(self):
+        return self._group.rank if self._group is not None else 0
+
+    @property
+    def num_workers(self):
+        return self._group.size if self._group is not None else 1
+
+    def _barrier(self):
+        if self._group is not None:
+            self._group.barrier()
+
+    barrier = _barrier
+
+    def _send_command_to_servers(self, head, body):
+        raise MXNetError("KVStore: there are no parameter servers; dist_sync stores reduce "
+                         "among the workers")

@@ -1,0 +1,171 @@
+"""Module-level array functions of ``mxnet.ndarray.ndarray``: creation, waitall, helpers.
+
+They are re-exported by :mod:`mxnet.ndarray.ndarray` (MXNet's public path for them).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from .. import _dtype
+from .._op._registry import get_op
+from ..base import numeric_types
+from ..context import Context, current_context
+from ._invoke import invoke
+from .ndarray import NDArray
+
+__all__ = ["array", "empty", "zeros", "ones", "full", "arange", "waitall", "from_numpy",
+           "from_dlpack", "concatenate", "moveaxis", "onehot_encode"]
+
+
+def _op_call(opname: str, inputs: list, kwargs: dict, out=None):
+    op = get_op(opname)
+    return invoke(op, op.parse_attrs(kwargs), inputs, out)
+
+def _resolve_ctx(ctx) -> Context:
+    if ctx is None:
+        return current_context()
+    if isinstance(ctx, str):
+        from .._op._params import Param
+
+        return Param("ctx", "ctx").parse(ctx)
+    return ctx
+
+
+def array(source_array, ctx=None, dtype=None) -> NDArray:
+    """Create an NDArray from any array-like (lists and NumPy arrays default to float32).
+
+    Examples
+    --------
+    >>> mx.nd.array([1, 2, 3]).dtype
+    <class 'numpy.float32'>
+    """
+    ctx = _resolve_ctx(ctx)
+    if isinstance(source_array, NDArray):
+        dt = _dtype.to_torch(dtype) if dtype is not None else source_array._t.dtype
+        t = source_array._t.detach().to(device=ctx.torch_device, dtype=dt, copy=True)
+        return NDArray._wrap(t, ctx)
+    dt = _dtype.to_torch(dtype) if dtype is not None else torch.float32
+    if isinstance(source_array, torch.Tensor):
+        t = source_array.detach().to(device=ctx.torch_device, dtype=dt, copy=True)
+        return NDArray._wrap(t, ctx)
+    if isinstance(source_array, np.ndarray) and source_array.dtype == _dtype.bfloat16:
+        raw = torch.from_numpy(source_array.view(np.int16).copy())
+        return NDArray._wrap(raw.view(torch.bfloat16).to(ctx.torch_device), ctx)
+    try:
+        np_dt = np.dtype(_dtype.dtype_name(dt)) if dt != torch.bfloat16 else np.float32
+        arr = np.array(source_array, dtype=np_dt)
+    except (TypeError, ValueError):
+        raise TypeError("source_array must be array like object") from None
+    t = torch.from_numpy(arr)
+    if dt == torch.bfloat16:
+        t = t.to(torch.bfloat16)
+    if ctx.torch_device.type != "cpu":
+        t = t.to(ctx.torch_device)
+    return NDArray._wrap(t, ctx)
+
+
+def from_numpy(ndarray: np.ndarray, zero_copy: bool = True, array_cls=None) -> NDArray:
+    """An NDArray over a NumPy array's memory (``zero_copy=True``) or over a copy.
+
+    Zero-copy needs a C-contiguous array, which must stay alive while the NDArray is used.
+
+    Examples
+    --------
+    >>> n = np.zeros(2, dtype=np.float32)
+    >>> a = mx.nd.from_numpy(n)
+    >>> a[:] = 5
+    >>> n.tolist()
+    [5.0, 5.0]
+    """
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"from_numpy expects a numpy.ndarray, got {type(ndarray).__name__}")
+    if zero_copy:
+        if not ndarray.flags["C_CONTIGUOUS"]:
+            raise ValueError("Only c-contiguous arrays are supported for zero-copy")
+        if not ndarray.flags["WRITEABLE"]:
+            ndarray = ndarray.copy()
+    else:
+        ndarray = np.array(ndarray, order="C", copy=True)
+    cls = array_cls if array_cls is not None else NDArray
+    return cls._wrap(torch.from_numpy(ndarray), Context("cpu", 0))
+
+
+def from_dlpack(dlpack) -> NDArray:
+    t = torch.utils.dlpack.from_dlpack(dlpack)
+    ctx = Context("gpu", t.device.index) if t.device.type == "cuda" else Context("cpu", 0)
+    return NDArray._wrap(t, ctx)
+
+
+def _creation(opname: str, shape, ctx, dtype, **kwargs) -> NDArray:
+    ctx = _resolve_ctx(ctx)
+    if isinstance(shape, int):
+        shape = (shape,)
+    attrs = {"shape": tuple(shape), "ctx": ctx, **kwargs}
+    if dtype is not None:
+        attrs["dtype"] = dtype
+    return _op_call(opname, [], attrs)
+
+
+def empty(shape, ctx=None, dtype=None, stype=None) -> NDArray:
+    """An uninitialised array (here: zero-filled memory is not guaranteed)."""
+    ctx = _resolve_ctx(ctx)
+    if isinstance(shape, int):
+        shape = (shape,)
+    t = torch.empty(tuple(shape), dtype=_dtype.to_torch(dtype), device=ctx.torch_device)
+    return NDArray._wrap(t, ctx)
+
+
+def zeros(shape, ctx=None, dtype=None, stype=None, **kwargs) -> NDArray:
+    """An array of zeros. >>> mx.nd.zeros((2, 3)).shape == (2, 3)"""
+    return _creation("_zeros", shape, ctx, dtype, **kwargs)
+
+
+def ones(shape, ctx=None, dtype=None, **kwargs) -> NDArray:
+    """An array of ones. >>> mx.nd.ones((2,)).asnumpy().tolist() == [1.0, 1.0]"""
+    return _creation("_ones", shape, ctx, dtype, **kwargs)
+
+
+def full(shape, val, ctx=None, dtype=np.float32, out=None) -> NDArray:
+    """An array filled with ``val``."""
+    res = _creation("_full", shape, ctx, dtype, value=float(val))
+    if out is not None:
+        out[:] = res
+        return out
+    return res
+
+
+def arange(start, stop=None, step=1.0, repeat=1, infer_range=None, ctx=None, dtype=np.float32):
+    """Evenly spaced values in ``[start, stop)`` (each repeated ``repeat`` times)."""
+    ctx = _resolve_ctx(ctx)
+    return _op_call("_arange", [], {"start": start, "stop": stop, "step": step,
+                                    "repeat": repeat, "ctx": ctx, "dtype": dtype})
+
+
+def waitall() -> None:
+    """Wait for all pending work (CUDA streams) to finish."""
+    if torch.cuda.is_available() and torch.cuda.is_initialized():
+        torch.cuda.synchronize()
+
+
+def concatenate(arrays, axis: int = 0, always_copy: bool = True) -> NDArray:
+    """Join arrays along ``axis``."""
+    return _op_call("Concat", list(arrays), {"dim": axis, "num_args": len(arrays)})
+
+
+def moveaxis(tensor: NDArray, source, destination) -> NDArray:
+    """Move axes of an array to new positions."""
+    t = torch.movedim(tensor._t, source, destination)
+    return NDArray._wrap(t.contiguous(), tensor._ctx)
+
+
+def onehot_encode(indices: NDArray, out: NDArray) -> NDArray:
+    """One-hot encode ``indices`` into ``out`` (whose last dim gives the depth)."""
+    res = _op_call("one_hot", [indices], {"depth": out.shape[1], "dtype": out.dtype})
+    out[:] = res
+    return out
+
+
+def _is_scalar(x) -> bool:
+    return isinstance(x, numeric_types) and not isinstance(x, NDArray)
