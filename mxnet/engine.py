@@ -64,3 +64,12 @@ def bulk(size: int) -> _BulkScope:
     ...         x += 1
     """
     return _BulkScope(size)
+
+
+def _apply_engine_type() -> None:
+    """NaiveEngine: make CUDA launches synchronous, so errors surface at the failing op."""
+    if is_naive() and "CUDA_LAUNCH_BLOCKING" not in os.environ:
+        os.environ["CUDA_LAUNCH_BLOCKING"] = "1"  # read by CUDA at initialisation
+
+
+_apply_engine_type()

@@ -17,10 +17,29 @@ _PREFIXES = (("_contrib_", "contrib"), ("_linalg_", "linalg"), ("_random_", "ran
              ("_sparse_", "sparse"), ("_image_", "image"))
 
 
+# MXNet 1.9.1's fluent methods (method name -> operator name), shared by NDArray and Symbol
+# (Symbol has no slice_assign*). Generated methods exist only for operators registered here.
+FLUENT_METHODS = {n: n for n in (
+    "abs arccos arccosh arcsin arcsinh arctan arctanh argmax argmax_channel argmin argsort "
+    "broadcast_axes broadcast_like broadcast_to cbrt ceil clip cos cosh degrees depth_to_space "
+    "diag exp expand_dims expm1 fix flatten flip floor log log10 log1p log2 log_softmax max "
+    "mean min nanprod nansum norm one_hot ones_like pad pick prod radians rcbrt reciprocal "
+    "relu repeat reshape_like rint round rsqrt shape_array sigmoid sign sin sinh size_array "
+    "slice slice_axis slice_like softmax softmin sort space_to_depth split sqrt square "
+    "squeeze sum swapaxes take tan tanh tile topk transpose trunc zeros_like").split()}
+FLUENT_METHODS.update({"split_v2": "_split_v2", "slice_assign": "_slice_assign",
+                       "slice_assign_scalar": "_slice_assign_scalar"})
+
+
 def route(name: str) -> tuple[str, str]:
-    """Map an operator name to ``(namespace, public name)`` by MXNet's prefix rules."""
+    """Map an operator name to ``(namespace, public name)`` by MXNet's prefix rules.
+
+    ``_random_*`` operators stay in ``_internal`` except the ``*_like`` ones, as in 1.9.1.
+    """
     for prefix, ns in _PREFIXES:
         if name.startswith(prefix):
+            if prefix == "_random_" and not name.endswith("_like"):
+                return "_internal", name
             return ns, name[len(prefix):]
     if name.startswith("_"):
         return "_internal", name

@@ -106,25 +106,60 @@ def _bn_type(a, dts):
     return ins, [d, p, p]
 
 
+_BN_PARAMS = [
+    Param("eps", "float", 1e-3, doc="Epsilon to prevent div 0."),
+    Param("momentum", "float", 0.9, doc="Momentum for moving average."),
+    Param("fix_gamma", "bool", True, doc="Fix gamma while training."),
+    Param("use_global_stats", "bool", False,
+          doc="Use global moving statistics instead of local batch statistics."),
+    Param("output_mean_var", "bool", False, doc="Output the mean and inverse std."),
+    Param("axis", "int", 1, doc="Specify which shape axis the channel is specified."),
+    Param("cudnn_off", "bool", False, doc="Do not select CUDNN operator, if available."),
+    Param("min_calib_range", "float_or_none", None,
+          doc="Minimum calibration value (quantization only)."),
+    Param("max_calib_range", "float_or_none", None,
+          doc="Maximum calibration value (quantization only)."),
+]
+_BN_IO = dict(inputs=("data", "gamma", "beta"), aux=("moving_mean", "moving_var"),
+              outputs=("output", "mean", "var"),
+              num_visible=lambda a: 3 if a["output_mean_var"] else 1)
+
 register(OpDef(
-    "BatchNorm", _batchnorm, inputs=("data", "gamma", "beta"),
-    aux=("moving_mean", "moving_var"), outputs=("output", "mean", "var"),
-    num_visible=lambda a: 3 if a["output_mean_var"] else 1, aliases=("_npx_batch_norm",),
-    params=[Param("eps", "float", 1e-3, doc="Epsilon to prevent div 0."),
-            Param("momentum", "float", 0.9, doc="Momentum for moving average."),
-            Param("fix_gamma", "bool", True, doc="Fix gamma while training."),
-            Param("use_global_stats", "bool", False,
-                  doc="Use global moving statistics instead of local batch statistics."),
-            Param("output_mean_var", "bool", False, doc="Output the mean and inverse std."),
-            Param("axis", "int", 1, doc="Specify which shape axis the channel is specified."),
-            Param("cudnn_off", "bool", False, doc="Do not select CUDNN operator, if available."),
-            Param("min_calib_range", "float_or_none", None,
-                  doc="Minimum calibration value (quantization only)."),
-            Param("max_calib_range", "float_or_none", None,
-                  doc="Maximum calibration value (quantization only).")],
-    infer_shape=_bn_shape, infer_type=_bn_type,
+    "BatchNorm", _batchnorm, params=_BN_PARAMS, aliases=("_npx_batch_norm",),
+    infer_shape=_bn_shape, infer_type=_bn_type, **_BN_IO,
     doc="Batch normalization over the channel ``axis``; updates the moving statistics in "
         "place when training.\n\nExample: ``mx.nd.BatchNorm(x, gamma, beta, mean, var)``"))
+
+
+def _bn_relu(a, x, gamma, beta, mmean, mvar):
+    out, mean, var = _batchnorm(a, x, gamma, beta, mmean, mvar)
+    return torch.relu(out), mean, var
+
+
+register(OpDef(
+    "_contrib_BatchNormWithReLU", _bn_relu, params=_BN_PARAMS, infer_shape=_bn_shape,
+    infer_type=_bn_type, **_BN_IO,
+    doc="Batch normalization followed by ReLU.\n\n"
+        "Example: ``mx.nd.contrib.BatchNormWithReLU(x, gamma, beta, mean, var)``"))
+
+
+def _sync_bn(a, x, gamma, beta, mmean, mvar):
+    if a["ndev"] > 1:
+        raise MXNetError(f"_contrib_SyncBatchNorm: synchronizing statistics across ndev="
+                         f"{a['ndev']} devices is not supported; use ndev=1 (BatchNorm)")
+    return _batchnorm({**a, "axis": 1, "cudnn_off": False}, x, gamma, beta, mmean, mvar)
+
+
+register(OpDef(
+    "_contrib_SyncBatchNorm", _sync_bn,
+    params=[*_BN_PARAMS[:5],
+            Param("ndev", "int", 1, doc="The count of GPU devices"),
+            Param("key", "str", doc="Hash key for synchronization, please set the same hash "
+                  "key for same layer, Block.prefix is typically used as in "
+                  ":class:`gluon.nn.contrib.SyncBatchNorm`.")],
+    infer_shape=lambda a, s: _bn_shape({**a, "axis": 1}, s), infer_type=_bn_type, **_BN_IO,
+    doc="Batch normalization with statistics synchronized across devices (one device here)."
+        "\n\nExample: ``mx.nd.contrib.SyncBatchNorm(x, gamma, beta, mean, var, key='bn0')``"))
 
 # ---------------------------------------------------------------------------------------
 # LayerNorm

@@ -358,6 +358,20 @@ register(OpDef("mp_lamb_update_phase2", _mp_lamb2, params=_LAMB2_P,
                inputs=("weight", "g", "r1", "r2", "weight32"), infer_shape=lambda a, s: s,
                doc="Phase II of the LAMB update with fp32 master weights."))
 
+def _group_adagrad(a, w, g, history):
+    g = _rescaled(a, g)
+    history.add_(g.square().mean(dim=1, keepdim=True))
+    return w - g / (history + _s(a["epsilon"])).sqrt() * _s(a["lr"])
+
+
+register(OpDef("_contrib_group_adagrad_update", _group_adagrad,
+               params=[Param("lr", "float", doc="Learning rate"),
+                       Param("rescale_grad", "float", 1.0, doc="Rescale gradient."),
+                       Param("clip_gradient", "float", -1.0, doc="Clip gradient; < 0 disables"),
+                       Param("epsilon", "float", 1e-5, doc="Epsilon for numerical stability")],
+               inputs=("weight", "grad", "history"), infer_shape=lambda a, s: s,
+               doc=_UPD.format("Group AdaGrad") + " One history value per row."))
+
 from . import _optim_multi  # noqa: E402,F401  (multi-tensor forms)
 
 __all__: list[str] = []

@@ -153,12 +153,16 @@ def _random_op(name, draw, names):
 
 
 def _like_op(name, draw, names):
+    fast = _FAST.get(name[:-len("_like")])
+
     def compute(attrs, data):
         dev = data.device
         dt = data.dtype if data.is_floating_point() else torch.float32
         if dev.type == "meta":
             return torch.empty_like(data, dtype=dt)
         with torch.no_grad():
+            if fast is not None:
+                return fast(torch.empty(data.shape, dtype=dt, device=dev), attrs)
             out = draw(_scalar_params(attrs, names, dev), tuple(data.shape), dev)
         return out.to(dt)
 

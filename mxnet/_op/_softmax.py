@@ -56,7 +56,13 @@ def _length_mask(x: torch.Tensor, axis: int, length: torch.Tensor) -> torch.Tens
 def _softmax(attrs, x, length=None):
     x, axis = _prepare("softmax", attrs, x)
     if length is None:
+        if attrs["use_length"]:
+            raise MXNetError("Operator softmax expects 2 inputs (data, length) when "
+                             "use_length=True, but got 1")
         return torch.softmax(x, axis)
+    if not attrs["use_length"]:
+        raise MXNetError("Operator softmax expects 1 inputs, but got 2 instead (pass "
+                         "use_length=True to use the length input)")
     mask = _length_mask(x, axis, length)
     x = x.masked_fill(~mask, float("-inf"))
     out = torch.softmax(x, axis)

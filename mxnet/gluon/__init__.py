@@ -1,13 +1,6 @@
 """Gluon: the imperative/hybrid neural network API of MXNet (``mx.gluon``)."""
 
-from . import parameter
-from .parameter import Constant, DeferredInitializationError, Parameter, ParameterDict
-from . import block
+from . import block, contrib, data, loss, nn, parameter, trainer, utils
 from .block import Block, HybridBlock, SymbolBlock
-from . import nn
-from . import loss
-from . import utils
-from . import trainer
+from .parameter import Constant, DeferredInitializationError, Parameter, ParameterDict
 from .trainer import Trainer
-from . import data
-from . import contrib

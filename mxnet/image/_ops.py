@@ -33,6 +33,10 @@ def _check_hwc(op: str, x: torch.Tensor) -> None:
 def _to_tensor(a: dict, x: torch.Tensor) -> torch.Tensor:
     _check_hwc('to_tensor', x)
     perm = (2, 0, 1) if x.dim() == 3 else (0, 3, 1, 2)
+    if x.device.type == 'cpu' and not x.requires_grad:
+        # one NumPy pass (much cheaper than several torch ops on small images)
+        out = np.divide(x.numpy().transpose(perm), np.float32(255.0), dtype=np.float32)
+        return torch.from_numpy(out)
     return (x.permute(*perm).to(torch.float32) / 255.0).contiguous()
 
 
@@ -54,6 +58,10 @@ def _normalize(a: dict, x: torch.Tensor) -> torch.Tensor:
         raise _err('normalize', 'expects 1, 3 or 4 channels, got %d' % c)
     mean = _per_channel(a['mean'], c, 'normalize', 'mean').view(c, 1, 1)
     std = _per_channel(a['std'], c, 'normalize', 'std').view(c, 1, 1)
+    if x.device.type == 'cpu' and not x.requires_grad and x.dtype == torch.float32:
+        out = np.subtract(x.numpy(), mean.numpy())
+        np.divide(out, std.numpy(), out=out)
+        return torch.from_numpy(out)
     return ((x.to(torch.float32) - mean) / std).to(x.dtype)
 
 
@@ -270,12 +278,19 @@ for _op in _OPS:
         register(_op)
 
 
+_FN_CACHE: dict = {}
+
+
 def image_op(F, name: str):
     """The ``F.image.<name>`` function for ``F`` = ``mx.nd`` or ``mx.sym``."""
-    ns = getattr(F, 'image', None)
-    fn = getattr(ns, name, None) if ns is not None else None
-    if fn is not None:
-        return fn
-    import importlib
-    mod = importlib.import_module(F.__name__ + '._namespace')
-    return mod.function_for('_image_' + name)
+    key = (F.__name__, name)
+    fn = _FN_CACHE.get(key)
+    if fn is None:
+        ns = getattr(F, 'image', None)
+        fn = getattr(ns, name, None) if ns is not None else None
+        if fn is None:
+            import importlib
+            mod = importlib.import_module(F.__name__ + '._namespace')
+            fn = mod.function_for('_image_' + name)
+        _FN_CACHE[key] = fn
+    return fn

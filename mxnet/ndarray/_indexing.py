@@ -226,8 +226,11 @@ def setitem(arr, key, value):
     cls = type(arr)
     t = arr._t
     v = _value(arr, value)
-    conv, advanced = _normalize(key, t, cls)
-    tkey, out_flips, in_flips = _plan(conv, t)
+    if _fast_key(key, t):
+        tkey, out_flips, in_flips, advanced = (key,), (), (), False
+    else:
+        conv, advanced = _normalize(key, t, cls)
+        tkey, out_flips, in_flips = _plan(conv, t)
     if state.is_recording and t.requires_grad:
         raise MXNetError(ASSIGN_IN_GRAPH)
     tracking = state.is_recording and isinstance(v, torch.Tensor) and v.requires_grad

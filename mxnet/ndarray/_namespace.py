@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .._op import _registry
-from .._op._gen import route
+from .._op._gen import FLUENT_METHODS, route
 from ._invoke import make_nd_function
 
 _MODULES = {"op": "mxnet.ndarray.op", "_internal": "mxnet.ndarray._internal",
@@ -37,11 +37,10 @@ def populate(namespace: dict, which: str) -> list[str]:
 
 
 def attach_fluent(cls) -> None:
-    """Give ``cls`` a method for every fluent operator (``a.sum(axis=1)``)."""
-    for op in _registry.all_ops():
-        for name in (op.name, *op.aliases):
-            if op.fluent and not name.startswith("_") and not hasattr(cls, name):
-                setattr(cls, name, _fluent(function_for(name)))
+    """Give ``cls`` MXNet's fluent methods (``a.sum(axis=1)``) for registered operators."""
+    for method, opname in FLUENT_METHODS.items():
+        if _registry.has_op(opname) and not hasattr(cls, method):
+            setattr(cls, method, _fluent(function_for(opname)))
 
 
 def _fluent(fn):

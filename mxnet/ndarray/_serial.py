@@ -158,8 +158,13 @@ def _densify(stype: int, shape, values: np.ndarray, aux: list[np.ndarray], r, st
     return dense
 
 
-def _read_record(r: _Reader):
-    """Read one record; return ``(numpy array or None, dtype code)``."""
+def _read_record(r: _Reader, v2_scalars: bool = False):
+    """Read one record; return ``(numpy array or None, dtype code)``.
+
+    A V2 record with ``ndim == 0`` is a "none" array, except that MXNet 1.9.1 also writes a
+    0-d array that way followed by its context, dtype and one element; ``v2_scalars`` reads
+    it as such (callers retry with it when the plain reading leaves bytes unexplained).
+    """
     start = r.pos
     magic = r.u32("record magic")
     if magic not in (V2_MAGIC, V3_MAGIC):
@@ -180,7 +185,7 @@ def _read_record(r: _Reader):
     nad = _NUM_AUX[stype]
     sshape = r.shape("storage shape") if nad else None
     shape = r.shape("shape")
-    if shape is None or (not np_shape and len(shape) == 0):
+    if shape is None or (not np_shape and len(shape) == 0 and not v2_scalars):
         return None, 0
     if np_shape and any(d == -1 for d in shape):
         return None, 0
@@ -226,6 +231,24 @@ def load_bytes(buf, name: str = "<buffer>"):
     >>> load_bytes(encode_list([mx.nd.ones((2,))], None))[0].shape
     (2,)
     """
+    try:
+        res, left = _load_list(buf, name, False)
+    except MXNetError as first:
+        try:
+            return _load_list(buf, name, True)[0]
+        except MXNetError:
+            raise first from None
+    if left:  # maybe 0-d arrays written by MXNet as V2 ndim-0 records (see _read_record)
+        try:
+            res2, left2 = _load_list(buf, name, True)
+            if not left2:
+                return res2
+        except MXNetError:
+            pass
+    return res  # like MXNet, trailing bytes after the names are ignored
+
+
+def _load_list(buf, name: str, v2_scalars: bool) -> tuple:
     r = _Reader(buf, name)
     header = r.u64("list header")
     r.u64("reserved field")
@@ -235,7 +258,7 @@ def load_bytes(buf, name: str = "<buffer>"):
     n = r.u64("array count")
     if n > len(r.buf) // 4:  # every record takes at least 4 bytes
         r.fail(f"array count {n} exceeds what the file can hold", at)
-    arrays = [_to_ndarray(*_read_record(r)) for _ in range(n)]
+    arrays = [_to_ndarray(*_read_record(r, v2_scalars)) for _ in range(n)]
     at = r.pos
     k = r.u64("name count")
     if k not in (0, n):
@@ -247,9 +270,10 @@ def load_bytes(buf, name: str = "<buffer>"):
             names.append(bytes(r.take(ln, f"name {i}")).decode("utf-8"))
         except UnicodeDecodeError:
             r.fail(f"name {i} is not valid UTF-8")
+    left = len(r.buf) - r.pos
     if not k:
-        return arrays
-    return dict(zip(names, arrays))
+        return arrays, left
+    return dict(zip(names, arrays)), left
 
 
 def load_file(fname):
@@ -272,9 +296,6 @@ def _encode_record(arr, np_shape: bool = False) -> bytes:
     magic = V3_MAGIC if np_shape else V2_MAGIC
     t = arr._t
     shape = tuple(t.shape)
-    if not np_shape and len(shape) == 0:
-        raise MXNetError("nd.save: cannot save a 0-d array outside NumPy-shape mode "
-                         "(use mxnet.npx.save or reshape it to (1,))")
     parts = [struct.pack("<Ii", magic, 0), struct.pack(f"<i{len(shape)}q", len(shape), *shape)]
     ctx = arr._ctx
     parts.append(struct.pack("<ii", ctx.device_typeid, ctx.device_id))
@@ -302,7 +323,11 @@ def dumps_one(arr) -> bytes:
 def loads_one(buf, name: str = "<pickled NDArray>"):
     """Inverse of :func:`dumps_one`."""
     r = _Reader(buf, name)
-    return _to_ndarray(*_read_record(r))
+    rec = _read_record(r)
+    if r.pos != len(r.buf):  # a 0-d array written by MXNet outside NumPy-shape mode
+        r = _Reader(buf, name)
+        rec = _read_record(r, True)
+    return _to_ndarray(*rec)
 
 
 def encode_list(arrays, names, np_shape: bool = False) -> bytes:

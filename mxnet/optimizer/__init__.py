@@ -1,6 +1,6 @@
 """Optimizers: ``mx.optimizer.SGD``, ``mx.optimizer.create('adam')``, ``Updater``."""
 
-from . import optimizer
+from . import contrib, optimizer
 from .optimizer import (
                         DCASGD,
                         FTML,

@@ -8,7 +8,8 @@ from mxnet.ndarray._namespace import function_for
 from tests._op.harness import Record, run_record
 from tests._op.test_nn import check_golden_case, golden_names, golden_records, infer
 
-OPS = {"BatchNorm", "LayerNorm", "InstanceNorm", "GroupNorm", "L2Normalization", "LRN"}
+OPS = {"BatchNorm", "LayerNorm", "InstanceNorm", "GroupNorm", "L2Normalization", "LRN",
+       "_contrib_BatchNormWithReLU", "_contrib_SyncBatchNorm"}
 rng = np.random.RandomState(0)
 X = rng.uniform(-1, 1, (2, 3, 2)).astype(np.float32)
 G3 = rng.uniform(0.5, 1.5, (3,)).astype(np.float32)

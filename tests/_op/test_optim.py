@@ -88,3 +88,30 @@ def test_errors():
         mx.nd.sgd_update(w, w)
     with pytest.raises(mx.base.MXNetError, match="multi_sgd_update"):
         mx.nd.multi_sgd_update(w, w, w, lrs=(0.1,), wds=(0.0,), num_weights=1)
+
+
+def _group_adagrad_ref(w, g, h, lr, rescale_grad, clip_gradient):
+    g = np.clip(g * rescale_grad, -clip_gradient, clip_gradient)
+    h = h + (g * g).mean(axis=1, keepdims=True)
+    return w - g / np.sqrt(h + 1e-5) * lr
+
+
+# MXNet 1.9.1 implements this operator for row_sparse gradients only; dense is checked
+# against NumPy
+RECORDS.append(Record("_contrib_group_adagrad_update",
+                      [DATA["in/weight"], DATA["in/grad"], DATA["in/pos"][:, :1]],
+                      {"lr": 0.1, "rescale_grad": 2.0, "clip_gradient": 1.5},
+                      ref=_group_adagrad_ref, symbolic=False, rtol=1e-5, atol=1e-6))
+
+
+def test_group_adagrad_optimizer_matches_operator():
+    from mxnet.optimizer.contrib import GroupAdaGrad
+
+    o = GroupAdaGrad(learning_rate=0.1, rescale_grad=2.0, clip_gradient=1.5)
+    w = mx.nd.array(DATA["in/weight"])
+    st = o.create_state(0, w)
+    assert st.shape == (4, 1)
+    o.update(0, w, mx.nd.array(DATA["in/grad"]), st)
+    ref = _group_adagrad_ref(DATA["in/weight"], DATA["in/grad"], np.zeros((4, 1), "float32"),
+                             0.1, 2.0, 1.5)
+    np.testing.assert_allclose(w.asnumpy(), ref, rtol=1e-5, atol=1e-6)

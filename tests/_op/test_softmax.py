@@ -82,3 +82,11 @@ def test_dtypes_and_errors():
     with pytest.raises(mx.base.MXNetError, match="integer"):
         mx.nd.softmax(mx.nd.array(X2), mx.nd.array([2.0, 3.0]), use_length=True)
     assert mx.nd.array(X2).softmax(axis=0).shape == (2, 4)
+
+
+def test_length_needs_use_length():
+    x, length = mx.nd.array(X2), mx.nd.array(L, dtype="int32")
+    with pytest.raises(mx.base.MXNetError, match="expects 1 inputs"):
+        mx.nd.softmax(x, length)
+    with pytest.raises(mx.base.MXNetError, match="expects 2 inputs"):
+        mx.nd.softmax(x, use_length=True)

@@ -13,7 +13,8 @@ Writes into ``tests/compat/golden/gluon/``:
 - ``trainer.npz`` + ``trainer.states``: a Dense net trained one SGD-momentum step, the
   Trainer's ``save_states`` file, and the weights after a second step;
 - ``losses.npz``: every loss on fixed inputs;
-- ``reprs.json``: printed forms of blocks and ParameterDicts.
+- ``reprs.json``: printed forms of blocks and ParameterDicts;
+- ``summary.txt``: ``Block.summary`` output.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from __future__ import annotations
 import json
 import os
 
-import mxnet as mx
 import numpy as np
+
+import mxnet as mx
 from mxnet import autograd, gluon
 from mxnet.gluon import nn
 
@@ -154,6 +156,22 @@ def reprs_case():
         json.dump(out, f, indent=1)
 
 
+def summary_case():
+    import contextlib
+    import io
+
+    net = nn.HybridSequential()
+    with net.name_scope():
+        net.add(nn.Conv2D(4, 3, activation="relu", in_channels=2), nn.BatchNorm(in_channels=4),
+                nn.Dense(3, activation="tanh", in_units=36))
+    net.initialize()
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        net.summary(mx.nd.ones((1, 2, 5, 5)))
+    with open(os.path.join(HERE, "summary.txt"), "w") as f:
+        f.write(buf.getvalue())
+
+
 def main():
     os.makedirs(HERE, exist_ok=True)
     mx.random.seed(3)
@@ -163,6 +181,7 @@ def main():
     trainer_case()
     losses_case()
     reprs_case()
+    summary_case()
 
 
 if __name__ == "__main__":

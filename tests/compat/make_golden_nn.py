@@ -111,6 +111,11 @@ case("bn_train_global", "BatchNorm", BN, {"fix_gamma": False, "use_global_stats"
      grad=(0, 1, 2), train=True, aux=(3, 4))
 case("bn_axis_last", "BatchNorm", [U(3, 2, 3), U(3), U(3), V([0, 0, 0]), V([1, 1, 1])],
      {"fix_gamma": False, "axis": -1, "eps": 1e-4}, grad=(0, 1, 2), train=True, aux=(3, 4))
+case("bn_relu_train", "_contrib_BatchNormWithReLU", BN, {"fix_gamma": False},
+     grad=(0, 1, 2), train=True, aux=(3, 4))
+case("sync_bn_train", "_contrib_SyncBatchNorm", BN, {"key": "bn0", "fix_gamma": False},
+     grad=(0, 1, 2), train=True, aux=(3, 4))
+case("sync_bn_infer", "_contrib_SyncBatchNorm", BN, {"key": "bn0"}, grad=(0,), aux=(3, 4))
 case("layernorm", "LayerNorm", [U(2, 3, 4), U(4), U(4)], {"output_mean_var": True},
      grad=(0, 1, 2))
 case("layernorm_axis1", "LayerNorm", [U(2, 3, 4), U(3), U(3)], {"axis": 1, "eps": 1e-3},
@@ -172,7 +177,8 @@ def run_case(mx, c, rs):
     ins = [mx.nd.array(x) for x in c["inputs"]]
     for i in c["grad"]:
         ins[i].attach_grad()
-    fn = getattr(mx.nd, c["op"])
+    op = c["op"]
+    fn = getattr(mx.nd.contrib, op[9:]) if op.startswith("_contrib_") else getattr(mx.nd, op)
     with mx.autograd.record(train_mode=c["train"]):
         out = fn(*ins, **c["params"])
     outs = out if isinstance(out, list) else [out]

@@ -217,6 +217,7 @@ def write_ops():
         'lrs2': np.array([0.1, 0.2], 'float32'), 'wds2': np.array([0.01, 0.0], 'float32'),
         'lrs1': np.array([0.1], 'float32'), 'wds1': np.array([0.01], 'float32'),
         'sq2': np.array([4.0, 0.0], 'float32'), 'sq2b': np.array([2.0, 3.0], 'float32'),
+        'hist': rng.uniform(0.01, 0.2, (4, 1)).astype('float32'),
     }
     base['weight32'] = base['weight'].copy()
     base['weight16'] = base['weight'].astype('float16')
@@ -224,7 +225,10 @@ def write_ops():
     arrays = {'in/' + k: v for k, v in base.items()}
     meta = []
     for n, (op, ins, params) in enumerate(_op_cases()):
-        fn = getattr(mx.nd, op, None) or getattr(mx.nd._internal, op)
+        if op.startswith('_contrib_'):
+            fn = getattr(mx.nd.contrib, op[len('_contrib_'):])
+        else:
+            fn = getattr(mx.nd, op, None) or getattr(mx.nd._internal, op)
         nds = [mx.nd.array(base[k], dtype=base[k].dtype) for k in ins]
         if 'num_weights' in params:
             k = (len(ins) - (2 if op.startswith('preloaded') else 0)) // params['num_weights']

@@ -25,7 +25,7 @@ def U(*shape, lo=-1.0, hi=1.0, dtype=np.float32):
     return rng.uniform(lo, hi, shape).astype(dtype)
 
 
-def I(values, dtype=np.float32):
+def IX(values, dtype=np.float32):
     return np.asarray(values, dtype=dtype)
 
 
@@ -119,34 +119,34 @@ case("pad_reflect", "Pad", [U(1, 2, 3, 4)],
      {"mode": "reflect", "pad_width": (0, 0, 0, 0, 1, 2, 2, 1)}, grad=(0,))
 # ---- indexing
 T = U(3, 4)
-case("take_clip", "take", [T, I([[-1, 1.7], [5, 2]])], grad=(0,))
-case("take_wrap", "take", [T, I([-1, 1.7, 5, -4])], {"mode": "wrap", "axis": 0}, grad=(0,))
-case("take_axis", "take", [X, I([[0, 3]])], {"axis": -1}, grad=(0,))
-case("take_raise", "take", [T, I([2, 0])], {"mode": "raise"})
-case("pick", "pick", [T, I([1.7, 2.2, -0.5])], {"axis": 1}, grad=(0,))
-case("pick_wrap", "pick", [T, I([5, -1, 2])], {"axis": -1, "mode": "wrap"})
-case("pick_keep", "pick", [T, I([[1, 2, 0, 1]])], {"axis": 0, "keepdims": True}, grad=(0,))
-case("one_hot", "one_hot", [I([[-1, 3], [1.5, 2]])],
+case("take_clip", "take", [T, IX([[-1, 1.7], [5, 2]])], grad=(0,))
+case("take_wrap", "take", [T, IX([-1, 1.7, 5, -4])], {"mode": "wrap", "axis": 0}, grad=(0,))
+case("take_axis", "take", [X, IX([[0, 3]])], {"axis": -1}, grad=(0,))
+case("take_raise", "take", [T, IX([2, 0])], {"mode": "raise"})
+case("pick", "pick", [T, IX([1.7, 2.2, -0.5])], {"axis": 1}, grad=(0,))
+case("pick_wrap", "pick", [T, IX([5, -1, 2])], {"axis": -1, "mode": "wrap"})
+case("pick_keep", "pick", [T, IX([[1, 2, 0, 1]])], {"axis": 0, "keepdims": True}, grad=(0,))
+case("one_hot", "one_hot", [IX([[-1, 3], [1.5, 2]])],
      {"depth": 3, "on_value": 5.0, "off_value": -1.0, "dtype": "int32"})
-case("one_hot_default", "one_hot", [I([0, 2, 1])], {"depth": 4})
-case("gather_nd", "gather_nd", [X, I([[1, 0], [2, 1]])], grad=(0,))
-case("gather_nd_neg", "gather_nd", [X, I([[1, 0], [2, -1]])])
-case("gather_nd_full", "gather_nd", [X, I([[1, 0], [2, 1], [3, 0]])], grad=(0,))
-case("scatter_nd", "scatter_nd", [U(2, 3), I([[0, 1], [1, 0]])], {"shape": (2, 2, 3)},
+case("one_hot_default", "one_hot", [IX([0, 2, 1])], {"depth": 4})
+case("gather_nd", "gather_nd", [X, IX([[1, 0], [2, 1]])], grad=(0,))
+case("gather_nd_neg", "gather_nd", [X, IX([[1, 0], [2, -1]])])
+case("gather_nd_full", "gather_nd", [X, IX([[1, 0], [2, 1], [3, 0]])], grad=(0,))
+case("scatter_nd", "scatter_nd", [U(2, 3), IX([[0, 1], [1, 0]])], {"shape": (2, 2, 3)},
      grad=(0,))
-case("batch_take", "batch_take", [T, I([3, 0, 2], np.int32)])
+case("batch_take", "batch_take", [T, IX([3, 0, 2], np.int32)])
 S = U(4, 3, 2)
-LEN = I([1.5, 2.9, 4])
+LEN = IX([1.5, 2.9, 4])
 case("seqmask", "SequenceMask", [S, LEN], {"use_sequence_length": True, "value": -1.0},
      grad=(0,))
 case("seqmask_axis1", "SequenceMask", [U(3, 4, 2), LEN],
      {"use_sequence_length": True, "axis": 1}, grad=(0,))
 case("seqmask_nolen", "SequenceMask", [S], grad=(0,))
-case("seqlast", "SequenceLast", [S, I([1, 2.5, 4])], {"use_sequence_length": True}, grad=(0,))
-case("seqlast_axis1", "SequenceLast", [U(3, 4, 2), I([1, 2, 4])],
+case("seqlast", "SequenceLast", [S, IX([1, 2.5, 4])], {"use_sequence_length": True}, grad=(0,))
+case("seqlast_axis1", "SequenceLast", [U(3, 4, 2), IX([1, 2, 4])],
      {"use_sequence_length": True, "axis": 1}, grad=(0,))
 case("seqlast_nolen", "SequenceLast", [S])
-case("seqrev", "SequenceReverse", [S, I([1.5, 2.9, 3])], {"use_sequence_length": True},
+case("seqrev", "SequenceReverse", [S, IX([1.5, 2.9, 3])], {"use_sequence_length": True},
      grad=(0,))
 case("seqrev_nolen", "SequenceReverse", [S], grad=(0,))
 # ---- dot

@@ -15,7 +15,7 @@ class MyDense(gluon.HybridBlock):
     """The custom layer of the seed document, written exactly as there."""
 
     def __init__(self, units, in_units=0, **kwargs):
-        super(MyDense, self).__init__(**kwargs)
+        super(MyDense, self).__init__(**kwargs)  # noqa: UP008  (the seed, unchanged)
         with self.name_scope():
             self.units = units
             self._in_units = in_units

@@ -213,3 +213,28 @@ def test_atomic_write_keeps_mode(tmp_path):
     os.umask(mask)
     assert (f.stat().st_mode & 0o777) == (0o666 & ~mask)
     assert [p.name for p in tmp_path.iterdir()] == ["m.params"]
+
+
+# MXNet 1.9.1 writes mx.nd.array(3) (0-d, outside NumPy-shape mode) as a V2 record with ndim 0
+# followed by ctx, dtype and the element (and cannot read it back itself).
+ORACLE_0D_LIST = ("120100000000000000000000000000000100000000000000c9fa93f9000000000000000001"
+                  "0000000000000000000000000040400000000000000000")
+ORACLE_0D_PICKLE = ("80049573000000000000008c156d786e65742e6e6461727261792e6e646172726179948c07"
+                    "4e4441727261799493944e859452947d948c0668616e646c65948c086275696c74696e7394"
+                    "8c09627974656172726179949394431cc9fa93f900000000000000000100000000000000000"
+                    "00000000040409485945294 73622e").replace(" ", "")
+
+
+def test_zero_d_written_like_mxnet_and_read_back(tmp_path):
+    f = tmp_path / "s.params"
+    mx.nd.save(str(f), [mx.nd.array(3)])
+    assert f.read_bytes().hex() == ORACLE_0D_LIST
+    back = mx.nd.load(str(f))[0]
+    assert back.shape == () and back.asscalar() == 3
+    assert pickle.dumps(mx.nd.array(3), protocol=4).hex() == ORACLE_0D_PICKLE
+    assert pickle.loads(bytes.fromhex(ORACLE_0D_PICKLE)).asscalar() == 3
+
+
+def test_trailing_bytes_ignored_like_mxnet():
+    good = _listfile([_record((1,), b"\x00" * 4)])
+    assert mx.nd.load_frombuffer(good + b"\x01\x02")[0].shape == (1,)

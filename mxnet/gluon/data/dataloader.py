@@ -1,7 +1,7 @@
 """``DataLoader``: mini-batches from a Dataset, optionally on worker processes or threads.
 
-Worker processes return their batches pickled with ``ForkingPickler``; NDArrays travel as
-torch tensors in shared memory (torch's reductions), so a batch is not copied through a pipe.
+Worker processes return their batches pickled; large NDArrays travel through shared-memory
+segments (copied out and unlinked by the receiver), small ones in-band.
 """
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ import multiprocessing.pool
 import pickle
 import signal
 from collections.abc import Callable, Iterator
+from multiprocessing import resource_tracker, shared_memory
 from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 import numpy as np
 import torch
-import torch.multiprocessing  # noqa: F401  (registers shared-memory tensor reductions)
 
 from ...context import Context, cpu_pinned
 from ...ndarray.ndarray import NDArray
@@ -26,31 +26,57 @@ from . import sampler as _sampler
 __all__ = ['DataLoader']
 
 
-def _rebuild_ndarray(t: torch.Tensor, devtype: str, devid: int) -> NDArray:
-    if devtype == 'cpu_shared':
-        devtype = 'cpu'
-    return NDArray._wrap(t, Context(devtype, devid))
+_SHM_MIN_BYTES = 1 << 16
+
+
+def _rebuild_inband(arr: np.ndarray, devtype: str, devid: int) -> NDArray:
+    return NDArray._wrap(torch.from_numpy(arr), Context(devtype, devid))
+
+
+def _rebuild_shm(name: str, shape: tuple, dtype: str, devtype: str, devid: int) -> NDArray:
+    shm = shared_memory.SharedMemory(name=name)
+    try:
+        arr = np.ndarray(shape, np.dtype(dtype), buffer=shm.buf).copy()
+    finally:
+        shm.close()
+        shm.unlink()
+    return NDArray._wrap(torch.from_numpy(arr), Context(devtype, devid))
 
 
 def _reduce_ndarray(arr: NDArray):
+    """Worker-side pickling: large arrays go through a shared-memory segment that the
+    receiving process copies out of and unlinks (the resource tracker reclaims any segment
+    whose batch is never received)."""
     t = arr._t.detach()
     if t.device.type != 'cpu':
         t = t.cpu()
-    return _rebuild_ndarray, (t, arr._ctx.device_type, arr._ctx.device_id)
+    devtype = 'cpu' if arr._ctx.device_type == 'cpu_shared' else arr._ctx.device_type
+    if t.dtype == torch.bfloat16:
+        return _rebuild_ndarray_t, (t.clone(), devtype, arr._ctx.device_id)
+    a = np.ascontiguousarray(t.numpy())
+    if a.nbytes < _SHM_MIN_BYTES:
+        return _rebuild_inband, (a, devtype, arr._ctx.device_id)
+    shm = shared_memory.SharedMemory(create=True, size=a.nbytes)
+    np.ndarray(a.shape, a.dtype, buffer=shm.buf)[...] = a
+    name = shm.name
+    shm.close()
+    return _rebuild_shm, (name, a.shape, a.dtype.str, devtype, arr._ctx.device_id)
 
 
-ForkingPickler.register(NDArray, _reduce_ndarray)
+def _rebuild_ndarray_t(t: torch.Tensor, devtype: str, devid: int) -> NDArray:
+    return NDArray._wrap(t, Context(devtype, devid))
 
 
-def _stack(items: list, shared: bool) -> NDArray:
+class _WorkerPickler(ForkingPickler):
+    pass
+
+
+_WorkerPickler.register(NDArray, _reduce_ndarray)
+
+
+def _stack(items: list) -> NDArray:
     first = items[0]
-    tensors = [x._t.detach() for x in items]
-    if shared:
-        out = torch.empty((len(items),) + tuple(first._t.shape), dtype=first._t.dtype)
-        out.share_memory_()
-        torch.stack(tensors, out=out)
-        return NDArray._wrap(out, Context('cpu', 0))
-    return NDArray._wrap(torch.stack(tensors), first._ctx)
+    return NDArray._wrap(torch.stack([x._t.detach() for x in items]), first._ctx)
 
 
 def default_batchify_fn(data: list) -> Any:
@@ -66,7 +92,7 @@ def default_batchify_fn(data: list) -> Any:
     """
     first = data[0]
     if isinstance(first, NDArray):
-        return _stack(data, shared=False)
+        return _stack(data)
     if isinstance(first, tuple):
         return [default_batchify_fn(list(col)) for col in zip(*data)]
     arr = np.asarray(data)
@@ -74,16 +100,8 @@ def default_batchify_fn(data: list) -> Any:
 
 
 def default_mp_batchify_fn(data: list) -> Any:
-    """Like :func:`default_batchify_fn`, allocating the batch in shared memory."""
-    first = data[0]
-    if isinstance(first, NDArray):
-        return _stack(data, shared=True)
-    if isinstance(first, tuple):
-        return [default_mp_batchify_fn(list(col)) for col in zip(*data)]
-    arr = np.asarray(data)
-    out = _nd_array(arr, dtype=arr.dtype)
-    out._t.share_memory_()
-    return out
+    """Batchify in a worker process (the batch then travels through shared memory)."""
+    return default_batchify_fn(data)
 
 
 def _as_in_context(data: Any, ctx: Context) -> Any:
@@ -106,7 +124,7 @@ def _worker_initializer(dataset: Any) -> None:
 def _worker_fn(samples: list, batchify_fn: Callable, dataset: Any = None) -> bytes:
     batch = batchify_fn([_worker_dataset[i] for i in samples])
     buf = io.BytesIO()
-    ForkingPickler(buf, pickle.HIGHEST_PROTOCOL).dump(batch)
+    _WorkerPickler(buf, pickle.HIGHEST_PROTOCOL).dump(batch)
     return buf.getvalue()
 
 
@@ -249,6 +267,7 @@ class DataLoader:
             if self._thread_pool:
                 self._worker_pool = multiprocessing.pool.ThreadPool(self._num_workers)
             else:
+                resource_tracker.ensure_running()
                 old = signal.signal(signal.SIGINT, signal.SIG_IGN)
                 try:
                     self._worker_pool = multiprocessing.Pool(

@@ -1,0 +1,13 @@
+"""Shared helpers of the model-zoo constructors."""
+
+from __future__ import annotations
+
+from ....context import cpu
+
+
+def load_pretrained(net, name, ctx=None, root=None):
+    """Load MXNet's published parameters of ``name`` into ``net``."""
+    from ..model_store import get_model_file
+
+    net.load_parameters(get_model_file(name, root=root), ctx=ctx if ctx is not None else cpu())
+    return net

@@ -1,0 +1,42 @@
+"""Contributed optimizers: ``mx.optimizer.contrib.GroupAdaGrad``."""
+
+from __future__ import annotations
+
+import torch
+
+from ..ndarray import NDArray, zeros
+from .optimizer import Optimizer, register
+
+__all__ = ["GroupAdaGrad"]
+
+
+@register
+class GroupAdaGrad(Optimizer):
+    """AdaGrad with one accumulated squared-gradient mean per row of a 2-D weight
+    (embeddings); weight decay is not supported.
+
+    Examples
+    --------
+    >>> opt = mx.optimizer.contrib.GroupAdaGrad(learning_rate=0.1)
+    """
+
+    def __init__(self, eps=1e-5, **kwargs):
+        super().__init__(**kwargs)
+        self.float_stable_eps = eps
+
+    def create_state(self, index, weight):
+        assert len(weight.shape) == 2
+        return zeros((weight.shape[0], 1), weight.context, stype=weight.stype)
+
+    def update(self, index, weight, grad, state):
+        assert isinstance(weight, NDArray) and isinstance(grad, NDArray)
+        self._update_count(index)
+        lr = self._get_lr(index)
+        wd = self._get_wd(index)
+        assert wd == 0, "Weight decay is not supported for GroupAdaGrad"
+        g = grad._t * self.rescale_grad
+        if self.clip_gradient is not None:
+            g = torch.clamp(g, -self.clip_gradient, self.clip_gradient)
+        with torch.no_grad():
+            state._t.add_(g.square().mean(dim=1, keepdim=True))
+            weight._t.sub_(lr * g / (state._t + self.float_stable_eps).sqrt())
