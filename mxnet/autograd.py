@@ -28,6 +28,7 @@ __all__ = ["record", "pause", "train_mode", "predict_mode", "is_recording", "is_
            "set_recording", "set_training", "mark_variables", "backward", "grad", "Function",
            "get_symbol"]
 
+
 def set_recording(is_recording: bool) -> bool:
     """Set recording on or off; return the previous state."""
     prev = state.is_recording
@@ -44,10 +45,12 @@ def set_training(train_mode: bool) -> bool:
 
 
 def is_recording() -> bool:
+    """Whether operations are being recorded (inside ``record()``)."""
     return state.is_recording
 
 
 def is_training() -> bool:
+    """Whether the training flag is on (Dropout active, BatchNorm uses batch statistics)."""
     return state.is_train
 
 
@@ -78,12 +81,27 @@ class _RecordingStateScope:
 
 
 def record(train_mode: bool = True):
-    """Scope in which operations are recorded for differentiation."""
+    """Scope in which operations are recorded for differentiation.
+
+    Examples
+    --------
+    >>> with mx.autograd.record():
+    ...     print(mx.autograd.is_recording(), mx.autograd.is_training())
+    True True
+    """
     return _RecordingStateScope(True, train_mode)
 
 
 def pause(train_mode: bool = False):
-    """Scope in which recording is suspended."""
+    """Scope in which recording is suspended.
+
+    Examples
+    --------
+    >>> with mx.autograd.record():
+    ...     with mx.autograd.pause():
+    ...         print(mx.autograd.is_recording())
+    False
+    """
     return _RecordingStateScope(False, train_mode)
 
 

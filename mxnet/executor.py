@@ -112,7 +112,8 @@ class Executor:
     """
 
     def __init__(self, symbol, ctx: Context, arg_arrays: list, grad_arrays: list,
-                 grad_req: list[str], aux_arrays: list, group2ctx=None, compile=None):
+                 grad_req: list[str], aux_arrays: list, group2ctx=None, compile=None,
+                 out_shapes: list | None = None):
         self._symbol = symbol
         self._ctx = ctx
         self._group2ctx = dict(group2ctx) if group2ctx else None
@@ -132,14 +133,15 @@ class Executor:
         self._out_t: list[torch.Tensor] | None = None
         self._grad_idx = [i for i, (r, g) in enumerate(zip(grad_req, grad_arrays or []))
                           if r != "null" and g is not None]
-        self.outputs: list[NDArray] = self._init_outputs()
+        self.outputs: list[NDArray] = self._init_outputs(out_shapes)
 
     # -- construction helpers ---------------------------------------------------------
-    def _init_outputs(self) -> list[NDArray]:
-        names = self._prog.arg_names
-        known = {n: a.shape for n, a in zip(names, self.arg_arrays)}
-        known.update({n: a.shape for n, a in zip(self._prog.aux_names, self.aux_arrays)})
-        _, outs, _ = self._symbol.infer_shape_partial(**known)  # raises on bad shapes
+    def _init_outputs(self, outs: list | None) -> list[NDArray]:
+        if outs is None:
+            names = self._prog.arg_names
+            known = {n: a.shape for n, a in zip(names, self.arg_arrays)}
+            known.update({n: a.shape for n, a in zip(self._prog.aux_names, self.aux_arrays)})
+            _, outs, _ = self._symbol.infer_shape_partial(**known)  # raises on bad shapes
         res = []
         for s in outs or []:
             if not s or 0 in s:
@@ -412,7 +414,10 @@ def simple_bind(symbol, ctx: Context, grad_req="write", type_dict=None, group2ct
             auxs.append(shared_exec.aux_dict[n.name])
         else:
             auxs.append(_alloc(shape, tdt, ctx_of(n)))
-    return Executor(symbol, ctx, args, grads, reqs, auxs, group2ctx, compile)
+    out_shapes = [shapes.get((id(n), i)) for n, i in symbol._outputs]
+    if any(s is None for s in out_shapes):
+        out_shapes = None
+    return Executor(symbol, ctx, args, grads, reqs, auxs, group2ctx, compile, out_shapes)
 
 
 def _dtype_of(v) -> str:

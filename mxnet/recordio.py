@@ -98,6 +98,39 @@ def _read_record(f: BinaryIO, path: str, offset: int | None = None) -> bytes | N
     return parts[0] if len(parts) == 1 else b''.join(parts)
 
 
+def _pread_record(fd: int, path: str, pos: int) -> tuple[bytes, int]:
+    """Read the record at byte offset ``pos`` with ``os.pread`` (no shared file position, so
+    several threads may read one file); returns the payload and the offset after it."""
+    parts = []
+    start = pos
+    while True:
+        head = os.pread(fd, 8, pos)
+        if len(head) < 8:
+            what = 'ends in the middle of a split record' if parts and not head else \
+                'has a truncated record header'
+            raise MXNetError('Invalid RecordIO file %s: record at byte offset %d %s'
+                             % (path, start if parts else pos, what))
+        magic, lrec = _HEAD.unpack(head)
+        if magic != _MAGIC:
+            raise MXNetError('Invalid RecordIO file %s: bad magic word 0x%08x at byte offset '
+                             '%d (expected 0xced7230a)' % (path, magic, pos))
+        cflag, length = lrec >> 29, lrec & _LEN_MASK
+        data = os.pread(fd, length, pos + 8) if length else b''
+        if len(data) < length:
+            raise MXNetError('Invalid RecordIO file %s: truncated record at byte offset %d '
+                             '(needs %d payload bytes, file has %d)'
+                             % (path, pos, length, len(data)))
+        parts.append(data)
+        pos += 8 + ((length + 3) & ~3)
+        if cflag in (0, 3):
+            break
+        if cflag not in (1, 2):
+            raise MXNetError('Invalid RecordIO file %s: bad cflag %d at byte offset %d'
+                             % (path, cflag, pos))
+        parts.append(_MAGIC_BYTES)
+    return (parts[0] if len(parts) == 1 else b''.join(parts)), pos
+
+
 def _find_record_start(f: BinaryIO, pos: int, end: int) -> int:
     """First offset ``>= pos`` (4-aligned) where a whole or first-part record begins."""
     pos = (pos + 3) & ~3
@@ -273,9 +306,21 @@ class MXIndexedRecordIO(MXRecordIO):
             self._idx_tmp = '%s.tmp%d' % (self.idx_path, os.getpid())
             self.fidx = open(self._idx_tmp, 'w')
             return
-        self.fidx = open(self.idx_path)
+        try:
+            self.fidx = open(self.idx_path, encoding='utf-8')
+            self._read_index()
+        except BaseException:
+            self.close()  # never leave the .rec (or .idx) file open on a bad index
+            raise
+
+    def _read_index(self) -> None:
         size = os.fstat(self._f.fileno()).st_size
-        for lineno, line in enumerate(iter(self.fidx.readline, ''), 1):
+        try:
+            lines = self.fidx.read().split('\n')
+        except UnicodeDecodeError as e:
+            raise MXNetError('Invalid index file %s: not UTF-8 text (%s)'
+                             % (self.idx_path, e)) from None
+        for lineno, line in enumerate(lines, 1):
             fields = line.strip().split('\t')
             if fields == ['']:
                 continue
@@ -298,7 +343,8 @@ class MXIndexedRecordIO(MXRecordIO):
             return
         writable, mine = self.writable, self.pid == current_process().pid
         super().close()
-        self.fidx.close()
+        if self.fidx is not None:
+            self.fidx.close()
         if writable and self._idx_tmp is not None:
             if mine:
                 os.replace(self._idx_tmp, self.idx_path)
@@ -322,12 +368,11 @@ class MXIndexedRecordIO(MXRecordIO):
 
     def read_idx(self, idx: Any) -> bytes:
         """Return the payload of the record with key ``idx``."""
-        self.seek(idx)
+        assert not self.writable
+        self._check_pid(allow_reset=True)
         pos = self.idx[idx]
-        rec = _read_record(self._f, self.uri, pos)
-        if rec is None:
-            raise MXNetError('Invalid RecordIO file %s: no record at byte offset %d (key %r)'
-                             % (self.uri, pos, idx))
+        rec, end = _pread_record(self._f.fileno(), self.uri, pos)
+        self._f.seek(end)
         return rec
 
     def write_idx(self, idx: Any, buf: bytes) -> None:

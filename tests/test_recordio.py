@@ -158,3 +158,24 @@ def test_part_range_resync(gold, tmp_path):
             while f.tell() < e:
                 seen.append(recordio._read_record(f, path))
     assert seen == gold['payloads']
+
+
+def test_read_idx_then_read_and_threads(gold):
+    from concurrent.futures import ThreadPoolExecutor
+    rec = recordio.MXIndexedRecordIO(os.path.join(GOLD, 'indexed.idx'),
+                                     os.path.join(GOLD, 'indexed.rec'), 'r')
+    rec.read_idx(10)
+    assert recordio.unpack(rec.read())[1] == gold['payloads'][3]
+    keys = rec.keys * 20
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda k: recordio.unpack(rec.read_idx(k))[1], keys))
+    assert got == [gold['payloads'][k // 5] for k in keys]
+
+
+def test_pread_truncated_split(tmp_path):
+    path = str(tmp_path / 'x.rec')
+    with open(path, 'wb') as f:
+        f.write(struct.pack('<II', 0xCED7230A, (1 << 29) | 4) + b'abcd')
+    with open(path, 'rb') as f:
+        with pytest.raises(MXNetError, match='split record'):
+            recordio._pread_record(f.fileno(), path, 0)

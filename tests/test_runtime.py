@@ -65,3 +65,17 @@ def test_util_env():
     util.setenv("MXNG_TEST_VAR", None)
     assert util.getenv("MXNG_TEST_VAR") is None
     assert util.get_gpu_count() >= 0
+
+
+def test_naive_engine_makes_cuda_blocking(monkeypatch):
+    import importlib
+
+    monkeypatch.setenv("MXNET_ENGINE_TYPE", "NaiveEngine")
+    monkeypatch.delenv("CUDA_LAUNCH_BLOCKING", raising=False)
+    importlib.reload(engine)
+    import os
+
+    assert engine.is_naive() and os.environ["CUDA_LAUNCH_BLOCKING"] == "1"
+    monkeypatch.delenv("MXNET_ENGINE_TYPE")
+    importlib.reload(engine)
+    assert not engine.is_naive()

@@ -372,3 +372,32 @@ register(OpDef(
     infer_shape=_upsample_shape,
     doc="Upsample the given input data by nearest neighbour or bilinear (learned) kernels.\n\n"
         "Example: ``mx.nd.UpSampling(x, scale=2, sample_type='nearest')``"))
+
+# ---------------------------------------------------------------------------------------
+# legacy (v1) operators kept for old symbol files
+
+register(OpDef(
+    "Convolution_v1", _conv, inputs=("data", "weight", "bias"), active_inputs=no_bias_inputs(),
+    params=_conv_params(), infer_shape=_conv_shape,
+    doc="Legacy convolution (MXNet 0.x); same as Convolution.\n\n"
+        "Example: ``mx.nd.Convolution_v1(x, w, b, kernel=(3, 3), num_filter=8)``"))
+
+_V1_POOL_FIXED = {"cudnn_off": False, "p_value": None, "count_include_pad": True, "layout": None}
+
+
+def _pool_v1(a, x):
+    return _pool({**a, **_V1_POOL_FIXED}, x)
+
+
+register(OpDef(
+    "Pooling_v1", _pool_v1,
+    params=[Param("kernel", "shape", (), doc="pooling kernel size: (y, x) or (d, y, x)"),
+            Param("pool_type", "enum", "max", choices=["avg", "max", "sum"],
+                  doc="Pooling type to be applied."),
+            Param("global_pool", "bool", False, doc="Ignore kernel size, do global pooling."),
+            Param("pooling_convention", "enum", "valid", choices=["full", "valid"],
+                  doc="Pooling convention to be applied."),
+            Param("stride", "shape", (), doc="stride: for pooling (y, x) or (d, y, x)"),
+            Param("pad", "shape", (), doc="pad for pooling: (y, x) or (d, y, x)")],
+    doc="Legacy pooling (MXNet 0.x).\n\n"
+        "Example: ``mx.nd.Pooling_v1(x, kernel=(2, 2), stride=(2, 2))``"))

@@ -13,6 +13,8 @@ from ._params import Param
 from ._registry import OpDef, register
 from ._shape import fmt_shape, fresh, norm_axis, op_error
 
+__all__: list[str] = []
+
 
 def _as_index(t: torch.Tensor) -> torch.Tensor:
     return t.detach().to(torch.int64)

@@ -1,4 +1,4 @@
-"""Linear algebra: ``dot``, ``batch_dot`` and the ``_linalg_*`` family (``mx.nd.linalg``).
+"""Linear algebra: ``dot``, ``batch_dot``, ``diag`` and the ``_linalg_*`` family (``mx.nd.linalg``).
 
 The ``_linalg_*`` operators work on the last two axes (batches over the leading ones), accept
 float types only, and read only the referenced triangle of triangular inputs, as LAPACK does.
@@ -12,7 +12,9 @@ import torch
 
 from ._params import Param
 from ._registry import OpDef, register
-from ._shape import fmt_shape, op_error
+from ._shape import fmt_shape, fresh, norm_axis, op_error
+
+__all__: list[str] = []
 
 # ---------------------------------------------------------------------------------------
 # dot / batch_dot
@@ -37,6 +39,13 @@ def _dot(a: dict, lhs: torch.Tensor, rhs: torch.Tensor) -> torch.Tensor:
         if ls != rs:
             raise op_error("dot", f"dot shape error: {fmt_shape(ls)} X {fmt_shape(rs)}")
         return (lhs * rhs).sum().reshape(1)
+    if lhs.dim() == 2 and rhs.dim() == 2:  # fast path: plain matrix product
+        x = lhs.t() if ta else lhs
+        y = rhs.t() if tb else rhs
+        if x.shape[1] != y.shape[0]:
+            raise op_error("dot", f"dot shape error: {fmt_shape(ls)} X {fmt_shape(rs)} "
+                                  f"(transpose_a={ta}, transpose_b={tb})")
+        return torch.mm(x, y)
     # lhs as a matrix (K on its last axis, or first when transposed), same for rhs
     if ta:
         k_l, left = ls[0], ls[1:]
@@ -175,12 +184,21 @@ def _gemm2(a: dict, A: torch.Tensor, B: torch.Tensor) -> torch.Tensor:
     return out if axis == A.dim() - 2 else out.movedim(-2, axis)
 
 
+def _gemm_infer(a: dict, shapes: list) -> list:
+    """C has the shape of op(A) * op(B): fill it when only A and B are known."""
+    if shapes[0] is not None and shapes[1] is not None and shapes[2] is None:
+        metas = [torch.empty(s, device="meta") for s in shapes[:2]]
+        shapes[2] = tuple(_gemm2(a, *metas).shape)
+    return shapes
+
+
 _TA = Param("transpose_a", "bool", False, doc="Multiply with transposed of first input (A).")
 _TB = Param("transpose_b", "bool", False, doc="Multiply with transposed of second input (B).")
 _ALPHA = Param("alpha", "float", 1.0, doc="Scalar factor multiplied with A*B.")
 _AXIS = Param("axis", "int", -2, doc="Axis corresponding to the matrix rows.")
 
 register(OpDef("_linalg_gemm", _gemm, inputs=("A", "B", "C"), aliases=("linalg_gemm",),
+               infer_shape=_gemm_infer,
                params=[_TA, _TB, _ALPHA,
                        Param("beta", "float", 1.0, doc="Scalar factor multiplied with C."),
                        _AXIS],
@@ -417,3 +435,34 @@ register(OpDef("_linalg_extracttrian", _extracttrian, inputs=("A",),
 register(OpDef("_linalg_maketrian", _maketrian, inputs=("A",), aliases=("linalg_maketrian",),
                params=[_OFFSET, _TRI_LOWER],
                doc="Construct square matrices from a row-major vector of triangle elements."))
+
+# ---------------------------------------------------------------------------------------
+# diag (the generic, axis-selecting form)
+
+
+def _diag(a: dict, x: torch.Tensor) -> torch.Tensor:
+    k = a["k"]
+    if x.dim() == 0:
+        raise op_error("diag", "the input must have at least one dimension")
+    if x.dim() == 1:
+        return torch.diag(x, k)
+    nd = x.dim()
+    a1 = norm_axis("diag", a["axis1"], nd, "axis1")
+    a2 = norm_axis("diag", a["axis2"], nd, "axis2")
+    if a1 == a2:
+        raise op_error("diag", f"axis1 and axis2 cannot refer to the same axis {a1}")
+    n1, n2 = x.shape[a1], x.shape[a2]
+    if (k >= 0 and k >= n2) or (k < 0 and -k >= n1):
+        raise op_error("diag", f"Diagonal does not exist (k={k}, input shape "
+                               f"{fmt_shape(x.shape)})")
+    return fresh(torch.diagonal(x, k, a1, a2))
+
+
+register(OpDef("diag", _diag, fluent=True,
+               params=[Param("k", "int", 0, doc="Diagonal in question."),
+                       Param("axis1", "int", 0, doc="The first axis of the sub-arrays of "
+                             "interest."),
+                       Param("axis2", "int", 1, doc="The second axis of the sub-arrays of "
+                             "interest.")],
+               doc="Extract a diagonal (or a 2-D array with a given diagonal from a 1-D "
+                   "input)."))

@@ -1,4 +1,5 @@
-"""Normalization operators: BatchNorm, LayerNorm, InstanceNorm, GroupNorm, L2Normalization, LRN.
+"""Normalization operators: BatchNorm (and the contrib BatchNormWithReLU and single-device
+SyncBatchNorm), LayerNorm, InstanceNorm, GroupNorm, L2Normalization, LRN.
 
 BatchNorm updates its moving statistics (auxiliary states) in place while training, as
 ``moving = moving * momentum + batch * (1 - momentum)`` with the biased batch variance.
@@ -294,3 +295,14 @@ register(OpDef(
             Param("nsize", "int", doc="Normalization window width in elements.")],
     doc="Local response normalization across channels.\n\n"
         "Example: ``mx.nd.LRN(x, nsize=3)``"))
+
+
+def _bn_v1(a, x, gamma, beta, mmean, mvar):
+    return _batchnorm({**a, "axis": 1, "cudnn_off": False}, x, gamma, beta, mmean, mvar)
+
+
+register(OpDef(
+    "BatchNorm_v1", _bn_v1, params=_BN_PARAMS[:5],
+    infer_shape=lambda a, s: _bn_shape({**a, "axis": 1}, s), infer_type=_bn_type, **_BN_IO,
+    doc="Legacy batch normalization (MXNet 0.x) over axis 1.\n\n"
+        "Example: ``mx.nd.BatchNorm_v1(x, gamma, beta, mean, var)``"))

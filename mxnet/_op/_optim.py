@@ -14,9 +14,14 @@ import numpy as np
 import torch
 
 from ._params import Param
-from ._registry import OpDef, register
+from ._registry import OpDef, get_op, register
 
 _f32 = np.float32
+
+
+def get_op_attrs(name: str, params: dict) -> dict:
+    """Parsed (cached) attrs of operator ``name`` for keyword ``params``."""
+    return get_op(name).parse_attrs(params)
 
 
 def _s(x) -> float:
@@ -57,34 +62,69 @@ def _common(*, lr=True, momentum=False, lazy=False):
 
 
 # -- SGD family ------------------------------------------------------------------------
-def _sgd_step(a, w, g, lr, wd):
-    g = _clip(g * _s(a["rescale_grad"]), _s(a["clip_gradient"]))
-    return w * _s(1 - _f32(lr) * _f32(wd)) - _s(lr) * g
+def _prep(a, g, w=None, wd=0.0, clip_key="clip_gradient"):
+    """``clip(rescale_grad * g (+ wd * w))``; returns ``g`` itself when nothing applies."""
+    r = _s(a["rescale_grad"])
+    if r != 1.0:
+        g = g * r
+    if w is not None and wd != 0.0:
+        g = g + w * _s(wd)
+    return _clip(g, _s(a[clip_key]))
 
 
-def _sgd_mom_step(a, w, g, mom, lr, wd, momentum):
-    g = _clip(g * _s(a["rescale_grad"]), _s(a["clip_gradient"]))
-    mom.mul_(_s(momentum)).sub_(w * _s(_f32(lr) * _f32(wd))).sub_(g * _s(lr))
-    return w + mom
+def _sgd_step(a, w, g, lr, wd, out=None):
+    g = _prep(a, g)
+    f = _s(1 - _f32(lr) * _f32(wd))
+    if out is None:
+        return w * f - g * _s(lr)
+    if f != 1.0:
+        out.mul_(f)
+    return out.sub_(g, alpha=_s(lr))
 
 
-def _nag_step(a, w, g, mom, lr, wd, momentum, aliased=False):
+def _sgd_mom_step(a, w, g, mom, lr, wd, momentum, out=None):
+    g = _prep(a, g)
+    mom.mul_(_s(momentum))
+    if wd != 0.0:
+        mom.sub_(w, alpha=_s(_f32(lr) * _f32(wd)))
+    mom.sub_(g, alpha=_s(lr))
+    if out is None:
+        return w + mom
+    return out.add_(mom)
+
+
+def _nag_step(a, w, g, mom, lr, wd, momentum, aliased=False, out=None):
     """NAG step. MXNet's kernel writes the weight before the momentum, so when the output
     is the weight itself (``aliased``: always for the fp32 master copy of ``mp_``) the
     momentum sees the new weight."""
-    g = _clip(g * _s(a["rescale_grad"]), _s(a["clip_gradient"]))
-    lr, wd, momentum = _s(lr), _s(wd), _s(momentum)
-    gw = g + w * wd
-    new_w = w - gw * lr + (mom * momentum - gw * lr) * momentum
-    src = new_w if aliased else w
-    mom.mul_(momentum).sub_((g + src * wd) * lr)
+    lr, wd, m = _s(lr), _s(wd), _s(momentum)
+    step = _prep(a, g)
+    step = step + w * wd if wd != 0.0 else step  # clipping comes before weight decay here
+    step = step.mul_(lr) if step is not g else step * lr  # lr * (g + wd * w)
+    mom.mul_(m).sub_(step)  # momentum * mom - step
+    if out is None:
+        new_w = w - step + mom * m
+    else:
+        new_w = out.sub_(step).add_(mom, alpha=m)
+    if aliased and wd != 0.0:
+        # the momentum uses the new weight: subtract lr * wd * (new_w - w)
+        mom.sub_(mom * m - step, alpha=lr * wd)
     return new_w
 
 
 def nag_inplace(weight, grad, mom, lr, wd, momentum, rescale_grad=1.0, clip_gradient=-1.0):
     """``nag_mom_update(weight, grad, mom, out=weight, ...)`` on torch tensors."""
     a = {"rescale_grad": rescale_grad, "clip_gradient": clip_gradient}
-    weight.copy_(_nag_step(a, weight, grad, mom, lr, wd, momentum, aliased=True))
+    _nag_step(a, weight, grad, mom, lr, wd, momentum, aliased=True, out=weight)
+
+
+def sgd_inplace(weight, grad, mom, lr, wd, momentum, rescale_grad=1.0, clip_gradient=-1.0):
+    """``sgd_update``/``sgd_mom_update`` with ``out=weight`` on torch tensors."""
+    a = {"rescale_grad": rescale_grad, "clip_gradient": clip_gradient}
+    if mom is None:
+        _sgd_step(a, weight, grad, lr, wd, out=weight)
+    else:
+        _sgd_mom_step(a, weight, grad, mom, lr, wd, momentum, out=weight)
 
 
 def _sgd(a, w, g):
@@ -149,12 +189,25 @@ register(OpDef("signum_update", _signum,
 
 
 # -- Adam / AdamW ------------------------------------------------------------------------
-def _adam(a, w, g, mean, var):
-    g = _clip(g * _s(a["rescale_grad"]) + w * _s(a["wd"]), _s(a["clip_gradient"]))
+def _adam_core(a, w, g, mean, var, out=None):
+    g = _prep(a, g, w, a["wd"])
     b1, b2 = _s(a["beta1"]), _s(a["beta2"])
-    mean.mul_(b1).add_(g * _s(1 - _f32(b1)))
-    var.mul_(b2).add_(g.square() * _s(1 - _f32(b2)))
-    return w - mean * _s(a["lr"]) / (var.sqrt() + _s(a["epsilon"]))
+    mean.mul_(b1).add_(g, alpha=_s(1 - _f32(b1)))
+    var.mul_(b2).addcmul_(g, g, value=_s(1 - _f32(b2)))
+    denom = var.sqrt().add_(_s(a["epsilon"]))
+    if out is None:
+        return w - mean * _s(a["lr"]) / denom
+    return out.addcdiv_(mean, denom, value=-_s(a["lr"]))
+
+
+def _adam(a, w, g, mean, var):
+    return _adam_core(a, w, g, mean, var)
+
+
+def adam_inplace(weight, grad, mean, var, **params):
+    """``adam_update(weight, grad, mean, var, out=weight, **params)`` on torch tensors."""
+    a = get_op_attrs("adam_update", params)
+    _adam_core(a, weight, grad, mean, var, out=weight)
 
 
 _ADAM_P = [Param("lr", "float", doc="Learning rate"),
@@ -196,11 +249,11 @@ _ADAMW_P = _ADAM_P + [Param("wd", "float", 0.0, doc="Weight decay"),
                       Param("clip_gradient", "float", -1.0, doc="Clip gradient; < 0 disables")]
 register(OpDef("_adamw_update", _adamw, params=_ADAMW_P,
                inputs=("weight", "grad", "mean", "var", "rescale_grad"),
-               aliases=("_contrib_adamw_update",), infer_shape=lambda a, s: s,
+               infer_shape=lambda a, s: s,
                doc=_UPD.format("AdamW") + " The update is skipped when rescale_grad is 0/inf/nan."))
 register(OpDef("_mp_adamw_update", _mp_adamw, params=_ADAMW_P,
                inputs=("weight", "grad", "mean", "var", "weight32", "rescale_grad"),
-               aliases=("_contrib_mp_adamw_update",), infer_shape=lambda a, s: s,
+               infer_shape=lambda a, s: s,
                doc=_UPD.format("AdamW (fp32 master weights)")))
 
 

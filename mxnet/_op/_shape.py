@@ -1,4 +1,4 @@
-"""Shape operators: reshape family, transpose, broadcast, tile/repeat/reverse, diag, space/depth.
+"""Shape operators: reshape family, transpose, broadcast, tile/repeat/reverse, space/depth.
 
 Outputs are fresh arrays (as in MXNet), except ``Reshape``, which returns a view when the input
 is contiguous so that ``NDArray.reshape`` shares memory with its source.
@@ -423,7 +423,7 @@ register(OpDef("reverse", _reverse, aliases=("flip",), fluent=True,
                doc="Reverse the order of elements along the given axes."))
 
 # ---------------------------------------------------------------------------------------
-# depth/space, shape/size, diag
+# depth/space, shape/size
 
 
 def _block_checks(op: str, x: torch.Tensor, b: int) -> None:
@@ -474,31 +474,3 @@ register(OpDef("size_array",
                fluent=True, infer_out=lambda a, s: [(1,)],
                infer_type=lambda a, t: (t, ["int64"]),
                doc="Return a 1-element int64 array holding the size of the input."))
-
-
-def _diag(a: dict, x: torch.Tensor) -> torch.Tensor:
-    k = a["k"]
-    if x.dim() == 0:
-        raise op_error("diag", "the input must have at least one dimension")
-    if x.dim() == 1:
-        return torch.diag(x, k)
-    nd = x.dim()
-    a1 = norm_axis("diag", a["axis1"], nd, "axis1")
-    a2 = norm_axis("diag", a["axis2"], nd, "axis2")
-    if a1 == a2:
-        raise op_error("diag", f"axis1 and axis2 cannot refer to the same axis {a1}")
-    n1, n2 = x.shape[a1], x.shape[a2]
-    if (k >= 0 and k >= n2) or (k < 0 and -k >= n1):
-        raise op_error("diag", f"Diagonal does not exist (k={k}, input shape "
-                               f"{fmt_shape(x.shape)})")
-    return fresh(torch.diagonal(x, k, a1, a2))
-
-
-register(OpDef("diag", _diag, fluent=True,
-               params=[Param("k", "int", 0, doc="Diagonal in question."),
-                       Param("axis1", "int", 0, doc="The first axis of the sub-arrays of "
-                             "interest."),
-                       Param("axis2", "int", 1, doc="The second axis of the sub-arrays of "
-                             "interest.")],
-               doc="Extract a diagonal (or a 2-D array with a given diagonal from a 1-D "
-                   "input)."))

@@ -12,6 +12,8 @@ from ._params import Param
 from ._registry import OpDef, register
 from ._shape import fmt_shape, fresh, norm_axis, op_error
 
+__all__ = ["slice_spec", "split_v2_indices"]
+
 # ---------------------------------------------------------------------------------------
 # join
 
@@ -111,6 +113,30 @@ register(OpDef("SliceChannel", _split, aliases=("split",), fluent=True,
 
 def _split_v2_count(a: dict) -> int:
     return a["sections"] if a["sections"] > 0 else len(a["indices"])
+
+
+def split_v2_indices(shape: Sequence[int], indices_or_sections, axis: int = 0) -> tuple:
+    """The ``indices`` argument of ``_split_v2`` for MXNet's ``split_v2`` front end.
+
+    An int N splits ``shape[axis]`` into N equal parts (else ``ValueError``); a sequence of
+    split points ``[2, 3]`` gives the start indices ``(0, 2, 3)``.
+
+    Examples
+    --------
+    >>> split_v2_indices((2, 6), 3, axis=1)
+    (0, 2, 4)
+    >>> split_v2_indices((5,), [2, 3])
+    (0, 2, 3)
+    """
+    if isinstance(indices_or_sections, int) and not isinstance(indices_or_sections, bool):
+        size = shape[axis]
+        if indices_or_sections <= 0 or size % indices_or_sections:
+            raise ValueError("array split does not result in an equal division")
+        step = size // indices_or_sections
+        return tuple(i * step for i in range(indices_or_sections))
+    if isinstance(indices_or_sections, (list, tuple)):
+        return (0,) + tuple(int(i) for i in indices_or_sections)
+    raise ValueError("indices_or_sections must either int or tuple of ints")
 
 
 def _split_v2(a: dict, x: torch.Tensor):

@@ -1,4 +1,5 @@
-"""Spatial sampling operators: GridGenerator, BilinearSampler, SpatialTransformer, ROIPooling.
+"""Spatial sampling operators: GridGenerator, BilinearSampler, SpatialTransformer, ROIPooling,
+and the contrib ROIAlign, BilinearResize2D and AdaptiveAvgPooling2D.
 
 Sampling grids hold normalized coordinates in [-1, 1] (channel 0 = x, channel 1 = y), where
 -1 and 1 are the centres of the border pixels (torch's ``align_corners=True``).
@@ -154,3 +155,162 @@ register(OpDef(
     infer_out=lambda a, s: [(s[1][0], s[0][1], *a["pooled_size"])],
     doc="Max-pool each region of interest (batch, x1, y1, x2, y2) to a fixed size.\n\n"
         "Example: ``mx.nd.ROIPooling(x, rois, pooled_size=(2, 2), spatial_scale=1.0)``"))
+
+# ---------------------------------------------------------------------------------------
+# contrib resizing and adaptive pooling
+
+
+def _adaptive_size(a, x) -> tuple[int, int]:
+    size = tuple(a["output_size"])
+    if not size:
+        return 1, 1
+    return (size[0], size[0]) if len(size) == 1 else (size[0], size[1])
+
+
+def _adaptive_avg_pool(a, x):
+    if x.dim() != 4:
+        raise MXNetError(f"AdaptiveAvgPooling2D: data must be 4-D (N, C, H, W), got "
+                         f"{tuple(x.shape)}")
+    return F.adaptive_avg_pool2d(x, _adaptive_size(a, x))
+
+
+register(OpDef(
+    "_contrib_AdaptiveAvgPooling2D", _adaptive_avg_pool,
+    params=[Param("output_size", "shape", (), doc="int (output size) or a tuple of int for "
+                  "output (height, width).")],
+    doc="Adaptive average pooling to a fixed (height, width).\n\n"
+        "Example: ``mx.nd.contrib.AdaptiveAvgPooling2D(x, output_size=(2, 2))``"))
+
+
+def _resize_size(a, x, like) -> tuple[int, int]:
+    h, w = x.shape[2], x.shape[3]
+    mode = a["mode"]
+    sh, sw = a["scale_height"], a["scale_width"]
+    if mode == "like":
+        if like is None:
+            raise MXNetError("BilinearResize2D: mode='like' needs the like input")
+        return like.shape[2], like.shape[3]
+    if mode == "size":
+        if sh is None and sw is None:
+            return a["height"], a["width"]
+        if sh is None or sw is None:
+            raise MXNetError("BilinearResize2D: give both scale_height and scale_width")
+        return int(h * sh), int(w * sw)
+    if mode == "odd_scale":
+        if sh is None or sw is None:
+            raise MXNetError("BilinearResize2D: mode='odd_scale' needs scale_height and "
+                             "scale_width")
+        return tuple(int((n - 1) * s + 1) if n % 2 else int(n * s)
+                     for n, s in ((h, sh), (w, sw)))
+    even = mode.startswith("to_even")
+    up = mode.endswith("up")
+    out = []
+    for n in (h, w):
+        if (n % 2 == 0) == even:
+            out.append(n)
+        else:
+            out.append(n + 1 if up else n - 1)
+    return tuple(out)
+
+
+def _bilinear_resize(a, x, like=None):
+    if x.dim() != 4:
+        raise MXNetError(f"BilinearResize2D: data must be 4-D (N, C, H, W), got "
+                         f"{tuple(x.shape)}")
+    size = _resize_size(a, x, like)
+    if min(size) <= 0:
+        raise MXNetError(f"BilinearResize2D: output size {size} must be positive")
+    return F.interpolate(x, size=size, mode="bilinear", align_corners=a["align_corners"])
+
+
+register(OpDef(
+    "_contrib_BilinearResize2D", _bilinear_resize, inputs=("data", "like"),
+    active_inputs=lambda a: ["data", "like"] if a["mode"] == "like" else ["data"],
+    params=[Param("height", "int", 1, doc="output height (required, but ignored if scale_height "
+                  "is defined or mode is not 'size')"),
+            Param("width", "int", 1, doc="output width (required, but ignored if scale_width "
+                  "is defined or mode is not 'size')"),
+            Param("scale_height", "float_or_none", None, doc="sampling scale of the height"),
+            Param("scale_width", "float_or_none", None, doc="sampling scale of the width"),
+            Param("mode", "enum", "size", choices=["like", "odd_scale", "size", "to_even_down",
+                                                   "to_even_up", "to_odd_down", "to_odd_up"],
+                  doc="resizing mode"),
+            Param("align_corners", "bool", True, doc="With align_corners = True, the "
+                  "interpolating doesn't proportionally align the output and input pixels")],
+    doc="Resize (N, C, H, W) images with bilinear interpolation.\n\n"
+        "Example: ``mx.nd.contrib.BilinearResize2D(x, height=8, width=8)``"))
+
+# ---------------------------------------------------------------------------------------
+# ROIAlign
+
+
+def _interp_matrix(coords: list[float], size: int, like: torch.Tensor) -> torch.Tensor:
+    """(len(coords), size) bilinear weights, zero rows for samples outside [-1, size]."""
+    m = torch.zeros((len(coords), size), dtype=like.dtype, device=like.device)
+    for i, c in enumerate(coords):
+        if c < -1.0 or c > size:
+            continue
+        c = max(c, 0.0)
+        lo = int(c)
+        if lo >= size - 1:
+            m[i, size - 1] = 1.0
+            continue
+        frac = c - lo
+        m[i, lo] = 1.0 - frac
+        m[i, lo + 1] = frac
+    return m
+
+
+def _roi_align(a, data, rois):
+    ph, pw = a["pooled_size"]
+    scale, ratio = a["spatial_scale"], a["sample_ratio"]
+    n, c, h, w = data.shape
+    if rois.dim() != 2 or rois.shape[1] != 5:
+        raise MXNetError(f"ROIAlign: rois must be (num_rois, 5), got {tuple(rois.shape)}")
+    psens = a["position_sensitive"]
+    if psens and c % (ph * pw):
+        raise MXNetError(f"ROIAlign: channels {c} not divisible by pooled size {ph}x{pw}")
+    offset = 0.5 if a["aligned"] else 0.0
+    outs = []
+    for r in rois.detach().cpu().tolist():
+        b = int(r[0])
+        if not 0 <= b < n:
+            raise MXNetError(f"ROIAlign: batch index {b} out of range for data batch {n}")
+        x0, y0, x1, y1 = (v * scale - offset for v in r[1:])
+        rh, rw = y1 - y0, x1 - x0
+        if not a["aligned"]:
+            rh, rw = max(rh, 1.0), max(rw, 1.0)
+        gh = ratio if ratio > 0 else max(math.ceil(rh / ph), 1)
+        gw = ratio if ratio > 0 else max(math.ceil(rw / pw), 1)
+        ys = [y0 + p * rh / ph + (i + 0.5) * rh / ph / gh for p in range(ph) for i in range(gh)]
+        xs = [x0 + p * rw / pw + (i + 0.5) * rw / pw / gw for p in range(pw) for i in range(gw)]
+        wy, wx = _interp_matrix(ys, h, data), _interp_matrix(xs, w, data)
+        sampled = torch.matmul(torch.matmul(wy, data[b]), wx.t())  # (c, ph*gh, pw*gw)
+        pooled = sampled.reshape(c, ph, gh, pw, gw).mean((2, 4))
+        if psens:
+            k = ph * pw
+            pooled = torch.diagonal(pooled.reshape(c // k, k, k), dim1=1, dim2=2)
+            pooled = pooled.reshape(c // k, ph, pw)
+        outs.append(pooled)
+    co = c // (ph * pw) if psens else c
+    if not outs:
+        return data.new_zeros((0, co, ph, pw))
+    return torch.stack(outs)
+
+
+register(OpDef(
+    "_contrib_ROIAlign", _roi_align, inputs=("data", "rois"),
+    params=[Param("pooled_size", "shape", doc="ROI Align output roi feature map height and "
+                  "width: (h, w)"),
+            Param("spatial_scale", "float", doc="Ratio of input feature map height (or w) to "
+                  "raw image height (or w)."),
+            Param("sample_ratio", "int", -1, doc="Optional sampling ratio of ROI align, using "
+                  "adaptive size by default."),
+            Param("position_sensitive", "bool", False, doc="Whether to perform "
+                  "position-sensitive RoI pooling."),
+            Param("aligned", "bool", False, doc="Center-align the box coordinates by half a "
+                  "pixel.")],
+    infer_out=lambda a, s: [(s[1][0], s[0][1] // (a["pooled_size"][0] * a["pooled_size"][1])
+                             if a["position_sensitive"] else s[0][1], *a["pooled_size"])],
+    doc="Region of interest alignment: bilinear samples averaged per output bin.\n\n"
+        "Example: ``mx.nd.contrib.ROIAlign(x, rois, pooled_size=(2, 2), spatial_scale=1.0)``"))

@@ -230,9 +230,37 @@ class ImageRecordIter(MXDataIter):
         self._scale = np.float32(p['scale'])
         self._normalize = self._out_dtype == np.float32 and (
             any(mean) or any(s != 1 for s in std) or p['scale'] != 1)
+        self._lst = self._load_list(p['path_imglist']) if p['path_imglist'] else None
+        dt = p['dtype']
+        self._cast = None
+        if dt not in (None, 'None', 'float32', np.float32) and self._out_dtype == np.float32:
+            if str(np.dtype(dt)) not in ('float16', 'float64'):
+                raise MXNetError('%s: dtype=%s is not supported (float32, float16, float64)'
+                                 % (type(self).__name__, dt))
+            self._cast = np.dtype(dt)
         self._pool = ThreadPoolExecutor(max(1, int(p['preprocess_threads'])))
         self._local = {}
         super().__init__(p['data_name'], p['label_name'], int(p['prefetch_buffer']))
+
+    @staticmethod
+    def _load_list(path: str) -> dict:
+        table = {}
+        try:
+            with open(path) as fin:
+                for lineno, line in enumerate(fin, 1):
+                    parts = line.strip().split('\t')
+                    if len(parts) < 3:
+                        continue
+                    try:
+                        table[int(parts[0])] = np.array([float(x) for x in parts[1:-1]],
+                                                        dtype=np.float32)
+                    except ValueError:
+                        raise MXNetError('%s line %d: bad image list entry %r'
+                                         % (path, lineno, line)) from None
+        except OSError as e:
+            raise MXNetError("ImageRecordIter: cannot read image list '%s': %s"
+                             % (path, e.strerror)) from None
+        return table
 
     def _before_first(self) -> None:
         self._loader.before_first()
@@ -241,12 +269,7 @@ class ImageRecordIter(MXDataIter):
             self._rng.shuffle(self._order)
 
     def _read(self, f, i: int) -> bytes:
-        off = self._offsets[self._order[i]]
-        rec = recordio._read_record(f, self._path, off) if f.seek(off) == off else None
-        if rec is None:
-            raise MXNetError('Invalid RecordIO file %s: no record at byte offset %d'
-                             % (self._path, off))
-        return rec
+        return recordio._pread_record(f.fileno(), self._path, self._offsets[self._order[i]])[0]
 
     def _decode(self, raw: bytes, idx: int, out: np.ndarray, slot: int, rng_seed: int) -> Any:
         header, payload = recordio.unpack(raw)
@@ -260,18 +283,28 @@ class ImageRecordIter(MXDataIter):
                                                           self._path))
         if img.ndim == 2:
             img = img[:, :, None]
-        elif c >= 3:
-            img = cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
         img = self._aug(img, random.Random(rng_seed))
         if img.ndim == 2:
             img = img[:, :, None]
-        chw = np.transpose(img[:, :, :c], (2, 0, 1))
+        # HWC BGR -> CHW RGB as a view; the copy into the batch is the only pass over pixels
+        chw = np.transpose(img, (2, 0, 1))
+        if c >= 3:
+            chw = chw[2::-1] if c == 3 else chw[[2, 1, 0, 3]]
+        dst = out[slot]
         if self._normalize:
-            out[slot] = (chw.astype(np.float32) - self._mean) / self._std * self._scale
+            np.subtract(chw, self._mean, out=dst, dtype=np.float32)
+            np.divide(dst, self._std, out=dst)
+            if self._scale != 1:
+                np.multiply(dst, self._scale, out=dst)
         else:
-            out[slot] = chw
+            dst[...] = chw
         label = header.label
-        if header.flag == 0:
+        if self._lst is not None:
+            if header.id not in self._lst:
+                raise MXNetError('ImageRecordIter: image id %d of record %d is not in %s'
+                                 % (header.id, idx, self._p['path_imglist']))
+            label = self._lst[header.id]
+        elif header.flag == 0:
             label = np.array([label], dtype=np.float32)
         if label.size != self._label_width:
             raise MXNetError('ImageRecordIter: record %d (id %d) of %s has %d labels but '
@@ -302,6 +335,8 @@ class ImageRecordIter(MXDataIter):
             index[slot] = rid
         if self._label_width == 1:
             labels = labels.reshape(self._bs)
+        if self._cast is not None:
+            data = data.astype(self._cast)
         return data, labels, pad, index
 
     def __del__(self) -> None:

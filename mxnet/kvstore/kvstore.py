@@ -138,6 +138,8 @@ class KVStore(KVStoreBase):
             if comp is not None and self._group is None:
                 t = self._quantize((key, i), t)
             parts.append(t.to(dev))
+        if len(parts) == 1 and self._group is None and self._updater is None:
+            return parts[0]  # copied into the stored value by push
         merged = parts[0].clone()
         for p in parts[1:]:
             merged += p

@@ -1,11 +1,15 @@
 """Imperative arrays: ``mx.nd``."""
 
-from .ndarray import (NDArray, arange, array, concatenate, empty, from_dlpack, from_numpy,
-                      full, moveaxis, onehot_encode, ones, waitall, zeros)
+from .ndarray import NDArray
 from . import _internal, contrib, linalg, op, random
 from .op import *
-from .ndarray import arange, array, empty, full, ones, zeros  # the Python front ends win
+# the Python front ends win over same-named generated operators
+from .ndarray import (arange, array, concatenate, empty, from_dlpack, from_numpy, full,
+                      moveaxis, onehot_encode, ones, waitall, zeros)
 from .utils import load, load_frombuffer, save
 from ._namespace import attach_fluent as _attach_fluent
+from ._frontends import attach as _attach_frontends
+from ._frontends import split_v2
 
 _attach_fluent(NDArray)
+_attach_frontends(NDArray)

@@ -125,8 +125,11 @@ def _read_data(r: _Reader, shape, code: int, what: str, start: int) -> np.ndarra
     npdt = _NP_DTYPES[code]
     nbytes = _nbytes(shape, npdt.itemsize, r, what, start)
     raw = r.take(nbytes, f"{what} data")
-    return np.frombuffer(raw, dtype=npdt.newbyteorder("<")).astype(npdt, copy=True).reshape(
-        shape)
+    try:
+        return np.frombuffer(raw, dtype=npdt.newbyteorder("<")).astype(npdt, copy=True).reshape(
+            shape)
+    except ValueError as e:  # e.g. a zero-size shape with absurd other dimensions
+        r.fail(f"{what} has an invalid shape {shape}: {e}", start)
 
 
 def _read_ctx(r: _Reader, what: str) -> None:
@@ -137,6 +140,23 @@ def _read_ctx(r: _Reader, what: str) -> None:
 
 
 def _densify(stype: int, shape, values: np.ndarray, aux: list[np.ndarray], r, start):
+    # a sparse record's dense shape is not bounded by the file size: check it before
+    # allocating (a lying header must not ask for exabytes)
+    nbytes = int(np.prod(shape, dtype=object)) * values.dtype.itemsize
+    try:
+        limit = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        limit = 1 << 36
+    if nbytes > limit:
+        r.fail(f"sparse record of shape {shape} would densify to {nbytes} bytes, more than "
+               f"this machine's memory ({limit} bytes)", start)
+    try:
+        return _densify_checked(stype, shape, values, aux, r, start)
+    except (ValueError, IndexError) as e:
+        r.fail(f"corrupt sparse record of shape {shape}: {e}", start)
+
+
+def _densify_checked(stype: int, shape, values: np.ndarray, aux: list[np.ndarray], r, start):
     dense = np.zeros(shape, dtype=values.dtype)
     if stype == 1:  # row_sparse: aux 0 = row indices
         idx = aux[0].astype(np.int64)
@@ -149,9 +169,8 @@ def _densify(stype: int, shape, values: np.ndarray, aux: list[np.ndarray], r, st
     indptr, indices = aux[0].astype(np.int64), aux[1].astype(np.int64)
     if len(shape) != 2 or indptr.size != shape[0] + 1 or indices.size != values.size:
         r.fail(f"csr record has inconsistent indptr/indices for shape {shape}", start)
-    if values.size and (indices.min() < 0 or indices.max() >= shape[1]
-                        or indptr[0] != 0 or indptr[-1] != values.size
-                        or np.any(np.diff(indptr) < 0)):
+    if (values.size and (indices.min() < 0 or indices.max() >= shape[1])) or (
+            indptr[0] != 0 or indptr[-1] != values.size or np.any(np.diff(indptr) < 0)):
         r.fail("csr record has out-of-range indices or a non-monotonic indptr", start)
     rows = np.repeat(np.arange(shape[0]), np.diff(indptr))
     dense[rows, indices] = values

@@ -22,9 +22,6 @@ from ._invoke import invoke
 __all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "waitall",
            "from_numpy", "from_dlpack", "concatenate", "moveaxis", "onehot_encode"]
 
-_GRAD_REQ = ("null", "write", "add")
-
-
 def _op_call(opname: str, inputs: list, kwargs: dict, out=None):
     op = get_op(opname)
     return invoke(op, op.parse_attrs(kwargs), inputs, out)
@@ -84,7 +81,8 @@ class NDArray(ArithMixin):
         if handle is not None and not isinstance(handle, torch.Tensor):
             raise MXNetError("NDArray(handle): handle must be a torch.Tensor")
         self._t = handle if handle is not None else torch.empty(0)
-        self._ctx = Context("cpu", 0)
+        dev = self._t.device
+        self._ctx = Context("gpu", dev.index or 0) if dev.type == "cuda" else Context("cpu", 0)
         self._grad = None
         self._grad_req = "null"
         self._marked = False
@@ -139,8 +137,9 @@ class NDArray(ArithMixin):
 
     @property
     def T(self) -> NDArray:
-        if self.ndim > 2:
-            raise ValueError("Only 2D matrix is allowed to be transposed")
+        """All axes reversed (a copy); ``self`` itself when ``ndim < 2``."""
+        if self.ndim < 2:
+            return self
         return self.transpose()
 
     @property

@@ -8,6 +8,7 @@ import os
 import numpy
 import torch
 
+from .._op._optim import adam_inplace
 from ..ndarray import NDArray, zeros
 from ._sgd import _op, _public
 from .optimizer import Optimizer
@@ -74,8 +75,9 @@ class Adam(Optimizer):
         if self.clip_gradient:
             kwargs["clip_gradient"] = self.clip_gradient
         mean, var = state
-        _op("adam_update")(weight, grad, mean, var, out=weight, lazy_update=self.lazy_update,
-                           lr=lr, wd=wd, **kwargs)
+        with torch.no_grad():
+            adam_inplace(weight._t, grad._t, mean._t, var._t, lazy_update=self.lazy_update,
+                         lr=lr, wd=wd, **kwargs)
 
 
 @_public

@@ -10,7 +10,7 @@ import warnings
 import numpy
 import torch
 
-from .._op._optim import nag_inplace
+from .._op._optim import nag_inplace, sgd_inplace
 from ..ndarray import NDArray, array, zeros
 from ..ndarray._namespace import function_for
 from .optimizer import Optimizer, _flatten_list, register
@@ -138,6 +138,14 @@ class SGD(_SGDBase):
         lrs = self._get_lrs(indices)
         wds = self._get_wds(indices)
         kwargs = _sgd_kwargs(self, self.momentum)
+        if aggregate and not multi_precision:
+            # multi_sgd[_mom]_update(..., out=weights), applied in place
+            clip = kwargs.get("clip_gradient", -1.0)
+            with torch.no_grad():
+                for w, g, s, lr, wd in zip(weights, grads, states, lrs, wds):
+                    sgd_inplace(w._t, g._t, s._t if self.momentum > 0 else None, lr, wd,
+                                self.momentum, self.rescale_grad, clip)
+            return
         if aggregate:
             ins = _multi_inputs(weights, grads, states, self.momentum, multi_precision)
             _op(_multi_name(self.momentum, multi_precision))(

@@ -324,11 +324,17 @@ class Updater:
 
     def set_states(self, states):
         """Load states pickled by :meth:`get_states` (either pickle shape)."""
-        states = pickle.loads(states)
-        if isinstance(states, tuple) and len(states) == 2:
-            self.states, self.optimizer = states
-        else:
-            self.states = states
+        from .. import _safe_pickle  # restricted: .states files may come from anywhere
+
+        states = _safe_pickle.loads(states, "optimizer states (.states pickle)")
+        if isinstance(states, tuple) and len(states) == 2 and isinstance(states[1], Optimizer):
+            states, self.optimizer = states
+        if not isinstance(states, dict):
+            from ..base import MXNetError
+
+            raise MXNetError("optimizer states (.states pickle): expected a dict of states or "
+                             f"(dict, Optimizer), got {type(states).__name__}")
+        self.states = states
         self.states_synced = dict.fromkeys(self.states.keys(), False)
 
     def get_states(self, dump_optimizer=False):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .._dtype import NAME_TO_CODE, dtype_name
-from .._op._gen import finish
+from .._op._gen import finish, route
 from .._op._registry import OpDef, get_op
 from ..attribute import _current_scope
 from ..base import MXNetError, _Null
@@ -16,8 +16,9 @@ from .symbol import Symbol
 __all__ = ["Variable", "var", "Group", "create_op_symbol", "make_sym_function"]
 
 _STYPE_CODE = {"default": 0, "row_sparse": 1, "csr": 2}
-# initializers MXNet attaches to auto-created auxiliary states (FSetInputVarAttrOnCompose)
+# initializers MXNet attaches to input variables on composition (FSetInputVarAttrOnCompose)
 _AUX_INIT = {"moving_mean": '["zero", {}]', "moving_var": '["one", {}]'}
+_ARG_INIT = {("LeakyReLU", "gamma"): '["Constant", {"value": 0.25}]'}
 
 
 def Variable(name: str, attr: dict | None = None, shape=None, lr_mult=None, wd_mult=None,
@@ -126,7 +127,7 @@ def create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
         if k not in op.param_map and not (k.startswith("__") and k.endswith("__")):
             raise MXNetError(op._unknown_arg_msg(k))
     attrs = op.format_attrs(params)
-    node_name = _current_manager().get(name, opname.lower())
+    node_name = _current_manager().get(name, route(opname)[1].lower())
     node = Node(op, node_name, attrs)
     parsed = node.parsed
     if op.variadic is not None and not dynamic:
@@ -158,10 +159,13 @@ def create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
             entries.append((Node(None, f"{node_name}_{slot}", vattrs), 0))
         else:
             entries.append(_single_entry(op, slot, s))
-    for k in range(len(arg_names), len(entries)):
-        src = entries[k][0]
-        if src.op is None and slots[k] in _AUX_INIT and "__init__" not in src.attrs:
-            src.attrs["__init__"] = _AUX_INIT[slots[k]]
+    for k, (src, _) in enumerate(entries):
+        if src.op is not None or "__init__" in src.attrs:
+            continue
+        init = _AUX_INIT.get(slots[k]) if k >= len(arg_names) else _ARG_INIT.get((op.name,
+                                                                                 slots[k]))
+        if init is not None:
+            src.attrs["__init__"] = init
     node.set_inputs(entries)
     return Symbol._from_entries([(node, i) for i in range(node.num_visible())])
 

@@ -202,6 +202,8 @@ def load_json(json_str: str) -> Symbol:
     if not isinstance(data, dict) or not isinstance(data.get("nodes"), list):
         _fail("top level must be an object with a 'nodes' list")
     gattrs = data.get("attrs") or {}
+    if not isinstance(gattrs, dict):
+        _fail("top-level field 'attrs' must be an object")
     version = 800
     if "mxnet_version" in gattrs:
         mv = gattrs["mxnet_version"]
@@ -333,7 +335,12 @@ def load(fname: str) -> Symbol:
             text = f.read()
     except OSError as e:
         raise MXNetError(f"Cannot open symbol file {fname}: {e}") from None
-    return load_json(text)
+    except UnicodeDecodeError as e:
+        raise MXNetError(f"Invalid symbol JSON file {fname}: not UTF-8 text ({e})") from None
+    try:
+        return load_json(text)
+    except MXNetError as e:
+        raise MXNetError(f"{fname}: {e}") from None
 
 
 # -- debug_str --------------------------------------------------------------------------

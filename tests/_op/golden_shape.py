@@ -40,6 +40,11 @@ def check_golden(name: str) -> None:
     xs = [ARRAYS[f"{name}|in{i}"] for i in range(c["n_in"])]
     params = {k: (tuple(v) if isinstance(v, list) else v) for k, v in c["params"].items()
               if k != "num_args"}
+    op = get_op(c["op"])
+    _, shapes = op.infer_shape(op.parse_attrs(dict(params, **{
+        k: v for k, v in c["params"].items() if k == "num_args"})), [x.shape for x in xs])
+    want_shapes = [ARRAYS[f"{name}|out{k}"].shape for k in range(c["n_out"])]
+    assert list(shapes) == want_shapes, f"{name}: inferred {shapes}, MXNet {want_shapes}"
     ins = [mx.nd.array(x, dtype=x.dtype) for x in xs]
     for i in c["grad"]:
         ins[i].attach_grad()

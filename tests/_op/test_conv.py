@@ -9,7 +9,7 @@ from mxnet.ndarray._namespace import function_for
 from tests._op.harness import Record, run_record
 from tests._op.test_nn import check_golden_case, golden_names, golden_records, infer
 
-OPS = {"Convolution", "Deconvolution", "Pooling", "UpSampling"}
+OPS = {"Convolution", "Deconvolution", "Pooling", "UpSampling", "Convolution_v1", "Pooling_v1"}
 rng = np.random.RandomState(0)
 
 

@@ -169,3 +169,13 @@ def test_errors(call, words):
         call().wait_to_read()
     for w in words:
         assert w in str(e.value), (w, str(e.value))
+
+
+def test_gemm_infers_c_shape():
+    from mxnet._op import get_op
+
+    op = get_op("_linalg_gemm")
+    attrs = op.parse_attrs({"transpose_b": True})
+    assert op.infer_shape(attrs, [(2, 3), (4, 3), None])[0][2] == (2, 4)
+    attrs = op.parse_attrs({"axis": 0})
+    assert op.infer_shape(attrs, [(3, 2, 4), (4, 2, 5), None])[1] == [(3, 2, 5)]

@@ -9,7 +9,7 @@ from tests._op.harness import Record, run_record
 from tests._op.test_nn import check_golden_case, golden_names, golden_records, infer
 
 OPS = {"BatchNorm", "LayerNorm", "InstanceNorm", "GroupNorm", "L2Normalization", "LRN",
-       "_contrib_BatchNormWithReLU", "_contrib_SyncBatchNorm"}
+       "_contrib_BatchNormWithReLU", "_contrib_SyncBatchNorm", "BatchNorm_v1"}
 rng = np.random.RandomState(0)
 X = rng.uniform(-1, 1, (2, 3, 2)).astype(np.float32)
 G3 = rng.uniform(0.5, 1.5, (3,)).astype(np.float32)
@@ -35,6 +35,13 @@ RECORDS += [
            {"fix_gamma": False, "eps": 1e-3, "use_global_stats": True},
            ref=lambda x, g, b, m, v, **k: (x * (g / np.sqrt(1 + 1e-3))[:, None] + b[:, None]),
            grad=True, grad_inputs=(0, 1, 2), name="batchnorm_global_np"),
+    Record("BatchNorm_v1", [X, G3, B3, np.zeros(3, np.float32), np.ones(3, np.float32)],
+           {"fix_gamma": False}, ref=lambda x, g, b, m, v, **k: (
+               x * (g / np.sqrt(1 + 1e-3))[:, None] + b[:, None]), name="bn_v1_np"),
+    Record("_contrib_BatchNormWithReLU",
+           [X, G3, B3, np.zeros(3, np.float32), np.ones(3, np.float32)], {"fix_gamma": False},
+           ref=lambda x, g, b, m, v, **k: np.maximum(
+               x * (g / np.sqrt(1 + 1e-3))[:, None] + b[:, None], 0), name="bn_relu_np"),
 ]
 
 

@@ -211,3 +211,17 @@ def test_names_and_signatures():
     for m in ("reshape_like", "flatten", "swapaxes", "broadcast_axes", "flip", "split", "pad",
               "slice", "slice_axis", "tile", "depth_to_space", "diag"):
         assert hasattr(mx.nd.NDArray, m), m
+
+
+def test_split_v2_indices():
+    from mxnet._op._slice import split_v2_indices
+
+    assert split_v2_indices((2, 6), 3, axis=1) == (0, 2, 4)
+    assert split_v2_indices((5,), [2, 3]) == (0, 2, 3)
+    with pytest.raises(ValueError):
+        split_v2_indices((5,), 2)
+    with pytest.raises(ValueError):
+        split_v2_indices((5,), "x")
+    a = mx.nd.ones((2, 3, 4))
+    outs = mx.nd._internal._split_v2(a, split_v2_indices(a.shape, [1, 3], 2), 2)
+    assert [o.shape for o in outs] == [(2, 3, 1), (2, 3, 2), (2, 3, 1)]

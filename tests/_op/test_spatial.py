@@ -8,7 +8,8 @@ from mxnet.ndarray._namespace import function_for
 from tests._op.harness import Record, run_record
 from tests._op.test_nn import check_golden_case, golden_names, golden_records, infer
 
-OPS = {"GridGenerator", "BilinearSampler", "SpatialTransformer", "ROIPooling"}
+OPS = {"GridGenerator", "BilinearSampler", "SpatialTransformer", "ROIPooling",
+       "_contrib_AdaptiveAvgPooling2D", "_contrib_BilinearResize2D", "_contrib_ROIAlign"}
 
 
 def _np_identity_grid(theta, target_shape, **k):
@@ -51,3 +52,16 @@ def test_identity_sampling_reproduces_input():
                                          transform_type="affine", target_shape=(3, 4))
     y = function_for("BilinearSampler")(x, grid)
     np.testing.assert_allclose(y.asnumpy(), x.asnumpy(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("mode,h,expected", [
+    # (1, 2, h, h) with scale_height=2, scale_width=0.5; values from real MXNet 1.9.1
+    ("odd_scale", 5, (9, 3)), ("odd_scale", 6, (12, 3)), ("to_even_down", 5, (4, 4)),
+    ("to_even_up", 5, (6, 6)), ("to_odd_down", 6, (5, 5)), ("to_odd_up", 6, (7, 7)),
+    ("size", 5, (10, 2))])
+def test_bilinear_resize_modes(mode, h, expected):
+    out = infer("_contrib_BilinearResize2D",
+                {"mode": mode, "scale_height": 2.0, "scale_width": 0.5}, [(1, 2, h, h)])[1]
+    assert out == [(1, 2) + expected]
+    assert infer("_contrib_AdaptiveAvgPooling2D", {"output_size": 3}, [(1, 2, 5, 5)])[1] == \
+        [(1, 2, 3, 3)]

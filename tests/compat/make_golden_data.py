@@ -190,6 +190,33 @@ def write_image_rec():
     np.savez_compressed(os.path.join(OUT, 'imagerec.npz'), **out)
 
 
+def write_det():
+    """A detection .rec and ImageDetIter batches (deterministic, then seeded random augs)."""
+    import random
+    rec = mx.recordio.MXIndexedRecordIO(os.path.join(OUT, 'det.idx'),
+                                        os.path.join(OUT, 'det.rec'), 'w')
+    for i in range(5):
+        raw = open(os.path.join(OUT, 'small%d.jpg' % i), 'rb').read()
+        objs = [[i % 3, 0.1, 0.2, 0.6, 0.7], [1, 0.3 + 0.05 * i, 0.1, 0.9, 0.5]][: 1 + i % 2]
+        label = [2, 5] + [v for o in objs for v in o]
+        rec.write_idx(i, mx.recordio.pack(mx.recordio.IRHeader(0, label, i, 0), raw))
+    rec.close()
+    out = {}
+    for name, kw in (('plain', {}),
+                     ('rand', dict(rand_crop=0.8, rand_pad=0.5, rand_mirror=True,
+                                   mean=True, std=True))):
+        random.seed(5)
+        np.random.seed(5)
+        it = mx.image.ImageDetIter(2, (3, 32, 40), path_imgrec=os.path.join(OUT, 'det.rec'),
+                                   **kw)
+        out['%s/provide_label' % name] = np.array(it.provide_label[0][1])
+        for bi, b in enumerate(it):
+            out['%s/%d/data' % (name, bi)] = b.data[0].asnumpy()
+            out['%s/%d/label' % (name, bi)] = b.label[0].asnumpy()
+            out['%s/%d/pad' % (name, bi)] = np.array(b.pad)
+    np.savez_compressed(os.path.join(OUT, 'det.npz'), **out)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     np.random.seed(0)
@@ -198,6 +225,7 @@ def main():
     write_nditer()
     write_image()
     write_image_rec()
+    write_det()
 
 
 if __name__ == '__main__':

@@ -14,7 +14,11 @@ Writes into ``tests/compat/golden/gluon/``:
   Trainer's ``save_states`` file, and the weights after a second step;
 - ``losses.npz``: every loss on fixed inputs;
 - ``reprs.json``: printed forms of blocks and ParameterDicts;
-- ``summary.txt``: ``Block.summary`` output.
+- ``summary.txt``: ``Block.summary`` output;
+- ``zoo_params.json.gz``: parameter names and shapes of every model-zoo model;
+  ``zoo_outputs.npz``: outputs of some of them with deterministic weights.
+
+Pass case names (``models trainer losses reprs zoo``) to regenerate only those.
 """
 
 from __future__ import annotations
@@ -172,17 +176,77 @@ def summary_case():
         f.write(buf.getvalue())
 
 
-def main():
+ZOO = ["resnet18_v1", "resnet34_v1", "resnet50_v1", "resnet101_v1", "resnet152_v1",
+       "resnet18_v2", "resnet34_v2", "resnet50_v2", "resnet101_v2", "resnet152_v2", "vgg11",
+       "vgg13", "vgg16", "vgg19", "vgg11_bn", "vgg13_bn", "vgg16_bn", "vgg19_bn", "alexnet",
+       "densenet121", "densenet161", "densenet169", "densenet201", "squeezenet1.0",
+       "squeezenet1.1", "inceptionv3", "mobilenet1.0", "mobilenet0.75", "mobilenet0.5",
+       "mobilenet0.25", "mobilenetv2_1.0", "mobilenetv2_0.75", "mobilenetv2_0.5",
+       "mobilenetv2_0.25"]
+# models run with deterministic weights (see zoo_weights) on one small image
+ZOO_RUN = {"resnet18_v1": 64, "resnet50_v2": 64, "mobilenet0.25": 64, "mobilenetv2_0.25": 64,
+           "squeezenet1.1": 224, "densenet121": 224, "vgg11_bn": 224, "alexnet": 224,
+           "inceptionv3": 299}
+
+
+def zoo_weights(net):
+    """Deterministic, well-scaled weights (same rule in the tests)."""
+    for i, p in enumerate(net.collect_params().values()):
+        n = int(np.prod(p.shape))
+        w = np.sin(np.arange(n, dtype=np.float64) * 0.37 + i).reshape(p.shape)
+        if p.name.endswith("running_var"):
+            w = np.abs(w) + 0.5
+        elif p.name.endswith(("gamma", "running_mean", "beta", "bias")):
+            w = w * 0.1 + (1.0 if p.name.endswith("gamma") else 0.0)
+        else:
+            w = w / np.sqrt(max(1, n // p.shape[0]))
+        p.set_data(mx.nd.array(w.astype(np.float32)))
+
+
+def zoo_case():
+    import gzip
+
+    from mxnet.gluon.model_zoo import vision
+
+    names = {}
+    outs = {}
+    for name in ZOO:
+        with mx.name.NameManager():
+            net = vision.get_model(name)
+        names[name] = {"prefix": net.prefix,
+                       "params": [[k[len(net.prefix):], list(v.shape)]
+                                  for k, v in net.collect_params().items()]}
+        if name in ZOO_RUN:
+            size = ZOO_RUN[name]
+            x = mx.nd.array(np.cos(np.arange(3 * size * size) * 0.01).reshape(1, 3, size, size))
+            net.initialize()
+            net(x)  # deferred shapes
+            zoo_weights(net)
+            outs[name] = net(x).asnumpy()
+    with gzip.open(os.path.join(HERE, "zoo_params.json.gz"), "wt") as f:
+        json.dump(names, f, separators=(",", ":"))
+    np.savez(os.path.join(HERE, "zoo_outputs.npz"), **outs)
+
+
+def main(cases=None):
     os.makedirs(HERE, exist_ok=True)
     mx.random.seed(3)
     np.random.seed(3)
-    save_model("lenet", lenet(), mx.nd.array(rng.uniform(-1, 1, (2, 1, 28, 28))))
-    save_model("small", small(), mx.nd.array(rng.uniform(-1, 1, (2, 3, 12, 12))))
-    trainer_case()
-    losses_case()
-    reprs_case()
-    summary_case()
+    if not cases or "models" in cases:
+        save_model("lenet", lenet(), mx.nd.array(rng.uniform(-1, 1, (2, 1, 28, 28))))
+        save_model("small", small(), mx.nd.array(rng.uniform(-1, 1, (2, 3, 12, 12))))
+    if not cases or "trainer" in cases:
+        trainer_case()
+    if not cases or "losses" in cases:
+        losses_case()
+    if not cases or "reprs" in cases:
+        reprs_case()
+        summary_case()
+    if not cases or "zoo" in cases:
+        zoo_case()
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(sys.argv[1:])

@@ -90,6 +90,12 @@ case("pool_1d", "Pooling", [U(2, 3, 7)], {"kernel": (3,), "stride": (2,), "pool_
      grad=(0,))
 case("pool_3d", "Pooling", [U(1, 2, 4, 4, 5)], {"kernel": (2, 2, 2), "stride": (2, 2, 2)},
      grad=(0,))
+case("conv_v1", "Convolution_v1", [U(1, 2, 5, 5), U(3, 2, 3, 3), U(3)],
+     {"kernel": (3, 3), "num_filter": 3, "pad": (1, 1)}, grad=(0, 1, 2))
+for pt in ("max", "avg"):
+    case(f"pool_v1_{pt}_full", "Pooling_v1", [X2],
+         {"kernel": (3, 2), "stride": (2, 2), "pad": (1, 0), "pool_type": pt,
+          "pooling_convention": "full"}, grad=(0,))
 case("up_nearest", "UpSampling", [U(1, 2, 2, 3)], {"scale": 2, "sample_type": "nearest"},
      grad=(0,))
 case("up_nearest_concat", "UpSampling", [U(1, 2, 4, 4), U(1, 1, 2, 2)],
@@ -111,11 +117,12 @@ case("bn_train_global", "BatchNorm", BN, {"fix_gamma": False, "use_global_stats"
      grad=(0, 1, 2), train=True, aux=(3, 4))
 case("bn_axis_last", "BatchNorm", [U(3, 2, 3), U(3), U(3), V([0, 0, 0]), V([1, 1, 1])],
      {"fix_gamma": False, "axis": -1, "eps": 1e-4}, grad=(0, 1, 2), train=True, aux=(3, 4))
-case("bn_relu_train", "_contrib_BatchNormWithReLU", BN, {"fix_gamma": False},
+case("bn_relu_train", "_contrib_BatchNormWithReLU", [U(3, 2, 2, 2)] + BN[1:],
+     {"fix_gamma": False},
      grad=(0, 1, 2), train=True, aux=(3, 4))
 case("sync_bn_train", "_contrib_SyncBatchNorm", BN, {"key": "bn0", "fix_gamma": False},
      grad=(0, 1, 2), train=True, aux=(3, 4))
-case("sync_bn_infer", "_contrib_SyncBatchNorm", BN, {"key": "bn0"}, grad=(0,), aux=(3, 4))
+case("sync_bn_infer", "_contrib_SyncBatchNorm", BN, {"key": "bn0"}, aux=(3, 4))
 case("layernorm", "LayerNorm", [U(2, 3, 4), U(4), U(4)], {"output_mean_var": True},
      grad=(0, 1, 2))
 case("layernorm_axis1", "LayerNorm", [U(2, 3, 4), U(3), U(3)], {"axis": 1, "eps": 1e-3},
@@ -168,6 +175,32 @@ case("spatial_transformer", "SpatialTransformer",
      [U(1, 2, 5, 5), V([[0.9, 0.1, 0.05, -0.1, 0.8, 0.1]])],
      {"target_shape": (3, 4), "transform_type": "affine", "sampler_type": "bilinear"},
      grad=(0, 1))
+case("adaptive_avg", "_contrib_AdaptiveAvgPooling2D", [U(1, 2, 5, 7)], {"output_size": (2, 3)},
+     grad=(0,))
+case("adaptive_avg_default", "_contrib_AdaptiveAvgPooling2D", [U(1, 2, 3, 3)], {}, grad=(0,))
+XR = U(1, 2, 3, 4)
+case("resize_size", "_contrib_BilinearResize2D", [XR], {"height": 5, "width": 7}, grad=(0,))
+case("resize_nocorners", "_contrib_BilinearResize2D", [XR],
+     {"height": 5, "width": 3, "align_corners": False}, grad=(0,))
+case("resize_scale", "_contrib_BilinearResize2D", [XR],
+     {"scale_height": 1.5, "scale_width": 2.0, "align_corners": False}, grad=(0,))
+case("resize_like", "_contrib_BilinearResize2D", [XR, U(1, 1, 6, 2)], {"mode": "like"},
+     grad=(0,))
+case("resize_odd", "_contrib_BilinearResize2D", [XR],
+     {"mode": "odd_scale", "scale_height": 2.0, "scale_width": 2.0}, grad=(0,))
+case("resize_to_even_up", "_contrib_BilinearResize2D", [XR], {"mode": "to_even_up"},
+     grad=(0,))
+case("resize_to_odd_down", "_contrib_BilinearResize2D", [XR], {"mode": "to_odd_down"},
+     grad=(0,))
+ROIS = V([[0, 0.5, 0.3, 5.2, 4.1], [1, 2.2, 1.0, 9.7, 11.3], [0, 3, 3, 3.4, 3.2],
+          [1, -2, -1, 4, 14]])
+case("roialign", "_contrib_ROIAlign", [U(2, 2, 6, 7), ROIS],
+     {"pooled_size": (2, 3), "spatial_scale": 0.5}, grad=(0,))
+case("roialign_ratio_aligned", "_contrib_ROIAlign", [U(2, 2, 6, 7), ROIS],
+     {"pooled_size": (3, 2), "spatial_scale": 0.6, "sample_ratio": 2, "aligned": True},
+     grad=(0,))
+case("roialign_psens", "_contrib_ROIAlign", [U(2, 8, 5, 5), ROIS],
+     {"pooled_size": (2, 2), "spatial_scale": 0.5, "position_sensitive": True}, grad=(0,))
 case("roipool", "ROIPooling",
      [U(2, 2, 6, 7), V([[0, 0, 0, 5, 4], [1, 2, 1, 9, 11], [0, 3, 3, 3, 3]])],
      {"pooled_size": (2, 3), "spatial_scale": 0.5}, grad=(0,))

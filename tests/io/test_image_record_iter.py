@@ -99,3 +99,16 @@ def test_bad_input(tmp_path):
     with pytest.raises(MXNetError, match=r'trunc\.rec.*truncated record at byte offset 4352'):
         ImageRecordIter(path_imgrec=str(tmp_path / 'trunc.rec'), data_shape=(3, 8, 8),
                         batch_size=2)
+
+
+def test_imglist_and_dtype(tmp_path):
+    lst = tmp_path / 'x.lst'
+    lst.write_text(''.join('%d\t%d.5\tsmall%d.jpg\n' % (i, i * 10, i) for i in range(6)))
+    it = ImageRecordIter(path_imgrec=os.path.join(GOLD, 'images.rec'), data_shape=(3, 24, 32),
+                         batch_size=3, path_imglist=str(lst), dtype='float16')
+    b = next(iter(it))
+    assert b.label[0].asnumpy().tolist() == [0.5, 10.5, 20.5]
+    assert b.data[0].dtype == np.float16
+    with pytest.raises(MXNetError, match='dtype=int32'):
+        ImageRecordIter(path_imgrec=os.path.join(GOLD, 'images.rec'), data_shape=(3, 24, 32),
+                        batch_size=3, dtype='int32')

@@ -50,17 +50,19 @@ def main(mode, out):
         w, b = train(kv, x[rank * half:(rank + 1) * half], y[rank * half:(rank + 1) * half],
                      len(x))
         np.savez(out, first=first.asnumpy(), res=res.asnumpy(), n=n, w=w, b=b)
-    elif mode == "die":
-        kv.init(0, mx.nd.ones((2,)))
+        kv.barrier()
+        mode = "die"
+    if mode == "die":
+        kv.init(20, mx.nd.ones((2,)))
         if rank == 1:
             sys.exit(0)
         try:
             for _ in range(3):
-                kv.push(0, mx.nd.ones((2,)))
+                kv.push(20, mx.nd.ones((2,)))
             msg = "no error"
         except MXNetError as e:
             msg = str(e)
-        np.savez(out, msg=np.array(msg))
+        np.savez(out.replace(".npz", "_die.npz"), msg=np.array(msg))
         os._exit(0)  # skip torch.distributed teardown, which aborts once a peer is gone
 
 

@@ -225,3 +225,20 @@ def test_handle_is_tensor_sharing_memory():
     assert isinstance(a.handle, torch.Tensor)
     a.handle[0] = 3
     assert a.asnumpy()[0] == 3
+
+
+def test_T_property():
+    v = mx.nd.ones((3,))
+    assert v.T is v
+    assert mx.nd.ones((2, 3, 4)).T.shape == (4, 3, 2)
+    a = mx.nd.array([[1, 2, 3], [4, 5, 6]])
+    t = a.T
+    assert t.asnumpy().tolist() == [[1, 4], [2, 5], [3, 6]]
+    t[:] = 0
+    assert a.asnumpy()[0, 0] == 1  # a copy, not a view
+
+
+def test_ndarray_from_tensor_handle():
+    t = torch.ones(2)
+    a = mx.nd.NDArray(t)
+    assert a.context == mx.cpu(0) and a.handle is t

@@ -12,6 +12,7 @@ import os
 import struct
 import tarfile
 import warnings
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -79,6 +80,34 @@ def _fetch(root: str, namespace: str, name: str, sha1: str) -> str:
                     sha1_hash=sha1)
 
 
+def _read_idx_pair(label_file: str, data_file: str) -> tuple[np.ndarray, np.ndarray]:
+    """Read gzipped idx1 labels and idx3 28x28 images; corrupt files raise MXNetError."""
+    path = label_file
+    try:
+        with gzip.open(label_file, 'rb') as fin:
+            head = fin.read(8)
+            if len(head) < 8:
+                raise MXNetError('%s: truncated idx1 header (%d bytes)' % (label_file, len(head)))
+            magic, n = struct.unpack('>II', head)
+            label = np.frombuffer(fin.read(n + 1), dtype=np.uint8).astype(np.int32)
+        if magic != 2049 or len(label) != n:
+            raise MXNetError('%s: not an idx1-ubyte label file (magic %d, %d of %d labels)'
+                             % (label_file, magic, len(label), n))
+        path = data_file
+        with gzip.open(data_file, 'rb') as fin:
+            head = fin.read(16)
+            if len(head) < 16:
+                raise MXNetError('%s: truncated idx3 header (%d bytes)' % (data_file, len(head)))
+            magic = struct.unpack('>IIII', head)[0]
+            data = np.frombuffer(fin.read(len(label) * 28 * 28 + 1), dtype=np.uint8)
+    except (OSError, EOFError, zlib.error) as e:
+        raise MXNetError('%s: corrupt gzip file (%s)' % (path, e)) from None
+    if magic != 2051 or data.size != len(label) * 28 * 28:
+        raise MXNetError('%s: expected %d 28x28 images after a magic 2051 header, found '
+                         'magic %d and %d bytes' % (data_file, len(label), magic, data.size))
+    return data, label
+
+
 class MNIST(dataset._DownloadedDataset):
     """MNIST handwritten digits: samples are ``(uint8 NDArray 28x28x1, int32 label)``.
 
@@ -110,18 +139,7 @@ class MNIST(dataset._DownloadedDataset):
         label_name, label_sha = files[kind + '_label']
         data_file = _fetch(self._root, self._namespace, data_name, data_sha)
         label_file = _fetch(self._root, self._namespace, label_name, label_sha)
-        with gzip.open(label_file, 'rb') as fin:
-            magic, n = struct.unpack('>II', fin.read(8))
-            label = np.frombuffer(fin.read(), dtype=np.uint8).astype(np.int32)
-        if magic != 2049 or len(label) != n:
-            raise MXNetError('%s: not an idx1-ubyte label file (magic %d, %d of %d labels)'
-                             % (label_file, magic, len(label), n))
-        with gzip.open(data_file, 'rb') as fin:
-            magic, n, rows, cols = struct.unpack('>IIII', fin.read(16))
-            data = np.frombuffer(fin.read(), dtype=np.uint8)
-        if magic != 2051 or data.size != len(label) * 28 * 28:
-            raise MXNetError('%s: expected %d 28x28 images after a magic 2051 header, found '
-                             'magic %d and %d bytes' % (data_file, len(label), magic, data.size))
+        data, label = _read_idx_pair(label_file, data_file)
         data = data.reshape(len(label), 28, 28, 1)
         self._data = _nd_array(data, dtype=data.dtype)
         self._label = label

@@ -24,7 +24,7 @@ def _op(F: Any, name: str):
 
 
 class Compose(Sequential):
-    """Chain transforms; consecutive HybridBlocks are grouped and hybridized.
+    """Chain transforms; consecutive HybridBlocks are grouped into a HybridSequential.
 
     Examples
     --------
@@ -47,7 +47,8 @@ class Compose(Sequential):
                 hblock = HybridSequential()
                 for j in group:
                     hblock.add(j)
-                hblock.hybridize()
+                # MXNet hybridizes this group; it runs eagerly here (same results, and per-sample
+                # calls are cheaper without graph caching)
                 self.add(hblock)
             group = []
             if t is not None:
