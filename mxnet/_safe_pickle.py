@@ -126,6 +126,13 @@ def _safe_scalar(dtype, *args):
     return dtype.type(*args)
 
 
+def _safe_dtype(obj, align=False, copy=False):
+    """``numpy.dtype`` as pickles call it: ``dtype('f4', False, True)``."""
+    if not isinstance(obj, str) or not isinstance(align, bool) or not isinstance(copy, bool):
+        raise MXNetError("numpy.dtype in a pickle takes a type string and two booleans")
+    return np.dtype(obj, align, copy)
+
+
 def _numpy_names() -> dict[tuple[str, str], Any]:
     names: dict[tuple[str, str], Any] = {}
     for core in ("numpy.core", "numpy._core"):
@@ -133,7 +140,7 @@ def _numpy_names() -> dict[tuple[str, str], Any]:
         names[(f"{core}.multiarray", "scalar")] = _safe_scalar
         names[(f"{core}.numeric", "_frombuffer")] = _safe_frombuffer
     names[("numpy", "ndarray")] = np.ndarray
-    names[("numpy", "dtype")] = np.dtype
+    names[("numpy", "dtype")] = _safe_dtype
     for tname in ("float16", "float32", "float64", "int8", "int16", "int32", "int64",
                   "uint8", "uint16", "uint32", "uint64", "bool_", "complex64", "complex128"):
         if hasattr(np, tname):
@@ -180,7 +187,7 @@ _STATIC: dict[tuple[str, str], Any] = {
 # Callables a REDUCE opcode may call; classes other than these are only instantiated
 # without arguments (``cls.__new__(cls)``) and then filled by ``__setstate__``.
 _REDUCE_OK = {dict, list, tuple, set, frozenset, slice, complex, int, float, bool, str,
-              collections.OrderedDict, np.dtype, _safe_bytearray, _safe_encode,
+              collections.OrderedDict, _safe_dtype, _safe_bytearray, _safe_encode,
               _safe_reconstruct, _safe_frombuffer, _safe_scalar, copyreg._reconstructor}
 _NEWOBJ_BUILTINS = {dict, list, tuple, set, frozenset, object, collections.OrderedDict,
                     complex, int, float, str}

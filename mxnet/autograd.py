@@ -30,10 +30,16 @@ __all__ = ["record", "pause", "train_mode", "predict_mode", "is_recording", "is_
 
 
 def set_recording(is_recording: bool) -> bool:
-    """Set recording on or off; return the previous state."""
+    """Set recording on or off; return the previous state.
+
+    Recording turns torch's grad mode on. Turning recording off leaves torch's grad mode
+    at its default (on): outside recording every mxnet-ng operator already runs without
+    building a graph, and other torch code in the process keeps working.
+    """
     prev = state.is_recording
     state.is_recording = bool(is_recording)
-    torch.set_grad_enabled(bool(is_recording))
+    if is_recording or not torch.is_grad_enabled():
+        torch.set_grad_enabled(True)
     return prev
 
 

@@ -7,9 +7,11 @@ into parts (cflag 1 first, 2 middle, 3 last) and the magic word is re-inserted o
 """
 from __future__ import annotations
 
+import atexit
 import numbers
 import os
 import struct
+import weakref
 from collections import namedtuple
 from multiprocessing import current_process
 from typing import Any, BinaryIO
@@ -164,6 +166,19 @@ def _part_range(path: str, num_parts: int, part_index: int) -> tuple[int, int]:
     return begin, end
 
 
+_OPEN_WRITERS: weakref.WeakSet = weakref.WeakSet()
+
+
+@atexit.register
+def _close_open_writers() -> None:
+    """Publish files of writers never closed (MXNet flushed them at exit too)."""
+    for w in list(_OPEN_WRITERS):
+        try:
+            w.close()
+        except Exception:  # noqa: BLE001 - best effort at interpreter exit
+            pass
+
+
 class MXRecordIO:
     """Sequential reader/writer of a RecordIO (``.rec``) file.
 
@@ -197,6 +212,7 @@ class MXRecordIO:
             self._tmp = '%s.tmp%d' % (self.uri, os.getpid())
             self._f = open(self._tmp, 'wb')
             self.writable = True
+            _OPEN_WRITERS.add(self)
         elif self.flag == 'r':
             try:
                 self._f = open(self.uri, 'rb')

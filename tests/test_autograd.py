@@ -270,3 +270,43 @@ def test_out_argument_joins_graph():
         w = x * 2
         with pytest.raises(MXNetError, match="computational graph"):
             mx.nd.elemwise_add(x, x, out=w)
+
+
+def test_torch_grad_mode_left_usable():
+    import torch
+
+    ag.set_recording(True)
+    ag.set_recording(False)
+    assert torch.is_grad_enabled()
+    with ag.record():
+        with ag.pause():
+            x = _var((1.0,))
+            y = x * 2
+    assert not y._t.requires_grad
+    assert torch.is_grad_enabled()
+
+
+def test_getitem_outside_record_not_in_graph():
+    x = _var((1.0, 2.0))
+    y = x[0]
+    with pytest.raises(MXNetError, match="not in a computational graph"):
+        y.backward()
+    y[:] = 5  # a view: writes through
+    assert x.asnumpy().tolist() == [5.0, 2.0]
+
+
+def test_inplace_arith_in_record():
+    x = _var((1.0, 2.0))
+    tot = mx.nd.zeros((2,))
+    with ag.record():
+        with pytest.raises(MXNetError, match="Inplace operations"):
+            tot += x * 2
+        y = x * 2
+        with pytest.raises(MXNetError, match="Assigning to NDArrays that are already in a "
+                                             "computational graph"):
+            y *= 2
+        t = mx.nd.zeros((2,))
+        t += 1
+        z = t * x
+    z.backward()
+    assert x.grad.asnumpy().tolist() == [1.0, 1.0]

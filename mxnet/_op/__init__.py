@@ -13,6 +13,7 @@ from . import (  # noqa: F401  (registration side effects)
     _optim,  # noqa: F401  (optimizer update operators)
     _random,
     _reduce,
+    _rnn,  # the fused RNN operator (added with gluon.rnn)
     _shape,
     _slice,
     _softmax,

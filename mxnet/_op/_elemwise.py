@@ -192,13 +192,13 @@ def _maximum(a, b):
     # ties send the gradient to the left operand, as MXNet does
     if not isinstance(b, torch.Tensor):
         return torch.clamp(a, min=b)
-    return torch.where(a >= b, a, b)
+    return torch.where((a >= b) | (a != a), a, b)  # NaN in either operand wins, as in MXNet
 
 
 def _minimum(a, b):
     if not isinstance(b, torch.Tensor):
         return torch.clamp(a, max=b)
-    return torch.where(a <= b, a, b)
+    return torch.where((a <= b) | (a != a), a, b)
 
 
 def _hypot(a, b):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import copy
 import warnings
 
-from .. import autograd, ndarray
+from .. import ndarray
+from .._op._state import state as _state
 from ..base import MXNetError
 from ..context import Context
 from ._deferred import InferNamespace, Pending, deferred_error
@@ -249,24 +250,34 @@ class HybridBlock(Block):
             p._finish_deferred_init()
 
     def _call_cached_op(self, *args):
-        graph_inputs, out = self._get_graph(*args)
-        flat, fmt = _flatten(list(args), "input")
+        if (len(args) == 1 and isinstance(args[0], ndarray.NDArray)
+                and self._in_format == [0]):
+            flat, fmt = [args[0]], [0]  # fast path: one array in
+        else:
+            flat, fmt = _flatten(list(args), "input")
+        if not self._cached_graph or not self._callables:
+            graph_inputs, out = self._get_graph(*args)
+            self._infer_params(graph_inputs, out, flat)
         if fmt != self._in_format:
             raise ValueError("Invalid input format")
-        self._infer_params(graph_inputs, out, flat)
-        key = tuple((tuple(a.shape), str(a.dtype)) if a is not None else None for a in flat)
+        key = tuple((a._t.shape, a._t.dtype) if a is not None else None for a in flat)
         entry = self._callables.get(key)
         if entry is None:
+            graph_inputs, out = self._get_graph(*args)
+            self._infer_params(graph_inputs, out, flat)
             entry = self._build_callable(graph_inputs, out)
             self._callables[key] = entry
         fn, in_src, aux_params = entry
-        ctx = next(a.context for a in flat if a is not None)
-        tensors = [flat[src]._t if isinstance(src, int) else src.data(ctx)._t
+        ctx = flat[0].context if flat[0] is not None else next(
+            a.context for a in flat if a is not None)
+        tensors = [flat[src]._t if src.__class__ is int else src.data(ctx)._t
                    for src in in_src]
         aux = [p.data(ctx)._t for p in aux_params]
-        outs = fn(tensors, aux, autograd.is_training())
-        res = [ndarray.NDArray._wrap(t, ctx) for t in outs]
-        return _regroup(res, self._out_format)[0]
+        outs = fn(tensors, aux, _state.is_train)
+        wrap = ndarray.NDArray._wrap
+        if self._out_format == 0:
+            return wrap(outs[0], ctx)
+        return _regroup([wrap(t, ctx) for t in outs], self._out_format)[0]
 
     def _build_callable(self, graph_inputs, out):
         from ..executor import _graph_callable

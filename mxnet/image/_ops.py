@@ -1,10 +1,12 @@
 """Image operators (``mx.nd.image.*``: ``_image_to_tensor``, ``_image_normalize``...).
 
-Registered in the operator registry; they work on HWC/NHWC images (``to_tensor``, ``resize``,
+Imports only the registry at module level, so it can be imported (or moved) next to the other
+operator modules in ``mxnet/_op``. Registered in the operator registry; they work on HWC/NHWC images (``to_tensor``, ``resize``,
 ``crop``, flips, colour jitter, lighting) or CHW/NCHW tensors (``normalize``).
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -13,7 +15,6 @@ import torch
 from .._op._params import Param
 from .._op._registry import OpDef, has_op, register
 from ..base import MXNetError
-from . import _cv
 
 _GRAY = (0.299, 0.587, 0.114)
 _EIGVAL = (55.46, 4.794, 1.148)
@@ -40,14 +41,18 @@ def _to_tensor(a: dict, x: torch.Tensor) -> torch.Tensor:
     return (x.permute(*perm).to(torch.float32) / 255.0).contiguous()
 
 
-def _per_channel(vals, c: int, op: str, name: str) -> torch.Tensor:
-    vals = tuple(vals) if vals is not None else ()
-    if len(vals) == 1:
-        vals = vals * c
-    if len(vals) < c:
-        raise _err(op, '%s has %d values but the input has %d channels'
-                   % (name, len(vals), c))
-    return torch.tensor(vals[:c], dtype=torch.float32)
+@functools.lru_cache(maxsize=256)
+def _channel_stats(mean: tuple, std: tuple, c: int) -> tuple[np.ndarray, np.ndarray]:
+    out = []
+    for name, vals in (('mean', mean), ('std', std)):
+        vals = tuple(vals) if vals is not None else ()
+        if len(vals) == 1:
+            vals = vals * c
+        if len(vals) < c:
+            raise _err('normalize', '%s has %d values but the input has %d channels'
+                       % (name, len(vals), c))
+        out.append(np.array(vals[:c], dtype=np.float32).reshape(c, 1, 1))
+    return out[0], out[1]
 
 
 def _normalize(a: dict, x: torch.Tensor) -> torch.Tensor:
@@ -56,13 +61,13 @@ def _normalize(a: dict, x: torch.Tensor) -> torch.Tensor:
     c = x.shape[-3]
     if c not in (1, 3, 4):
         raise _err('normalize', 'expects 1, 3 or 4 channels, got %d' % c)
-    mean = _per_channel(a['mean'], c, 'normalize', 'mean').view(c, 1, 1)
-    std = _per_channel(a['std'], c, 'normalize', 'std').view(c, 1, 1)
+    mean, std = _channel_stats(tuple(a['mean']), tuple(a['std']), c)
     if x.device.type == 'cpu' and not x.requires_grad and x.dtype == torch.float32:
-        out = np.subtract(x.numpy(), mean.numpy())
-        np.divide(out, std.numpy(), out=out)
+        out = np.subtract(x.numpy(), mean)
+        np.divide(out, std, out=out)
         return torch.from_numpy(out)
-    return ((x.to(torch.float32) - mean) / std).to(x.dtype)
+    tm, ts = torch.from_numpy(mean).to(x.device), torch.from_numpy(std).to(x.device)
+    return ((x.to(torch.float32) - tm) / ts).to(x.dtype)
 
 
 def _resize_hw(op: str, h: int, w: int, size: tuple, keep_ratio: bool) -> tuple[int, int]:
@@ -100,6 +105,7 @@ def _resize(a: dict, x: torch.Tensor) -> torch.Tensor:
     if nh <= 0 or nw <= 0:
         raise _err('resize', 'output size (%d, %d) must be positive' % (nw, nh))
     interp = a['interp']
+    from ..image import _cv  # lazy: this module must import with the registry alone
     return _cv_apply(x, lambda img: _cv.resize(img, nw, nh, interp))
 
 

@@ -31,8 +31,11 @@ _PARAMS = dict(
     mean_r=0.0, mean_g=0.0, mean_b=0.0, mean_a=0.0, std_r=1.0, std_g=1.0, std_b=1.0,
     std_a=1.0, scale=1.0, max_random_contrast=0.0, max_random_illumination=0.0,
     data_name='data', label_name='softmax_label')
-_UNSUPPORTED = ('max_rotate_angle', 'max_shear_ratio', 'rotate', 'mean_img',
-                'random_h', 'random_s', 'random_l', 'pca_noise')
+_UNSUPPORTED = ('mean_img', 'random_h', 'random_s', 'random_l')
+_GRAY = np.array([0.299, 0.587, 0.114], dtype=np.float32).reshape(3, 1, 1)
+_EIGVAL = np.array([55.46, 4.794, 1.148])
+_EIGVEC = np.array([[-0.5675, 0.7192, 0.4009], [-0.5808, -0.0045, -0.8140],
+                    [-0.5836, -0.6948, 0.4203]])
 
 
 def _scan_offsets(path: str, begin: int, end: int) -> list:
@@ -77,6 +80,11 @@ class _Augment:
         if not (0 <= interp <= 4 or interp in (9, 10)):
             raise MXNetError('ImageRecordIter: invalid inter_method %d' % interp)
         self.interp = interp
+        self._affine = (float(p['max_rotate_angle']) > 0 or float(p['max_shear_ratio']) > 0
+                        or int(p['rotate']) > 0 or float(p['max_random_scale']) != 1.0
+                        or float(p['min_random_scale']) != 1.0
+                        or float(p['max_aspect_ratio']) != 0.0
+                        or float(p['max_img_size']) != 1e10 or float(p['min_img_size']) != 0.0)
 
     def _interp(self, rng: random.Random, ow: int, oh: int, nw: int, nh: int) -> int:
         if self.interp == 9:
@@ -91,39 +99,91 @@ class _Augment:
 
     def __call__(self, img: np.ndarray, rng: random.Random) -> np.ndarray:
         p = self.p
-        if p['pad'] > 0:
-            pd = int(p['pad'])
-            img = cv2.copyMakeBorder(img, pd, pd, pd, pd, cv2.BORDER_CONSTANT,
-                                     value=(p['fill_value'],) * 4)
         if p['resize'] > 0:
             r = int(p['resize'])
             ih, iw = img.shape[:2]
             nh, nw = (ih * r // iw, r) if ih > iw else (r, iw * r // ih)
             img = _cv.resize(img, nw, nh, self._interp(rng, iw, ih, nw, nh))
-        s_lo, s_hi = float(p['min_random_scale']), float(p['max_random_scale'])
-        a_hi = float(p['max_aspect_ratio'])
-        a_lo = p['min_aspect_ratio']
-        if s_lo != 1.0 or s_hi != 1.0 or a_hi != 0.0 or p['max_img_size'] != 1e10 \
-                or p['min_img_size'] != 0.0:
-            scale = rng.uniform(s_lo, s_hi)
-            if a_lo is not None and a_lo != 'None':
-                ratio = rng.uniform(float(a_lo), a_hi) if a_hi > 0 else 1.0
-                hs, ws = scale / np.sqrt(ratio), scale * np.sqrt(ratio)
-            else:
-                ratio = rng.uniform(-a_hi, a_hi) if a_hi > 0 else 0.0
-                hs = 2 * scale / (1 + ratio)
-                ws = ratio * hs if ratio != 0 else scale
-                if ratio == 0:
-                    hs = scale
-            ih, iw = img.shape[:2]
-            nw = int(max(p['min_img_size'], min(p['max_img_size'], ws * iw)))
-            nh = int(max(p['min_img_size'], min(p['max_img_size'], hs * ih)))
-            nw, nh = max(nw, 1), max(nh, 1)
-            img = _cv.resize(img, nw, nh, self._interp(rng, iw, ih, nw, nh))
+        if self._affine:
+            img = self._warp(img, rng)
+        if p['pad'] > 0:
+            pd = int(p['pad'])
+            img = cv2.copyMakeBorder(img, pd, pd, pd, pd, cv2.BORDER_CONSTANT,
+                                     value=(p['fill_value'],) * 4)
         img = self._crop(img, rng)
         if _parse_bool(p['mirror']) or (_parse_bool(p['rand_mirror']) and rng.random() < 0.5):
             img = img[:, ::-1]
         return img
+
+    def _warp(self, img: np.ndarray, rng: random.Random) -> np.ndarray:
+        """Random rotation, shear, scale and aspect ratio in one affine warp (MXNet's
+        default augmenter), filling uncovered pixels with ``fill_value``."""
+        p = self.p
+        shear = rng.uniform(-1, 1) * float(p['max_shear_ratio'])
+        max_angle = int(p['max_rotate_angle'])
+        angle = rng.randint(-max_angle, max_angle) if max_angle > 0 else 0
+        if int(p['rotate']) > 0:
+            angle = int(p['rotate'])
+        a, b = np.cos(np.deg2rad(angle)), np.sin(np.deg2rad(angle))
+        scale = rng.uniform(float(p['min_random_scale']), float(p['max_random_scale']))
+        a_hi, a_lo = float(p['max_aspect_ratio']), p['min_aspect_ratio']
+        if a_lo not in (None, 'None'):
+            ratio = rng.uniform(float(a_lo), a_hi) if a_hi > 0 else 1.0
+        else:
+            ratio = 1.0 + rng.uniform(-a_hi, a_hi)
+        hs = 2 * scale / (1 + ratio)
+        ws = ratio * hs
+        ih, iw = img.shape[:2]
+        nw = max(float(p['min_img_size']), min(float(p['max_img_size']), scale * iw))
+        nh = max(float(p['min_img_size']), min(float(p['max_img_size']), scale * ih))
+        m = np.array([[hs * a - shear * b * ws, hs * b + shear * a * ws, 0.0],
+                      [-b * ws, a * ws, 0.0]], dtype=np.float32)
+        m[0, 2] = (nw - (m[0, 0] * iw + m[0, 1] * ih)) / 2
+        m[1, 2] = (nh - (m[1, 0] * iw + m[1, 1] * ih)) / 2
+        nw, nh = max(int(nw), 1), max(int(nh), 1)
+        fill = (float(p['fill_value']),) * 4
+        return cv2.warpAffine(np.ascontiguousarray(img), m, (nw, nh),
+                              flags=self._interp(rng, iw, ih, nw, nh),
+                              borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
+
+    def has_color(self) -> bool:
+        """Whether any colour augmentation is requested."""
+        p = self.p
+        return any(float(p[k]) > 0 for k in ('brightness', 'contrast', 'saturation',
+                                             'pca_noise', 'max_random_contrast',
+                                             'max_random_illumination'))
+
+    def color(self, chw: np.ndarray, rng: random.Random) -> np.ndarray:
+        """Random brightness/contrast/saturation, PCA lighting and contrast/illumination
+        jitter on a float32 CHW RGB image."""
+        p = self.p
+        x = chw.astype(np.float32)
+        jitters = []
+        if p['brightness'] > 0:
+            jitters.append('b')
+        if p['contrast'] > 0:
+            jitters.append('c')
+        if p['saturation'] > 0:
+            jitters.append('s')
+        rng.shuffle(jitters)
+        rgb = x.shape[0] >= 3
+        for j in jitters:
+            v = float(p[{'b': 'brightness', 'c': 'contrast', 's': 'saturation'}[j]])
+            alpha = np.float32(1.0 + rng.uniform(-v, v))
+            if j == 'b':
+                x *= alpha
+            elif rgb:
+                gray = (x[:3] * _GRAY).sum(axis=0, keepdims=True)
+                if j == 'c':
+                    gray = gray.mean()
+                x = x * alpha + gray * (1 - alpha)
+        if p['pca_noise'] > 0 and rgb:
+            a = np.array([rng.gauss(0, float(p['pca_noise'])) for _ in range(3)])
+            x[:3] += np.dot(_EIGVEC * a, _EIGVAL).astype(np.float32).reshape(3, 1, 1)
+        if p['max_random_contrast'] > 0 or p['max_random_illumination'] > 0:
+            mc, mi = float(p['max_random_contrast']), float(p['max_random_illumination'])
+            x = x * np.float32(1 + rng.uniform(-mc, mc)) + np.float32(rng.uniform(-mi, mi))
+        return x
 
     def _crop(self, img: np.ndarray, rng: random.Random) -> np.ndarray:
         p, h, w = self.p, self.h, self.w
@@ -230,6 +290,7 @@ class ImageRecordIter(MXDataIter):
         self._scale = np.float32(p['scale'])
         self._normalize = self._out_dtype == np.float32 and (
             any(mean) or any(s != 1 for s in std) or p['scale'] != 1)
+        self._color = self._aug.has_color()
         self._lst = self._load_list(p['path_imglist']) if p['path_imglist'] else None
         dt = p['dtype']
         self._cast = None
@@ -283,7 +344,8 @@ class ImageRecordIter(MXDataIter):
                                                           self._path))
         if img.ndim == 2:
             img = img[:, :, None]
-        img = self._aug(img, random.Random(rng_seed))
+        rng = random.Random(rng_seed)
+        img = self._aug(img, rng)
         if img.ndim == 2:
             img = img[:, :, None]
         # HWC BGR -> CHW RGB as a view; the copy into the batch is the only pass over pixels
@@ -291,6 +353,10 @@ class ImageRecordIter(MXDataIter):
         if c >= 3:
             chw = chw[2::-1] if c == 3 else chw[[2, 1, 0, 3]]
         dst = out[slot]
+        if self._color:
+            chw = self._aug.color(chw, rng)
+            if not self._normalize:
+                chw = np.clip(np.rint(chw), 0, 255) if dst.dtype == np.uint8 else chw
         if self._normalize:
             np.subtract(chw, self._mean, out=dst, dtype=np.float32)
             np.divide(dst, self._std, out=dst)

@@ -10,6 +10,7 @@ import os
 import queue
 import struct
 import threading
+import weakref
 from typing import Any
 
 import numpy as np
@@ -41,6 +42,27 @@ def _parse_bool(v: Any) -> bool:
     if isinstance(v, str):
         return v.strip().lower() in ('1', 'true')
     return bool(v)
+
+
+def _produce(ref: weakref.ref, q: queue.Queue, stop: threading.Event) -> None:
+    """Prefetch loop of :class:`MXDataIter` (ends when stopped or the iterator is gone)."""
+    while not stop.is_set():
+        it = ref()
+        if it is None:
+            return
+        try:
+            item = it._next_batch()
+        except BaseException as e:  # noqa: BLE001 - handed to the consumer
+            item = e
+        del it
+        while not stop.is_set() and ref() is not None:
+            try:
+                q.put(item if item is not None else _END, timeout=0.1)
+                break
+            except queue.Full:
+                continue
+        if item is None or isinstance(item, BaseException):
+            return
 
 
 class MXDataIter(DataIter):
@@ -84,29 +106,20 @@ class MXDataIter(DataIter):
     def _start(self) -> None:
         self._stop = threading.Event()
         self._queue = queue.Queue(self._qsize)
-        self._thread = threading.Thread(target=self._produce, args=(self._queue, self._stop),
+        # the thread holds only a weak reference: dropping the iterator mid-epoch lets
+        # ``__del__`` stop the thread instead of leaking it
+        self._thread = threading.Thread(target=_produce,
+                                        args=(weakref.ref(self), self._queue, self._stop),
                                         daemon=True)
         self._thread.start()
-
-    def _produce(self, q: queue.Queue, stop: threading.Event) -> None:
-        while not stop.is_set():
-            try:
-                item = self._next_batch()
-            except BaseException as e:  # noqa: BLE001 - handed to the consumer
-                item = e
-            while not stop.is_set():
-                try:
-                    q.put(item if item is not None else _END, timeout=0.1)
-                    break
-                except queue.Full:
-                    continue
-            if item is None or isinstance(item, BaseException):
-                return
 
     def _shutdown(self) -> None:
         if self._thread is None:
             return
         self._stop.set()
+        if self._thread is threading.current_thread():  # finalized on the producer itself
+            self._thread = None
+            return
         while self._thread.is_alive():
             try:
                 self._queue.get(timeout=0.05)
@@ -148,13 +161,10 @@ class MXDataIter(DataIter):
         return self._current
 
     def iter_next(self) -> bool:
-        if self.first_batch is not None:
-            return True
         try:
             self.next()
         except StopIteration:
             return False
-        self.first_batch = self._current
         return True
 
     def getdata(self) -> NDArray:

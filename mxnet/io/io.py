@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict, namedtuple
 from typing import Any
 
@@ -184,6 +185,17 @@ class ResizeIter(DataIter):
         return self.current_batch.pad
 
 
+def _prefetch_loop(ref: weakref.ref, i: int, taken: threading.Event) -> None:
+    """Prefetch thread of :class:`PrefetchingIter`; ends when it stops or is collected."""
+    while True:
+        taken.wait()
+        it = ref()
+        if it is None or not it.started:
+            return
+        it._prefetch(i)
+        del it
+
+
 class PrefetchingIter(DataIter):
     """Read the next batch of one or several iterators on background threads.
 
@@ -215,32 +227,34 @@ class PrefetchingIter(DataIter):
         self.current_batch: DataBatch | None = None
         self.next_batch: list = [None] * self.n_iter
         self._errors: list = [None] * self.n_iter
-        self.prefetch_threads = [threading.Thread(target=self._prefetch, args=(i,), daemon=True)
+        # the threads hold only a weak reference, so a dropped iterator is finalized (and
+        # its threads stopped) instead of leaking them
+        self.prefetch_threads = [threading.Thread(target=_prefetch_loop,
+                                                  args=(weakref.ref(self), i, self.data_taken[i]),
+                                                  daemon=True)
                                  for i in range(self.n_iter)]
         for th in self.prefetch_threads:
             th.start()
 
     def _prefetch(self, i: int) -> None:
-        while True:
-            self.data_taken[i].wait()
-            if not self.started:
-                break
-            try:
-                self.next_batch[i] = self.iters[i].next()
-            except StopIteration:
-                self.next_batch[i] = None
-            except Exception as e:  # noqa: BLE001 - re-raised in the consumer
-                self.next_batch[i] = None
-                self._errors[i] = e
-            self.data_taken[i].clear()
-            self.data_ready[i].set()
+        """Read the next batch of iterator ``i`` (run by its prefetch thread)."""
+        try:
+            self.next_batch[i] = self.iters[i].next()
+        except StopIteration:
+            self.next_batch[i] = None
+        except Exception as e:  # noqa: BLE001 - re-raised in the consumer
+            self.next_batch[i] = None
+            self._errors[i] = e
+        self.data_taken[i].clear()
+        self.data_ready[i].set()
 
     def __del__(self) -> None:
         self.started = False
         for ev in getattr(self, 'data_taken', []):
             ev.set()
         for th in getattr(self, 'prefetch_threads', []):
-            th.join(timeout=5)
+            if th is not threading.current_thread():
+                th.join(timeout=5)
 
     def _renamed(self, renames: list | None, attr: str) -> list:
         if renames is None:

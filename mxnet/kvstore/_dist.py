@@ -14,8 +14,22 @@ import torch
 
 from ..base import MXNetError
 
-_DMLC = (("DMLC_PS_ROOT_URI", "MASTER_ADDR"), ("DMLC_PS_ROOT_PORT", "MASTER_PORT"),
-         ("DMLC_NUM_WORKER", "WORLD_SIZE"), ("DMLC_WORKER_ID", "RANK"))
+_DMLC = (("DMLC_PS_ROOT_URI", "MASTER_ADDR"), ("DMLC_NUM_WORKER", "WORLD_SIZE"),
+         ("DMLC_WORKER_ID", "RANK"))
+
+
+def _map_dmlc_env(env) -> None:
+    """Fill the ``torchrun`` variables from MXNet's ``DMLC_*`` ones where missing.
+
+    With servers in the job (``DMLC_NUM_SERVER > 0``) server 0 holds ``DMLC_PS_ROOT_PORT``,
+    so the workers' group meets at the next port.
+    """
+    for src, dst in _DMLC:
+        if src in env and dst not in env:
+            env[dst] = env[src]
+    if "DMLC_PS_ROOT_PORT" in env and "MASTER_PORT" not in env:
+        servers = int(env.get("DMLC_NUM_SERVER", "0") or 0)
+        env["MASTER_PORT"] = str(int(env["DMLC_PS_ROOT_PORT"]) + (1 if servers else 0))
 
 
 def _timeout() -> float:
@@ -35,9 +49,7 @@ class Group:
                              "build does not provide")
         if not dist.is_initialized():
             env = os.environ
-            for src, dst in _DMLC:
-                if src in env and dst not in env:
-                    env[dst] = env[src]
+            _map_dmlc_env(env)
             missing = [k for k in ("RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT")
                        if k not in env]
             if missing:
@@ -53,6 +65,10 @@ class Group:
                 raise MXNetError(f"KVStore '{kv_type}': joining the worker group failed "
                                  f"within {_timeout():.0f}s: {e}") from None
         self.backend = dist.get_backend()
+        if self.rank == 0 and int(os.getenv("DMLC_NUM_SERVER", "0") or 0) > 0:
+            from ._ps import release_servers
+
+            release_servers()  # servers started for this job are not needed by dist_sync
 
     @property
     def rank(self) -> int:

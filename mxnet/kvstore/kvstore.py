@@ -8,6 +8,7 @@ replaces the stored value. ``dist_sync`` stores also sum across worker processes
 from __future__ import annotations
 
 import os
+import pickle
 
 import torch
 
@@ -19,8 +20,6 @@ from .base import KVStoreBase
 __all__ = ["KVStore"]
 
 _DIST_UNSUPPORTED = {
-    "dist_async": "asynchronous parameter servers are not available; use 'dist_sync' "
-                  "(synchronous allreduce over torch.distributed)",
     "horovod": "Horovod is not available; use 'dist_sync' (torch.distributed allreduce)",
     "byteps": "BytePS is not available; use 'dist_sync' (torch.distributed allreduce)",
 }
@@ -82,8 +81,13 @@ class KVStore(KVStoreBase):
         self._compression: dict | None = None
         self._residual: dict = {}
         self._group = None
+        self._ps = None
         self._is_p3 = os.getenv("DMLC_PS_VAN_TYPE", "") == "p3"
-        if self._type.startswith("dist"):
+        if self._type == "dist_async":
+            from ._ps import PSClient
+
+            self._ps = PSClient(self._type)
+        elif self._type.startswith("dist"):
             from ._dist import Group
 
             self._group = Group(self._type)
@@ -115,6 +119,8 @@ class KVStore(KVStoreBase):
             t = v._t.detach().clone()
             if self._group is not None:
                 self._group.broadcast(t, f"init of key {k}")
+            elif self._ps is not None:
+                self._ps.init(k, t)
             self._store[k] = NDArray._wrap(t, v.context)
 
     def push(self, key, value, priority=0):
@@ -122,7 +128,9 @@ class KVStore(KVStoreBase):
         for k, vals in _grouped(_flatten(key, value)).items():
             stored = self._stored(k)
             merged = self._reduce(k, vals, stored)
-            if self._updater is not None:
+            if self._ps is not None:
+                self._ps.push(k, merged)  # the servers apply it (optimizer or assignment)
+            elif self._updater is not None:
                 self._updater(k, NDArray._wrap(merged, stored.context), stored)
             elif tuple(merged.shape) == stored.shape and merged.dtype == stored._t.dtype:
                 stored._t.copy_(merged)
@@ -138,7 +146,7 @@ class KVStore(KVStoreBase):
             if comp is not None and self._group is None:
                 t = self._quantize((key, i), t)
             parts.append(t.to(dev))
-        if len(parts) == 1 and self._group is None and self._updater is None:
+        if len(parts) == 1 and self._group is None and (self._updater is None or self._ps):
             return parts[0]  # copied into the stored value by push
         merged = parts[0].clone()
         for p in parts[1:]:
@@ -164,13 +172,22 @@ class KVStore(KVStoreBase):
     def pull(self, key, out=None, priority=0, ignore_sparse=True):
         """Copy the stored value of each key into ``out`` (one or more arrays per key)."""
         assert out is not None
+        fresh: set = set()
         for k, o in _flatten(key, out):
-            stored = self._stored(k)
+            stored = self._latest(k, fresh)
             if o.shape != stored.shape:
                 raise MXNetError(f"Check failed: from.shape() == to.shape(): operands shape "
                                  f"mismatch from.shape = {_shape_str(stored.shape)} "
                                  f"to.shape={_shape_str(o.shape)} (pull of key {k})")
             o._assign_tensor(stored._t.to(o._t.device, o._t.dtype))
+
+    def _latest(self, key, fresh: set) -> NDArray:
+        """The stored value; ``dist_async`` stores fetch the servers' value once per call."""
+        stored = self._stored(key)
+        if self._ps is not None and key not in fresh:
+            stored._t = self._ps.pull(key, stored._t).to(stored._t.device)
+            fresh.add(key)
+        return stored
 
     def pushpull(self, key, value, out=None, priority=0):
         """``push`` then ``pull`` (into ``value`` itself when ``out`` is None)."""
@@ -194,8 +211,9 @@ class KVStore(KVStoreBase):
         pairs = _flatten(key, first)
         ids = [r for _, r in _flatten(key, row_ids)]
         assert len(ids) == len(pairs), "the number of row_ids doesn't match the number of values"
+        fresh: set = set()
         for (k, o), rid in zip(pairs, ids):
-            stored = self._stored(k)
+            stored = self._latest(k, fresh)
             if o.shape != stored.shape:
                 raise MXNetError(f"row_sparse_pull of key {k}: out shape "
                                  f"{_shape_str(o.shape)} != stored {_shape_str(stored.shape)}")
@@ -234,7 +252,13 @@ class KVStore(KVStoreBase):
         self._residual.clear()
 
     def set_optimizer(self, optimizer):
-        """Apply ``optimizer`` to every push (the pushed sum is the gradient)."""
+        """Apply ``optimizer`` to every push (the pushed sum is the gradient).
+
+        ``dist_async`` stores send it (pickled) to the servers, which apply it there.
+        """
+        if self._ps is not None:
+            self._send_command_to_servers(0, pickle.dumps(optimizer))
+            return
         self._set_updater(opt.get_updater(optimizer))
 
     def _set_updater(self, updater):
@@ -269,18 +293,28 @@ class KVStore(KVStoreBase):
 
     @property
     def rank(self):
+        if self._ps is not None:
+            return self._ps.rank
         return self._group.rank if self._group is not None else 0
 
     @property
     def num_workers(self):
+        if self._ps is not None:
+            return self._ps.num_workers
         return self._group.size if self._group is not None else 1
 
     def _barrier(self):
+        """Wait for every worker (no-op in a single process)."""
         if self._group is not None:
             self._group.barrier()
+        elif self._ps is not None:
+            self._ps.barrier()
 
     barrier = _barrier
 
     def _send_command_to_servers(self, head, body):
-        raise MXNetError("KVStore: there are no parameter servers; dist_sync stores reduce "
-                         "among the workers")
+        """Send ``(head, body)`` to every server (``dist_async``; head 0: an optimizer)."""
+        if self._ps is None:
+            raise MXNetError(f"KVStore '{self.type}' has no parameter servers (only "
+                             "'dist_async' uses them)")
+        self._ps.command(head, body if isinstance(body, bytes) else str(body).encode())

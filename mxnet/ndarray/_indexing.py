@@ -17,7 +17,10 @@ import torch
 from .._op._state import state
 from ..base import MXNetError, numeric_types
 
-__all__ = ["getitem", "setitem", "ASSIGN_IN_GRAPH"]
+__all__ = ["getitem", "setitem", "ASSIGN_IN_GRAPH", "INPLACE_IN_RECORD"]
+
+INPLACE_IN_RECORD = ("Inplace operations (+=, -=, x[:]=, etc) are not supported when recording "
+                     "with autograd.")
 
 ASSIGN_IN_GRAPH = (
     "Assigning to NDArrays that are already in a computational graph will cause undefined "
@@ -149,6 +152,8 @@ def _fast_key(key, t: torch.Tensor) -> bool:
 def getitem(arr, key):
     cls = type(arr)
     t = arr._t
+    if t.requires_grad and not state.is_recording:
+        t = t.detach()  # outside record(): no graph (the view still shares memory)
     if _fast_key(key, t):
         res = t[key]
         if res.dim() == 0:
@@ -234,6 +239,8 @@ def setitem(arr, key, value):
     if state.is_recording and t.requires_grad:
         raise MXNetError(ASSIGN_IN_GRAPH)
     tracking = state.is_recording and isinstance(v, torch.Tensor) and v.requires_grad
+    if tracking and not (key is Ellipsis or (isinstance(key, slice) and key == slice(None))):
+        raise MXNetError(INPLACE_IN_RECORD)  # MXNet records only whole-array assignment
     if advanced:
         if in_flips:
             raise MXNetError(f"NDArray assignment: negative slice steps combined with advanced "

@@ -37,3 +37,49 @@ def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, lr, eta, be
 
 
 __all__ += ["adamw_update", "mp_adamw_update"]
+
+
+def isnan(data):
+    """1 where ``data`` is NaN, else 0 (same dtype as ``data``), as MXNet's contrib.isnan.
+
+    Examples
+    --------
+    >>> mx.nd.contrib.isnan(mx.nd.array([1, float('nan')])).asnumpy().tolist()
+    [0.0, 1.0]
+    """
+    return data != data
+
+
+def isinf(data):
+    """1 where ``data`` is +/-inf, else 0 (same dtype as ``data``).
+
+    Examples
+    --------
+    >>> mx.nd.contrib.isinf(mx.nd.array([1, float('inf')])).asnumpy().tolist()
+    [0.0, 1.0]
+    """
+    if not _is_float(data):  # integers are never infinite (MXNet's cast of inf is UB)
+        return data.zeros_like()
+    return data.abs() == float("inf")
+
+
+def isfinite(data):
+    """1 where ``data`` is neither NaN nor +/-inf, else 0 (same dtype as ``data``).
+
+    Examples
+    --------
+    >>> mx.nd.contrib.isfinite(mx.nd.array([1, float('nan')])).asnumpy().tolist()
+    [1.0, 0.0]
+    """
+    if not _is_float(data):
+        return data.ones_like()
+    return (data.abs() != float("inf")) * (data == data)
+
+
+def _is_float(data) -> bool:
+    import numpy as np
+
+    return np.issubdtype(np.dtype(data.dtype), np.floating)
+
+
+__all__ += ["isnan", "isinf", "isfinite"]

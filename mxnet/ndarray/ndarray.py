@@ -16,7 +16,7 @@ from .._op._state import state
 from ..base import MXNetError
 from ..context import Context
 from . import _invoke
-from ._indexing import ASSIGN_IN_GRAPH, getitem, setitem
+from ._indexing import ASSIGN_IN_GRAPH, INPLACE_IN_RECORD, getitem, setitem
 from ._invoke import invoke
 
 __all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "waitall",
@@ -54,6 +54,11 @@ class NDArray(ArithMixin):
         return _op_call(opname, inputs, attrs, out)
 
     def _inplace(self, kind, other):
+        if state.is_recording:
+            if self._t.requires_grad:
+                raise MXNetError(ASSIGN_IN_GRAPH)
+            if isinstance(other, NDArray) and other._t.requires_grad:
+                raise MXNetError(INPLACE_IN_RECORD)
         res = self._binary(kind, other)
         if res is NotImplemented:
             return res

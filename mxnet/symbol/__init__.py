@@ -17,3 +17,10 @@ from .op import *  # noqa: F403
 from .symbol import NotImplementedForSymbol, Symbol
 
 _attach_fluent(Symbol)
+
+
+def __getattr__(attr):
+    """Operators registered after import (``mx.sym.<op>``) resolve lazily."""
+    from ._namespace import lazy_getattr
+
+    return lazy_getattr("op", __name__)(attr)

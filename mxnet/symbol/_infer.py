@@ -102,6 +102,10 @@ def _infer_node(n: Node, shapes: dict) -> bool:
     if all(_complete(s) for s in ins) and all(_complete(s) for s in outs_known):
         return False
     full = [s if _complete(s) else None for s in ins]
+    if any(s is None for s in full) and _same_shape_op(n):
+        ref = next((s for s in full + outs_known[:1] if _complete(s)), None)
+        if ref is not None:
+            full = [s if s is not None else ref for s in full]
     try:
         new_ins, new_outs = n.op.infer_shape(n.parsed, full)
     except Exception as e:
@@ -138,6 +142,32 @@ def _infer_node(n: Node, shapes: dict) -> bool:
             shapes[(id(n), i)] = merged
             changed = True
     return changed
+
+
+_SAME_SHAPE: dict = {}
+
+
+def _same_shape_op(n: Node) -> bool:
+    """Whether the op maps inputs of one shape to an output of that shape (element-wise),
+    probed on meta tensors; lets shapes flow backwards from outputs to inputs."""
+    op = n.op
+    if op.creation or not n.inputs or op.aux_names(n.parsed):
+        return False
+    key = (id(op), id(n.parsed), len(n.inputs))
+    hit = _SAME_SHAPE.get(key)
+    if hit is None:
+        hit = True
+        for probe in ((2, 3), (5,)):
+            try:
+                outs = op.trace_shapes(n.parsed, [probe] * len(n.inputs))
+            except Exception:
+                hit = False
+                break
+            if not outs or tuple(outs[0]) != probe:
+                hit = False
+                break
+        _SAME_SHAPE[key] = hit
+    return hit
 
 
 def _known_from_call(sym, args, kwargs, what: str) -> dict:

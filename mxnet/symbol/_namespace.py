@@ -52,3 +52,16 @@ def _fluent(opname: str):
     method.__name__ = opname
     method.__doc__ = f"Fluent form of :func:`mxnet.symbol.{opname}` on this symbol."
     return method
+
+
+def lazy_getattr(which: str, module_name: str):
+    """Module ``__getattr__`` resolving operators registered after the module was filled."""
+
+    def __getattr__(attr: str):
+        for name in _registry.all_names():
+            ns, public = route(name)
+            if ns == which and public == attr:
+                return function_for(name)
+        raise AttributeError(f"module {module_name!r} has no attribute {attr!r}")
+
+    return __getattr__

@@ -1,5 +1,7 @@
 """Symbol operators of the ``contrib`` namespace, generated from the registry."""
 
+from ._namespace import lazy_getattr as _lazy_getattr
 from ._namespace import populate as _populate
 
 __all__ = _populate(globals(), "contrib")
+__getattr__ = _lazy_getattr("contrib", __name__)

@@ -1,5 +1,7 @@
 """Symbol operators of the ``image`` namespace, generated from the registry."""
 
+from ._namespace import lazy_getattr as _lazy_getattr
 from ._namespace import populate as _populate
 
 __all__ = _populate(globals(), "image")
+__getattr__ = _lazy_getattr("image", __name__)

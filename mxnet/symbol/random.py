@@ -16,6 +16,7 @@ from numbers import Number
 
 from ..base import _Null
 from ._namespace import function_for as _fn
+from ._namespace import lazy_getattr as _lazy_getattr
 from ._namespace import populate as _populate
 from .symbol import Symbol
 
@@ -23,6 +24,7 @@ _GENERATED = _populate(globals(), "random")  # *_like ops; the front ends below 
 __all__ = ["uniform", "normal", "randn", "poisson", "exponential", "gamma", "multinomial",
            "negative_binomial", "generalized_negative_binomial", "shuffle", "randint"]
 __all__ += [n for n in _GENERATED if n not in __all__]
+__getattr__ = _lazy_getattr("random", __name__)
 
 
 def _helper(random: str, sampler: str | None, names, params, shape, dtype, kwargs):

@@ -29,7 +29,13 @@ class Model:
         return self.params.get("phase", "training")
 
     def data(self):
-        """The input variable, cast to the benchmark dtype when it is not float32."""
+        """The input variable, cast to the benchmark dtype when it is not float32.
+
+        With ``params['input_size']`` (tests), an image-like input becomes ``S x S``.
+        """
+        size = self.params.get("input_size")
+        if size and len(self.input_shape) == 3:
+            self.input_shape = (self.input_shape[0], size, size)
         data = mx.sym.Variable("data")
         dtype = self.params.get("dtype", "float32")
         if dtype != "float32":
@@ -61,8 +67,10 @@ def conv(v, num_filter, kernel, stride=(1, 1), pad=(0, 0), name=None, act="relu"
     return v
 
 
-def pool(v, kernel, stride, pool_type="max", pad=(0, 0)):
-    return mx.sym.Pooling(data=v, kernel=kernel, stride=stride, pad=pad, pool_type=pool_type)
+def pool(v, kernel, stride, pool_type="max", pad=(0, 0), convention="valid"):
+    """Pooling; ``convention='full'`` rounds the output size up (TensorFlow's SAME-like)."""
+    return mx.sym.Pooling(data=v, kernel=kernel, stride=stride, pad=pad, pool_type=pool_type,
+                          pooling_convention=convention)
 
 
 def fc(v, num_hidden, act="relu", dropout=0.0, name=None):

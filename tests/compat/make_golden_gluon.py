@@ -16,9 +16,10 @@ Writes into ``tests/compat/golden/gluon/``:
 - ``reprs.json``: printed forms of blocks and ParameterDicts;
 - ``summary.txt``: ``Block.summary`` output;
 - ``zoo_params.json.gz``: parameter names and shapes of every model-zoo model;
-  ``zoo_outputs.npz``: outputs of some of them with deterministic weights.
+  ``zoo_outputs.npz``: outputs of some of them with deterministic weights;
+- ``rnn.npz`` + ``rnn.json``: recurrent layers and cells with deterministic weights.
 
-Pass case names (``models trainer losses reprs zoo``) to regenerate only those.
+Pass case names (``models trainer losses reprs zoo rnn``) to regenerate only those.
 """
 
 from __future__ import annotations
@@ -228,6 +229,46 @@ def zoo_case():
     np.savez(os.path.join(HERE, "zoo_outputs.npz"), **outs)
 
 
+def rnn_models():
+    """(name, block factory, input shape, layout) of the recurrent golden cases."""
+    from mxnet.gluon import rnn
+
+    return [
+        ("lstm", lambda: rnn.LSTM(5, 2, bidirectional=True, prefix="lstm_"), (3, 2, 4)),
+        ("gru_ntc", lambda: rnn.GRU(4, layout="NTC", prefix="gru_"), (2, 3, 4)),
+        ("rnn_tanh", lambda: rnn.RNN(3, 2, activation="tanh", prefix="rnn_"), (3, 2, 4)),
+        ("lstmcell", lambda: rnn.LSTMCell(5, prefix="lc_"), (2, 3, 4)),
+        ("grucell", lambda: rnn.GRUCell(5, prefix="gc_"), (2, 3, 4)),
+        ("rnncell", lambda: rnn.RNNCell(5, activation="relu", prefix="rc_"), (2, 3, 4)),
+    ]
+
+
+def rnn_case():
+    from mxnet.gluon import rnn
+
+    out = {}
+    names = {}
+    for name, make, shape in rnn_models():
+        blk = make()
+        blk.initialize()
+        x = mx.nd.array(np.sin(np.arange(int(np.prod(shape))) * 0.3).reshape(shape))
+        if isinstance(blk, rnn.RecurrentCell):
+            blk.unroll(shape[1], x, merge_outputs=True)
+            zoo_weights(blk)
+            y, st = blk.unroll(shape[1], x, merge_outputs=True)
+        else:
+            blk(x)
+            zoo_weights(blk)
+            y, st = blk(x, blk.begin_state(shape[0] if name == "gru_ntc" else shape[1]))
+        out[name] = y.asnumpy()
+        for i, s_ in enumerate(st):
+            out[f"{name}_state{i}"] = s_.asnumpy()
+        names[name] = [list(blk.collect_params().keys()), repr(blk)]
+    np.savez(os.path.join(HERE, "rnn.npz"), **out)
+    with open(os.path.join(HERE, "rnn.json"), "w") as f:
+        json.dump(names, f, indent=1)
+
+
 def main(cases=None):
     os.makedirs(HERE, exist_ok=True)
     mx.random.seed(3)
@@ -244,6 +285,8 @@ def main(cases=None):
         summary_case()
     if not cases or "zoo" in cases:
         zoo_case()
+    if not cases or "rnn" in cases:
+        rnn_case()
 
 
 if __name__ == "__main__":

@@ -112,3 +112,21 @@ def test_imglist_and_dtype(tmp_path):
     with pytest.raises(MXNetError, match='dtype=int32'):
         ImageRecordIter(path_imgrec=os.path.join(GOLD, 'images.rec'), data_shape=(3, 24, 32),
                         batch_size=3, dtype='int32')
+
+
+def test_color_jitter_params():
+    base = dict(path_imgrec=os.path.join(GOLD, 'images.rec'), data_shape=(3, 24, 32),
+                batch_size=6, seed_aug=1)
+    plain = next(iter(ImageRecordIter(**base))).data[0].asnumpy()
+    jit = ImageRecordIter(brightness=0.3, contrast=0.3, saturation=0.3, pca_noise=0.1,
+                          max_random_contrast=0.1, max_random_illumination=5, **base)
+    out = next(iter(jit)).data[0].asnumpy()
+    assert out.shape == plain.shape and not np.allclose(out, plain)
+    assert abs(out.mean() - plain.mean()) < 0.4 * plain.mean()
+    u8 = next(iter(ImageRecordUInt8Iter(brightness=0.3, **base))).data[0].asnumpy()
+    assert u8.dtype == np.uint8
+    rot = next(iter(ImageRecordIter(max_rotate_angle=20, max_shear_ratio=0.1, fill_value=0,
+                                    **base))).data[0].asnumpy()
+    assert rot.shape == plain.shape and not np.allclose(rot, plain)
+    with pytest.raises(MXNetError, match='mean_img'):
+        ImageRecordIter(mean_img='m.bin', **base)

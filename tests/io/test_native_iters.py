@@ -95,3 +95,12 @@ def test_mnist_bad(tmp_path):
     (tmp_path / 'x.gz').write_bytes(gzip.compress(raw))
     with pytest.raises(MXNetError, match='x.gz'):
         MNISTIter(image=str(tmp_path / 'x.gz'), label=lp)
+
+
+def test_iter_next_protocol(csv_files):
+    it = CSVIter(data_csv=csv_files[0], data_shape=(3,), batch_size=4, round_batch=False)
+    firsts = []
+    while it.iter_next():
+        firsts.append(it.getdata().asnumpy()[0, 0])
+        assert it.getpad() in (0, 2) and it.getlabel().shape == (4,)
+    assert firsts == [0, 12, 24]

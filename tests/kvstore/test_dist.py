@@ -1,74 +1,36 @@
-"""``dist_sync`` over torch.distributed: 2 worker processes on localhost (bounded time)."""
+"""Distributed store pieces that need no second process (the multi-process jobs are in
+tests/tools/test_launch.py)."""
 
-import os
-import socket
-import subprocess
-import sys
-import time
-
-import numpy as np
 import pytest
+import torch
 
 from mxnet import kvstore as kvs
-from tests.kvstore._dist_worker import data, train
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-
-
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from mxnet.base import MXNetError
+from mxnet.kvstore import _ps
+from mxnet.kvstore._dist import _map_dmlc_env
 
 
-def _run(mode, tmp_path, n=2, timeout=90, kv_timeout=20):
-    port = _free_port()
-    procs = []
-    for rank in range(n):
-        env = dict(os.environ, RANK=str(rank), WORLD_SIZE=str(n), MASTER_ADDR="127.0.0.1",
-                   MASTER_PORT=str(port), MXNET_KVSTORE_TIMEOUT=str(kv_timeout), OMP_NUM_THREADS="1",
-                   PYTHONPATH=ROOT)
-        out = str(tmp_path / f"{mode}{rank}.npz")
-        procs.append(subprocess.Popen([sys.executable, "-m", "tests.kvstore._dist_worker", mode,
-                                       out], env=env, cwd=ROOT, stdout=subprocess.PIPE,
-                                      stderr=subprocess.STDOUT))
-    start = time.time()
-    try:
-        for p in procs:
-            p.wait(timeout=max(1, timeout - (time.time() - start)))
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-    logs = [p.stdout.read().decode(errors="replace") for p in procs]
-    return procs, logs
+def test_unsupported_dist_types():
+    with pytest.raises(MXNetError, match="horovod"):
+        kvs.create("horovod")
 
 
-def test_dist_sync_sums_trains_like_one_process_and_reports_a_dead_worker(tmp_path):
-    """One pair of workers (process start-up dominates): sums, training, then rank 1 exits
-    and rank 0's next push must fail with a clear error within the timeout."""
-    t0 = time.time()
-    procs, logs = _run("sum_train", tmp_path, timeout=120, kv_timeout=10)
-    assert time.time() - t0 < 120
-    assert all(p.returncode == 0 for p in procs), logs
-    x, y = data()
-    w, b = train(kvs.create("local"), x, y, len(x))
-    for rank in range(2):
-        r = np.load(tmp_path / f"sum_train{rank}.npz")
-        assert int(r["n"]) == 2
-        np.testing.assert_array_equal(r["first"], np.full((2, 2), 5.0))  # rank 0's init
-        np.testing.assert_array_equal(r["res"], np.full((2, 2), 2 * 1 + 2 * 2.0))
-        np.testing.assert_allclose(r["w"], w, rtol=1e-5, atol=1e-5)
-        np.testing.assert_allclose(r["b"], b, rtol=1e-5, atol=1e-5)
-    msg = str(np.load(tmp_path / "sum_train0_die.npz")["msg"])
-    assert "KVStore 'dist_sync'" in msg and "push of key 20" in msg, msg
+def test_dmlc_env_maps_to_torchrun_env():
+    env = {"DMLC_PS_ROOT_URI": "h", "DMLC_PS_ROOT_PORT": "9000", "DMLC_NUM_WORKER": "3",
+           "DMLC_WORKER_ID": "2", "DMLC_NUM_SERVER": "0"}
+    _map_dmlc_env(env)
+    assert [env[k] for k in ("MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE", "RANK")] == [
+        "h", "9000", "3", "2"]
+    env = {"DMLC_PS_ROOT_PORT": "9000", "DMLC_NUM_SERVER": "2", "RANK": "1"}
+    _map_dmlc_env(env)  # server 0 holds the root port: the workers meet at the next one
+    assert env["MASTER_PORT"] == "9001" and env["RANK"] == "1"
 
 
-@pytest.mark.parametrize("name", ["dist_async", "horovod"])
-def test_unsupported_dist_types(name):
-    from mxnet.base import MXNetError
-
-    with pytest.raises(MXNetError, match=name):
-        kvs.create(name)
+def test_sharding_and_wire_format(monkeypatch):
+    monkeypatch.setenv("MXNET_KVSTORE_BIGARRAY_BOUND", "10")
+    assert len(_ps.shards(3, 9, 4)) == 1 and _ps.shards(3, 9, 4) == _ps.shards(3, 9, 4)
+    assert _ps.shards("w", 10, 3) == [(0, 0, 3), (1, 3, 6), (2, 6, 10)]
+    for t in (torch.arange(6, dtype=torch.float32).reshape(2, 3),
+              torch.ones(3, dtype=torch.float16), torch.zeros((0, 2))):
+        back = _ps.bytes_tensor(bytearray(_ps.tensor_bytes(t)), _ps.dtype_name(t), t.shape)
+        assert back.dtype == t.dtype and torch.equal(back, t)

@@ -188,9 +188,19 @@ def test_setitem_in_record_raises_on_graph_arrays():
 def test_setitem_in_record_records_assignment():
     x = mx.nd.array([1.0, 2.0])
     x.attach_grad()
-    buf = mx.nd.zeros((3,))
+    buf = mx.nd.zeros((2,))
     with mx.autograd.record():
-        buf[1:] = x * 3
+        buf[:] = x * 3  # whole-array assignment is recorded (a copy)
         z = buf * buf
     z.backward()
     assert x.grad.asnumpy().tolist() == [18.0, 36.0]
+    part = mx.nd.zeros((3,))
+    with mx.autograd.record():
+        with pytest.raises(MXNetError, match=r"Inplace operations \(\+=, -=, x\[:\]=, etc\) "
+                                             "are not supported when recording with autograd"):
+            part[1:] = x * 3
+        with pytest.raises(MXNetError, match="Inplace operations"):
+            part[[0]] = x[0:1] * 3
+        part[0] = 7  # constants are fine
+        part += 1
+    assert part.asnumpy().tolist() == [8.0, 1.0, 1.0]

@@ -61,7 +61,7 @@ def test_mlp_simple_bind_training():
     toy = ToyData(10, num_features, rng)
     learning_rate = 0.1
     final_acc = 0
-    for i in range(60):
+    for i in range(31):
         x, y = toy.get(batch_size)
         args['data'][:] = x
         args['out_label'][:] = y
@@ -118,7 +118,7 @@ def train(network, data_shape, data, devs, devs_power, iters=30, learning_rate=0
 def test_mlp_data_parallel_two_contexts():
     toy = ToyData(10, 100, np.random.RandomState(2))
     acc = train(mlp(), [100, 100], lambda: toy.get(100), [mx.cpu(0), mx.cpu(1)], [1, 5],
-                iters=31)
+                iters=21)
     assert acc > 0.95
 
 

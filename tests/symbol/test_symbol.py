@@ -249,3 +249,40 @@ def test_cycle_and_bad_compose():
         sym.exp(d)(data=3)
     with pytest.raises(MXNetError):
         sym.elemwise_add(d)(d, d, d)
+
+
+def test_every_registry_op_has_a_generated_symbol_function():
+    import importlib
+
+    from mxnet._op import all_names
+    from mxnet._op._gen import route
+
+    missing = []
+    for n in all_names():
+        ns, public = route(n)
+        mod = importlib.import_module("mxnet.symbol" if ns == "op" else f"mxnet.symbol.{ns}")
+        if not callable(getattr(mod, public, None)):
+            missing.append(n)
+    assert not missing
+    x = sym.Variable('x')
+    assert x.exp().name.startswith('exp')
+    if has_op('sum'):
+        assert x.sum(axis=1).infer_shape(x=(2, 3))[1] == [(2,)]
+
+
+def test_name_hint_uses_public_name_and_prelu_init():
+    with name.NameManager():
+        if has_op('_linalg_gemm2'):
+            g = sym.linalg.gemm2(sym.Variable('a'), sym.Variable('b'))
+            assert g.list_outputs() == ['gemm20_output']
+        if has_op('LeakyReLU'):
+            p = sym.LeakyReLU(sym.Variable('d'), act_type='prelu')
+            assert p.attr_dict()['leakyrelu0_gamma']['__init__'] == \
+                '["Constant", {"value": 0.25}]'
+
+
+def test_infer_shape_flows_backwards_through_elementwise_ops():
+    x = sym.Variable('x')
+    y = sym.Variable('y', shape=(2, 3))
+    s = sym.exp(sym.sin(x)) + y
+    assert s.infer_shape() == ([(2, 3), (2, 3)], [(2, 3)], [])

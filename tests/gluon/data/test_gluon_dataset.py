@@ -150,6 +150,24 @@ def test_dataloader_timeout():
     del dl
 
 
+class _Dies(gdata.Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        if i == 2:
+            os._exit(3)
+        return np.float32(i)
+
+
+def test_dataloader_dead_worker():
+    dl = DataLoader(_Dies(), batch_size=1, num_workers=1, timeout=2)
+    t0 = time.time()
+    with pytest.raises(multiprocessing.TimeoutError, match='stuck or died'):
+        list(dl)
+    assert time.time() - t0 < 15
+
+
 def test_seed_cifar_pipeline(tmp_path):
     """The seed's CIFAR-10 pipeline on CIFAR binary files written here."""
     from mxnet.gluon.data.vision import CIFAR10, datasets
@@ -230,3 +248,50 @@ def test_image_folder(tmp_path):
     img, label = ds[1]
     assert img.shape == (10, 12, 3) and label == 1
     np.testing.assert_array_equal(img.asnumpy(), src[:10, :12, ::-1])
+
+
+def test_download_and_verify(tmp_path, monkeypatch):
+    """A corrupt local file is re-downloaded (from a local HTTP repository) and verified."""
+    import functools
+    import gzip
+    import hashlib
+    import http.server
+    import struct
+    import threading
+
+    from mxnet.gluon.data.vision import FashionMNIST, datasets
+    n = 3
+    blobs = {'t10k-images-idx3-ubyte.gz': gzip.compress(struct.pack('>IIII', 2051, n, 28, 28)
+                                                        + bytes(n * 784)),
+             't10k-labels-idx1-ubyte.gz': gzip.compress(struct.pack('>II', 2049, n)
+                                                        + bytes([7, 8, 9]))}
+    repo = tmp_path / 'repo' / 'gluon' / 'dataset' / 'fashion-mnist'
+    repo.mkdir(parents=True)
+    for k, v in blobs.items():
+        (repo / k).write_bytes(v)
+    root = tmp_path / 'root'
+    root.mkdir()
+    (root / 't10k-labels-idx1-ubyte.gz').write_bytes(b'corrupt')
+    table = {k: (v[0], hashlib.sha1(blobs[v[0]]).hexdigest()) if v[0] in blobs else v
+             for k, v in datasets.FASHION_MNIST_FILES.items()}
+    monkeypatch.setattr(FashionMNIST, '_files', table)
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler,
+                                directory=str(tmp_path / 'repo'))
+    handler.log_message = lambda *a: None
+    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setenv('MXNET_GLUON_REPO', 'http://127.0.0.1:%d/' % server.server_address[1])
+    try:
+        _check_download(FashionMNIST, root, repo, blobs)
+    finally:
+        server.shutdown()
+
+
+def _check_download(FashionMNIST, root, repo, blobs):
+    ds = FashionMNIST(root=str(root), train=False)
+    assert [int(ds[i][1]) for i in range(3)] == [7, 8, 9]
+    assert (root / 't10k-labels-idx1-ubyte.gz').read_bytes() == blobs['t10k-labels-idx1-ubyte.gz']
+    (repo / 't10k-labels-idx1-ubyte.gz').write_bytes(b'also corrupt')
+    (root / 't10k-labels-idx1-ubyte.gz').write_bytes(b'corrupt')
+    with pytest.raises(RuntimeError, match='t10k-labels-idx1-ubyte.gz'):
+        FashionMNIST(root=str(root), train=False)

@@ -7,7 +7,6 @@ SHA-1 differs from MXNet's published one is (re)downloaded from MXNet's Gluon re
 from __future__ import annotations
 
 import gzip
-import hashlib
 import os
 import struct
 import tarfile
@@ -55,56 +54,46 @@ CIFAR100_FILES = {
 
 
 def _sha1_ok(path: str, sha1: str) -> bool:
-    h = hashlib.sha1()
-    with open(path, 'rb') as f:
-        for chunk in iter(lambda: f.read(1 << 20), b''):
-            h.update(chunk)
-    return h.hexdigest() == sha1
-
-
-def _repo_file_url(namespace: str, filename: str) -> str:
-    repo = os.environ.get('MXNET_GLUON_REPO',
-                          'https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/')
-    if not repo.endswith('/'):
-        repo += '/'
-    return '{}{}/{}'.format(repo, namespace, filename)
+    from ...utils import check_sha1
+    return check_sha1(path, sha1)
 
 
 def _fetch(root: str, namespace: str, name: str, sha1: str) -> str:
-    """Path of ``root/name``, downloading it when missing or failing the SHA-1 check."""
-    path = os.path.join(root, name)
-    if os.path.exists(path) and _sha1_ok(path, sha1):
-        return path
-    from ...utils import download
-    return download(_repo_file_url('gluon/dataset/' + namespace, name), path=root,
-                    sha1_hash=sha1)
+    """Path of ``root/name``; (re)downloaded from the Gluon repository when missing or when
+    its SHA-1 differs (``download`` verifies the new file too)."""
+    from ...utils import _get_repo_file_url, download
+    return download(_get_repo_file_url('gluon/dataset/' + namespace, name),
+                    path=os.path.join(root, name), sha1_hash=sha1)
+
+
+def _gunzip(path: str) -> bytes:
+    try:
+        with gzip.open(path, 'rb') as fin:
+            return fin.read()
+    except (OSError, EOFError, zlib.error) as e:
+        raise MXNetError('%s: not a valid gzip file (%s)' % (path, e)) from None
 
 
 def _read_idx_pair(label_file: str, data_file: str) -> tuple[np.ndarray, np.ndarray]:
-    """Read gzipped idx1 labels and idx3 28x28 images; corrupt files raise MXNetError."""
-    path = label_file
-    try:
-        with gzip.open(label_file, 'rb') as fin:
-            head = fin.read(8)
-            if len(head) < 8:
-                raise MXNetError('%s: truncated idx1 header (%d bytes)' % (label_file, len(head)))
-            magic, n = struct.unpack('>II', head)
-            label = np.frombuffer(fin.read(n + 1), dtype=np.uint8).astype(np.int32)
-        if magic != 2049 or len(label) != n:
-            raise MXNetError('%s: not an idx1-ubyte label file (magic %d, %d of %d labels)'
-                             % (label_file, magic, len(label), n))
-        path = data_file
-        with gzip.open(data_file, 'rb') as fin:
-            head = fin.read(16)
-            if len(head) < 16:
-                raise MXNetError('%s: truncated idx3 header (%d bytes)' % (data_file, len(head)))
-            magic = struct.unpack('>IIII', head)[0]
-            data = np.frombuffer(fin.read(len(label) * 28 * 28 + 1), dtype=np.uint8)
-    except (OSError, EOFError, zlib.error) as e:
-        raise MXNetError('%s: corrupt gzip file (%s)' % (path, e)) from None
-    if magic != 2051 or data.size != len(label) * 28 * 28:
-        raise MXNetError('%s: expected %d 28x28 images after a magic 2051 header, found '
-                         'magic %d and %d bytes' % (data_file, len(label), magic, data.size))
+    """Images (flat uint8) and int32 labels from gzipped MNIST idx files, checked against
+    their headers."""
+    raw = _gunzip(label_file)
+    if len(raw) < 8:
+        raise MXNetError('%s: truncated idx1-ubyte header (%d bytes)' % (label_file, len(raw)))
+    magic, n = struct.unpack('>II', raw[:8])
+    label = np.frombuffer(raw, dtype=np.uint8, offset=8).astype(np.int32)
+    if magic != 2049 or len(label) != n:
+        raise MXNetError('%s: not an idx1-ubyte label file (magic %d at byte offset 0, %d of '
+                         '%d labels)' % (label_file, magic, len(label), n))
+    raw = _gunzip(data_file)
+    if len(raw) < 16:
+        raise MXNetError('%s: truncated idx3-ubyte header (%d bytes)' % (data_file, len(raw)))
+    magic, count, rows, cols = struct.unpack('>IIII', raw[:16])
+    data = np.frombuffer(raw, dtype=np.uint8, offset=16)
+    if magic != 2051 or data.size != len(label) * 28 * 28 or count != len(label):
+        raise MXNetError('%s: expected %d 28x28 images after a magic 2051 header, found magic '
+                         '%d, %d images and %d bytes' % (data_file, len(label), magic, count,
+                                                         data.size))
     return data, label
 
 

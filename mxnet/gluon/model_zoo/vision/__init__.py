@@ -13,23 +13,24 @@ from .resnet import *
 from .squeezenet import *
 from .vgg import *
 
-_models = {
-    "resnet18_v1": resnet18_v1, "resnet34_v1": resnet34_v1, "resnet50_v1": resnet50_v1,
-    "resnet101_v1": resnet101_v1, "resnet152_v1": resnet152_v1,
-    "resnet18_v2": resnet18_v2, "resnet34_v2": resnet34_v2, "resnet50_v2": resnet50_v2,
-    "resnet101_v2": resnet101_v2, "resnet152_v2": resnet152_v2,
-    "vgg11": vgg11, "vgg13": vgg13, "vgg16": vgg16, "vgg19": vgg19,
-    "vgg11_bn": vgg11_bn, "vgg13_bn": vgg13_bn, "vgg16_bn": vgg16_bn, "vgg19_bn": vgg19_bn,
-    "alexnet": alexnet,
-    "densenet121": densenet121, "densenet161": densenet161, "densenet169": densenet169,
-    "densenet201": densenet201,
-    "squeezenet1.0": squeezenet1_0, "squeezenet1.1": squeezenet1_1,
-    "inceptionv3": inception_v3,
-    "mobilenet1.0": mobilenet1_0, "mobilenet0.75": mobilenet0_75,
-    "mobilenet0.5": mobilenet0_5, "mobilenet0.25": mobilenet0_25,
-    "mobilenetv2_1.0": mobilenet_v2_1_0, "mobilenetv2_0.75": mobilenet_v2_0_75,
-    "mobilenetv2_0.5": mobilenet_v2_0_5, "mobilenetv2_0.25": mobilenet_v2_0_25,
-}
+import sys as _sys
+
+# (``vision.alexnet`` is the function, as in MXNet: reach the modules through sys.modules)
+_alexnet, _densenet, _inception, _mobilenet, _resnet, _squeezenet, _vgg = (
+    _sys.modules[f"{__name__}.{m}"] for m in
+    ("alexnet", "densenet", "inception", "mobilenet", "resnet", "squeezenet", "vgg"))
+
+_models = {f"resnet{n}_v{v}": getattr(_resnet, f"resnet{n}_v{v}")
+           for v in (1, 2) for n in (18, 34, 50, 101, 152)}
+_models.update({f"vgg{n}{bn}": getattr(_vgg, f"vgg{n}{bn}")
+                for n in (11, 13, 16, 19) for bn in ("", "_bn")})
+_models.update({f"densenet{n}": getattr(_densenet, f"densenet{n}") for n in (121, 161, 169, 201)})
+_models.update({"alexnet": _alexnet.alexnet, "squeezenet1.0": _squeezenet.squeezenet1_0,
+                "squeezenet1.1": _squeezenet.squeezenet1_1,
+                "inceptionv3": _inception.inception_v3})
+for _m, _s in (("1.0", "1_0"), ("0.75", "0_75"), ("0.5", "0_5"), ("0.25", "0_25")):
+    _models[f"mobilenet{_m}"] = getattr(_mobilenet, f"mobilenet{_s}")
+    _models[f"mobilenetv2_{_m}"] = getattr(_mobilenet, f"mobilenet_v2_{_s}")
 
 
 def get_model(name, **kwargs):

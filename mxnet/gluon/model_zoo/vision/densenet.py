@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from ...block import HybridBlock
 from ...contrib.nn import HybridConcurrent, Identity
-from ...nn import (Activation, AvgPool2D, BatchNorm, Conv2D, Dense, Dropout, Flatten,
-                   HybridSequential, MaxPool2D)
+from ...nn import (
+    Activation,
+    AvgPool2D,
+    BatchNorm,
+    Conv2D,
+    Dense,
+    Dropout,
+    Flatten,
+    HybridSequential,
+    MaxPool2D,
+)
 from ._common import load_pretrained
 
 __all__ = ["DenseNet", "densenet121", "densenet161", "densenet169", "densenet201",

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from ...block import HybridBlock
 from ...contrib.nn import HybridConcurrent
-from ...nn import (Activation, AvgPool2D, BatchNorm, Conv2D, Dense, Dropout,
-                   HybridSequential, MaxPool2D)
+from ...nn import (
+    Activation,
+    AvgPool2D,
+    BatchNorm,
+    Conv2D,
+    Dense,
+    Dropout,
+    HybridSequential,
+    MaxPool2D,
+)
 from ._common import load_pretrained
 
 __all__ = ["Inception3", "inception_v3"]

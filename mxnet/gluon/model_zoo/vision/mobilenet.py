@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from ...block import HybridBlock
-from ...nn import (Activation, BatchNorm, Conv2D, Dense, Flatten, GlobalAvgPool2D,
-                   HybridSequential)
+from ...nn import Activation, BatchNorm, Conv2D, Dense, Flatten, GlobalAvgPool2D, HybridSequential
 from ._common import load_pretrained
 
 __all__ = ["MobileNet", "MobileNetV2", "RELU6", "LinearBottleneck", "mobilenet1_0",

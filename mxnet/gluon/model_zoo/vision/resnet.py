@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 from ...block import HybridBlock
-from ...nn import (Activation, BatchNorm, Conv2D, Dense, Flatten, GlobalAvgPool2D,
-                   HybridSequential, MaxPool2D)
+from ...nn import (
+    Activation,
+    BatchNorm,
+    Conv2D,
+    Dense,
+    Flatten,
+    GlobalAvgPool2D,
+    HybridSequential,
+    MaxPool2D,
+)
 from ._common import load_pretrained
 
 __all__ = ["ResNetV1", "ResNetV2", "BasicBlockV1", "BasicBlockV2", "BottleneckV1",

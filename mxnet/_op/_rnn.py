@@ -1,0 +1,173 @@
+"""The fused recurrent operator ``RNN`` (rnn_relu, rnn_tanh, lstm, gru) with MXNet's flat
+parameter layout, and ``_rnn_param_concat`` that builds that flat vector.
+
+MXNet's flat ``parameters`` vector holds every weight, then every bias: for each layer, for
+each direction (left-to-right, then right-to-left), ``i2h_weight`` (G*H, in) and
+``h2h_weight`` (G*H, H); then the ``i2h_bias`` and ``h2h_bias`` (G*H each) in the same order.
+Gate orders (LSTM i, f, g, o; GRU r, z, n) equal torch's, so the kernel is torch's fused RNN.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ..base import MXNetError
+from ._params import Param
+from ._registry import OpDef, register
+from ._state import state
+
+__all__: list[str] = []
+
+_GATES = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}
+
+
+def _layout(a, input_size):
+    """[(layer, direction, in_size)] in MXNet's order, and the total parameter count."""
+    G, H, L = _GATES[a["mode"]], a["state_size"], a["num_layers"]
+    D = 2 if a["bidirectional"] else 1
+    slots = []
+    for layer in range(L):
+        ins = input_size if layer == 0 else H * D
+        for d in range(D):
+            slots.append((layer, d, ins))
+    total = sum(G * H * ins + G * H * H for _, _, ins in slots) + len(slots) * 2 * G * H
+    return slots, total
+
+
+def _check(a):
+    if a["projection_size"] is not None:
+        raise MXNetError("Operator RNN: projection_size (LSTMP) is not supported")
+    if a["lstm_state_clip_min"] is not None or a["lstm_state_clip_max"] is not None:
+        raise MXNetError("Operator RNN: lstm_state_clip_min/max are not supported")
+    if a["use_sequence_length"]:
+        raise MXNetError("Operator RNN: use_sequence_length=True is not supported")
+
+
+def _unpack(a, params, input_size):
+    G, H = _GATES[a["mode"]], a["state_size"]
+    slots, total = _layout(a, input_size)
+    if params.numel() != total:
+        raise MXNetError(f"Operator RNN: parameters has {params.numel()} elements, expected "
+                         f"{total} for input size {input_size}, state_size {H}, "
+                         f"num_layers {a['num_layers']}, mode {a['mode']}")
+    weights, off = [], 0
+    for _, _, ins in slots:
+        w_ih = params[off:off + G * H * ins].view(G * H, ins)
+        off += G * H * ins
+        w_hh = params[off:off + G * H * H].view(G * H, H)
+        off += G * H * H
+        weights.append([w_ih, w_hh])
+    for w in weights:
+        w.append(params[off:off + G * H])
+        off += G * H
+        w.append(params[off:off + G * H])
+        off += G * H
+    return [t for w in weights for t in w]
+
+
+def _rnn(a, data, params, state_h, *rest):
+    _check(a)
+    mode = a["mode"]
+    flat = _unpack(a, params, data.shape[2])
+    L, bi, p = a["num_layers"], a["bidirectional"], a["p"]
+    train = state.is_train
+    if mode == "lstm":
+        out, h, c = torch._VF.lstm(data, (state_h, rest[0]), flat, True, L, p, train, bi,
+                                   False)
+        outs = (out, h, c)
+    else:
+        fn = {"gru": torch._VF.gru, "rnn_tanh": torch._VF.rnn_tanh,
+              "rnn_relu": torch._VF.rnn_relu}[mode]
+        out, h = fn(data, state_h, flat, True, L, p, train, bi, False)
+        outs = (out, h)
+    return outs if a["state_outputs"] else outs[0]
+
+
+def _rnn_inputs(a):
+    names = ["data", "parameters", "state"]
+    if a["mode"] == "lstm":
+        names.append("state_cell")
+    if a["use_sequence_length"]:
+        names.append("sequence_length")
+    return names
+
+
+def _rnn_outputs(a):
+    if not a["state_outputs"]:
+        return ["output"]
+    return ["output", "state_output"] + (["statecell_output"] if a["mode"] == "lstm" else [])
+
+
+def _rnn_infer(a, shapes):
+    data = shapes[0]
+    if data is None:
+        return shapes
+    T, N, C = data
+    D = 2 if a["bidirectional"] else 1
+    _, total = _layout(a, C)
+    shapes = list(shapes)
+    shapes[1] = shapes[1] or (total,)
+    st = (a["num_layers"] * D, N, a["state_size"])
+    shapes[2] = shapes[2] or st
+    if a["mode"] == "lstm" and len(shapes) > 3:
+        shapes[3] = shapes[3] or st
+    return shapes
+
+
+def _rnn_out(a, shapes):
+    T, N, _ = shapes[0]
+    D = 2 if a["bidirectional"] else 1
+    st = (a["num_layers"] * D, N, a["state_size"])
+    return [(T, N, D * a["state_size"])] + [st] * (len(_rnn_outputs(a)) - 1)
+
+
+register(OpDef(
+    "RNN", _rnn,
+    params=[Param("state_size", "int", doc="size of the state for each layer"),
+            Param("num_layers", "int", doc="number of stacked layers"),
+            Param("bidirectional", "bool", False, doc="whether to use bidirectional "
+                                                      "recurrent layers"),
+            Param("mode", "enum", choices=["gru", "lstm", "rnn_relu", "rnn_tanh"],
+                  doc="the type of RNN to compute"),
+            Param("p", "float", 0.0, doc="drop rate of the dropout on the outputs of each "
+                                         "RNN layer, except the last layer."),
+            Param("state_outputs", "bool", False, doc="Whether to have the states as "
+                                                      "symbol outputs."),
+            Param("projection_size", "int_or_none", None, doc="size of project size"),
+            Param("lstm_state_clip_min", "float_or_none", None,
+                  doc="Minimum clip value of LSTM states."),
+            Param("lstm_state_clip_max", "float_or_none", None,
+                  doc="Maximum clip value of LSTM states."),
+            Param("lstm_state_clip_nan", "bool", False,
+                  doc="Whether to stop NaN from propagating in state by clipping it to "
+                      "min/max."),
+            Param("use_sequence_length", "bool", False,
+                  doc="If set to true, this layer takes in an extra input parameter "
+                      "`sequence_length` to specify variable length sequence")],
+    inputs=("data", "parameters", "state", "state_cell", "sequence_length"),
+    active_inputs=_rnn_inputs, outputs=_rnn_outputs, infer_shape=_rnn_infer,
+    infer_out=_rnn_out,
+    doc="Fused recurrent layers over a (T, N, C) sequence with MXNet's flat parameter "
+        "vector.\n\nExample: ``mx.nd.RNN(x, params, h0, state_size=8, num_layers=1, "
+        "mode='gru')``"))
+
+
+def _param_concat(a, *xs):
+    return torch.cat([x.reshape(-1) for x in xs], 0)
+
+
+def _param_concat_out(a, shapes):
+    n = 0
+    for s in shapes:
+        k = 1
+        for d in s:
+            k *= d
+        n += k
+    return [(n,)]
+
+
+register(OpDef(
+    "_rnn_param_concat", _param_concat, variadic="num_args", infer_out=_param_concat_out,
+    params=[Param("num_args", "int", doc="Number of inputs to be concated."),
+            Param("dim", "int", 1, doc="the dimension to be concated.")],
+    doc="Flatten and concatenate RNN parameters into MXNet's flat parameter vector."))

@@ -1,0 +1,216 @@
+"""Fused recurrent layers RNN, LSTM, GRU (MXNet's ``RNN`` operator and parameter names
+``l0_i2h_weight``, ``r0_h2h_bias``...)."""
+
+from __future__ import annotations
+
+from ... import ndarray
+from ..block import HybridBlock
+from ..parameter import shape_is_known, tensor_types
+
+__all__ = ["RNN", "LSTM", "GRU"]
+
+
+class _RNNLayer(HybridBlock):
+    """Shared implementation of the fused recurrent layers."""
+
+    def __init__(self, hidden_size, num_layers, layout, dropout, bidirectional, input_size,
+                 i2h_weight_initializer, h2h_weight_initializer, i2h_bias_initializer,
+                 h2h_bias_initializer, mode, projection_size, h2r_weight_initializer,
+                 lstm_state_clip_min, lstm_state_clip_max, lstm_state_clip_nan, dtype,
+                 use_sequence_length=False, **kwargs):
+        super().__init__(**kwargs)
+        if layout not in ("TNC", "NTC"):
+            raise AssertionError(f"Invalid layout {layout}; must be one of ['TNC' or 'NTC']")
+        self._hidden_size = hidden_size
+        self._projection_size = projection_size if projection_size else None
+        self._num_layers = num_layers
+        self._mode = mode
+        self._layout = layout
+        self._dropout = dropout
+        self._dir = 2 if bidirectional else 1
+        self._input_size = input_size
+        self._lstm_state_clip_min = lstm_state_clip_min
+        self._lstm_state_clip_max = lstm_state_clip_max
+        self._lstm_state_clip_nan = lstm_state_clip_nan
+        self._dtype = dtype
+        self._use_sequence_length = use_sequence_length
+        self._gates = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}[mode]
+        if self._projection_size is not None:
+            raise ValueError("projection_size (LSTMP) is not supported by this build's RNN "
+                             "operator")
+        ng, ni, nh = self._gates, input_size, hidden_size
+        for i in range(num_layers):
+            for j in ["l", "r"][:self._dir]:
+                self._register_param(f"{j}{i}_i2h_weight", (ng * nh, ni),
+                                     i2h_weight_initializer, dtype)
+                self._register_param(f"{j}{i}_h2h_weight", (ng * nh, nh),
+                                     h2h_weight_initializer, dtype)
+                self._register_param(f"{j}{i}_i2h_bias", (ng * nh,), i2h_bias_initializer,
+                                     dtype)
+                self._register_param(f"{j}{i}_h2h_bias", (ng * nh,), h2h_bias_initializer,
+                                     dtype)
+            ni = nh * self._dir
+
+    def _register_param(self, name, shape, init, dtype):
+        p = self.params.get(name, shape=shape, init=init, allow_deferred_init=True, dtype=dtype)
+        setattr(self, name, p)
+        return p
+
+    def __repr__(self):
+        s = f"{self.__class__.__name__}({{mapping}}, {self._layout}"
+        if self._num_layers != 1:
+            s += f", num_layers={self._num_layers}"
+        if self._dropout != 0:
+            s += f", dropout={self._dropout}"
+        if self._dir == 2:
+            s += ", bidirectional"
+        s += ")"
+        shape = self.l0_i2h_weight.shape
+        return s.format(mapping=f"{shape[1] if shape[1] else None} -> "
+                                f"{shape[0] // self._gates}")
+
+    def state_info(self, batch_size=0):
+        raise NotImplementedError(f"{self.__class__.__name__} must define state_info")
+
+    def begin_state(self, batch_size=0, func=ndarray.zeros, **kwargs):
+        """Initial states (zeros by default) for ``batch_size`` sequences."""
+        states = []
+        for info in self.state_info(batch_size):
+            info = dict(info)
+            info.update(kwargs)
+            info.pop("__layout__", None)
+            states.append(func(**info))
+        return states
+
+    def _infer_input_size(self, inputs):
+        if inputs.ndim != 3:
+            raise AssertionError("Input data should be rank-3 tensor of dim [sequence length, "
+                                 "batch size, input size]")
+        ni = inputs.shape[2]
+        for i in range(self._num_layers):
+            for j in ["l", "r"][:self._dir]:
+                p = getattr(self, f"{j}{i}_i2h_weight")
+                if not shape_is_known(p.shape):
+                    p.shape = (self._gates * self._hidden_size, ni)
+            ni = self._hidden_size * self._dir
+
+    def __call__(self, inputs, states=None, sequence_length=None, **kwargs):
+        self.skip_states = states is None
+        if isinstance(inputs, ndarray.NDArray):
+            self._infer_input_size(inputs)
+        if states is None:
+            if isinstance(inputs, ndarray.NDArray):
+                batch_size = inputs.shape[self._layout.find("N")]
+                states = self.begin_state(batch_size, ctx=inputs.context, dtype=inputs.dtype)
+            else:
+                from ... import symbol
+
+                states = self.begin_state(0, func=symbol.zeros)
+        if isinstance(states, tensor_types):
+            states = [states]
+        if self._use_sequence_length:
+            return super().__call__(inputs, states, sequence_length, **kwargs)
+        return super().__call__(inputs, states, **kwargs)
+
+    def hybrid_forward(self, F, inputs, states, sequence_length=None, **kwargs):
+        if F is ndarray:
+            batch_size = inputs.shape[self._layout.find("N")]
+            for state, info in zip(states, self.state_info(batch_size)):
+                if state.shape != info["shape"]:
+                    raise ValueError(f"Invalid recurrent state shape. Expecting "
+                                     f"{info['shape']}, got {state.shape}.")
+        out = self._forward_kernel(F, inputs, states, sequence_length, **kwargs)
+        return out[0] if self.skip_states else out
+
+    def _forward_kernel(self, F, inputs, states, sequence_length, **kwargs):
+        if self._layout == "NTC":
+            inputs = F.swapaxes(inputs, dim1=0, dim2=1)
+        params = [kwargs[f"{d}{layer}_{g}_{t}"].reshape(-1)
+                  for t in ("weight", "bias") for layer in range(self._num_layers)
+                  for d in ["l", "r"][:self._dir] for g in ("i2h", "h2h")]
+        params = F._internal._rnn_param_concat(*params, dim=0)
+        rnn_args = list(states) + ([sequence_length] if self._use_sequence_length else [])
+        rnn = F.RNN(inputs, params, *rnn_args, use_sequence_length=self._use_sequence_length,
+                    state_size=self._hidden_size, projection_size=self._projection_size,
+                    num_layers=self._num_layers, bidirectional=self._dir == 2,
+                    p=self._dropout, state_outputs=True, mode=self._mode,
+                    lstm_state_clip_min=self._lstm_state_clip_min,
+                    lstm_state_clip_max=self._lstm_state_clip_max,
+                    lstm_state_clip_nan=self._lstm_state_clip_nan)
+        if self._mode == "lstm":
+            outputs, states = rnn[0], [rnn[1], rnn[2]]
+        else:
+            outputs, states = rnn[0], [rnn[1]]
+        if self._layout == "NTC":
+            outputs = F.swapaxes(outputs, dim1=0, dim2=1)
+        return outputs, states
+
+
+class RNN(_RNNLayer):
+    """Multi-layer Elman RNN with ``tanh`` or ``relu``.
+
+    Examples
+    --------
+    >>> layer = mx.gluon.rnn.RNN(100, 3); layer.initialize()
+    >>> layer(mx.nd.random.uniform(shape=(5, 3, 10))).shape
+    (5, 3, 100)
+    """
+
+    def __init__(self, hidden_size, num_layers=1, activation="relu", layout="TNC", dropout=0,
+                 bidirectional=False, i2h_weight_initializer=None, h2h_weight_initializer=None,
+                 i2h_bias_initializer="zeros", h2h_bias_initializer="zeros", input_size=0,
+                 dtype="float32", **kwargs):
+        super().__init__(hidden_size, num_layers, layout, dropout, bidirectional, input_size,
+                         i2h_weight_initializer, h2h_weight_initializer, i2h_bias_initializer,
+                         h2h_bias_initializer, "rnn_" + activation, None, None, None, None,
+                         False, dtype, **kwargs)
+
+    def state_info(self, batch_size=0):
+        return [{"shape": (self._num_layers * self._dir, batch_size, self._hidden_size),
+                 "__layout__": "LNC", "dtype": self._dtype}]
+
+
+class LSTM(_RNNLayer):
+    """Multi-layer long short-term memory layer.
+
+    Examples
+    --------
+    >>> layer = mx.gluon.rnn.LSTM(100, 3); layer.initialize()
+    """
+
+    def __init__(self, hidden_size, num_layers=1, layout="TNC", dropout=0, bidirectional=False,
+                 input_size=0, i2h_weight_initializer=None, h2h_weight_initializer=None,
+                 i2h_bias_initializer="zeros", h2h_bias_initializer="zeros",
+                 projection_size=None, h2r_weight_initializer=None, state_clip_min=None,
+                 state_clip_max=None, state_clip_nan=False, dtype="float32", **kwargs):
+        super().__init__(hidden_size, num_layers, layout, dropout, bidirectional, input_size,
+                         i2h_weight_initializer, h2h_weight_initializer, i2h_bias_initializer,
+                         h2h_bias_initializer, "lstm", projection_size, h2r_weight_initializer,
+                         state_clip_min, state_clip_max, state_clip_nan, dtype, **kwargs)
+
+    def state_info(self, batch_size=0):
+        shape = (self._num_layers * self._dir, batch_size, self._hidden_size)
+        return [{"shape": shape, "__layout__": "LNC", "dtype": self._dtype},
+                {"shape": shape, "__layout__": "LNC", "dtype": self._dtype}]
+
+
+class GRU(_RNNLayer):
+    """Multi-layer gated recurrent unit layer.
+
+    Examples
+    --------
+    >>> layer = mx.gluon.rnn.GRU(100, 3); layer.initialize()
+    """
+
+    def __init__(self, hidden_size, num_layers=1, layout="TNC", dropout=0, bidirectional=False,
+                 input_size=0, i2h_weight_initializer=None, h2h_weight_initializer=None,
+                 i2h_bias_initializer="zeros", h2h_bias_initializer="zeros", dtype="float32",
+                 **kwargs):
+        super().__init__(hidden_size, num_layers, layout, dropout, bidirectional, input_size,
+                         i2h_weight_initializer, h2h_weight_initializer, i2h_bias_initializer,
+                         h2h_bias_initializer, "gru", None, None, None, None, False, dtype,
+                         **kwargs)
+
+    def state_info(self, batch_size=0):
+        return [{"shape": (self._num_layers * self._dir, batch_size, self._hidden_size),
+                 "__layout__": "LNC", "dtype": self._dtype}]

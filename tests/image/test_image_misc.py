@@ -1,0 +1,78 @@
+"""ImageIter over image lists, ImageRecordDataset/ImageListDataset, augmenters, errors."""
+import os
+import random
+
+import numpy as np
+import pytest
+
+from mxnet import image, nd
+from mxnet.base import MXNetError
+from mxnet.gluon.data.vision import ImageListDataset, ImageRecordDataset
+
+GOLD = os.path.join(os.path.dirname(__file__), '..', 'compat', 'golden', 'data')
+
+
+def test_imageiter_imglist_and_lst(tmp_path):
+    lst = tmp_path / 'a.lst'
+    lst.write_text(''.join('%d\t%d\tsmall%d.jpg\n' % (i, i % 2, i) for i in range(5)))
+    it = image.ImageIter(2, (3, 16, 16), path_imglist=str(lst), path_root=GOLD,
+                         last_batch_handle='discard', rand_crop=True, rand_mirror=True,
+                         brightness=0.1, contrast=0.1, saturation=0.1, hue=0.1, pca_noise=0.1,
+                         rand_gray=0.5)
+    batches = list(it)
+    assert len(batches) == 2 and batches[0].data[0].shape == (2, 3, 16, 16)
+    assert batches[1].label[0].asnumpy().tolist() == [0, 1]
+    it2 = image.ImageIter(3, (3, 16, 16), imglist=[[1.0, 'small0.jpg'], [0.0, 'small1.jpg']],
+                          path_root=GOLD, last_batch_handle='pad')
+    b = next(iter(it2))
+    assert b.pad == 1 and b.label[0].asnumpy().tolist() == [1, 0, 1]
+    it3 = image.ImageIter(2, (3, 16, 16), imglist=[[0.0, 'missing.jpg']], path_root=GOLD)
+    with pytest.raises(MXNetError, match='missing.jpg'):
+        next(iter(it3))
+    with pytest.raises(ValueError):
+        image.ImageIter(2, (1, 16, 16), imglist=[[0.0, 'small0.jpg']])
+
+
+def test_roll_over_imageiter():
+    it = image.ImageIter(4, (3, 8, 8), path_imgrec=os.path.join(GOLD, 'images.rec'),
+                         last_batch_handle='roll_over')
+    pads = []
+    for _ in range(3):
+        pads.append([b.pad for b in it])
+        it.reset()
+    assert pads == [[0], [2, 0], [0]]   # as MXNet 1.9.1
+
+
+def test_record_and_list_datasets(tmp_path):
+    ds = ImageRecordDataset(os.path.join(GOLD, 'images.rec'))
+    img, label = ds[4]
+    assert len(ds) == 6 and img.shape[2] == 3 and label == 1.0
+    gray = ImageRecordDataset(os.path.join(GOLD, 'images.rec'), flag=0)[0][0]
+    assert gray.shape[2] == 1
+    lst = tmp_path / 'b.lst'
+    lst.write_text('0\t3\tsmall0.jpg\n1\t4\t5\tsmall1.jpg\n')
+    lds = ImageListDataset(GOLD, str(lst))
+    assert len(lds) == 2 and lds[0][1] == 3 and lds[1][1].tolist() == [4, 5]
+    assert lds[0][0].shape == image.imread(os.path.join(GOLD, 'small0.jpg')).shape
+
+
+def test_augmenter_functions():
+    random.seed(0)
+    img = nd.array(np.arange(30 * 40 * 3).reshape(30, 40, 3) % 256, dtype='uint8')
+    assert image.random_crop(img, (20, 10))[0].shape == (10, 20, 3)
+    out, (x0, y0, w, h) = image.random_size_crop(img, (16, 16), (0.3, 1.0), (0.75, 1.33))
+    assert out.shape == (16, 16, 3) and w <= 40 and h <= 30
+    assert image.scale_down((640, 480), (720, 120)) == (640, 106)
+    assert image.ForceResizeAug((12, 7))(img).shape == (7, 12, 3)
+    f = image.CastAug()(img)
+    assert image.HorizontalFlipAug(1.0)(f).asnumpy()[0, 0, 0] == f.asnumpy()[0, -1, 0]
+    g = image.RandomGrayAug(1.0)(f).asnumpy()
+    np.testing.assert_allclose(g[..., 0], g[..., 1], rtol=1e-6)
+    with pytest.raises(ValueError):
+        image.imresize(img, 4, 4, interp=7)
+    with pytest.raises(MXNetError, match='Decoding failed'):
+        image.imdecode(b'garbage')
+    with pytest.raises(ValueError):
+        image.imdecode('a string')
+    assert image.image._get_interp_method(9, (10, 10, 20, 20)) == 2
+    assert image.image._get_interp_method(9, (10, 10, 5, 5)) == 3
