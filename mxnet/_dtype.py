@@ -31,6 +31,10 @@ _ALIASES = {"float": "float32", "double": "float64", "half": "float16", "int": "
             "long": "int64", "bool_": "bool"}
 
 
+class _DTypeError(MXNetError, TypeError):
+    """An unknown dtype spelling (a TypeError in MXNet, which passes it to NumPy)."""
+
+
 def dtype_name(dtype) -> str:
     """Normalise any dtype spelling (str, NumPy type or dtype, torch dtype) to its name."""
     if dtype is None:
@@ -48,8 +52,9 @@ def dtype_name(dtype) -> str:
         return "bfloat16"
     try:
         name = np.dtype(dtype).name
-    except TypeError:
-        raise MXNetError(f"Unsupported dtype {dtype!r}") from None
+    except TypeError:  # MXNet raises NumPy's TypeError here: be both
+        raise _DTypeError(f"Unsupported dtype {dtype!r}: data type {dtype!r} not "
+                          "understood") from None
     if name not in NAME_TO_TORCH:
         raise MXNetError(f"Unsupported dtype {dtype!r}: MXNet supports "
                          f"{sorted(NAME_TO_TORCH)}")

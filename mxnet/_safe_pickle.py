@@ -331,7 +331,7 @@ def loads(data: bytes | bytearray | memoryview, what: str = "MXNet state pickle"
         raise MXNetError(f"{what}: {err}") from None
     except (pickle.UnpicklingError, EOFError, ValueError, TypeError, KeyError, IndexError,
             AttributeError, struct.error, OverflowError, MemoryError, RecursionError,
-            UnicodeError, ImportError, AssertionError, LookupError) as err:
+            UnicodeError, ImportError, AssertionError, LookupError, SystemError) as err:
         raise MXNetError(f"{what}: corrupt or truncated pickle "
                          f"({type(err).__name__}: {err})") from None
 

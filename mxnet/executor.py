@@ -1,9 +1,15 @@
 """Executors: a Symbol bound to arrays, run forward and backward.
 
 The graph is compiled once per bind into a flat callable over torch tensors
-(:mod:`mxnet._executor`). Set ``MXNET_NG_COMPILE=1`` (or pass ``compile=True`` to
-:class:`Executor`) to hand that callable to ``torch.compile``; the first forward then
-takes longer (compilation), later ones run the compiled graph.
+(:mod:`mxnet._executor`): one loop over ``(kernel, parsed attrs, input slots, output slots)``
+steps, intermediates freed as soon as their last reader ran.
+
+Compile switch: set the environment variable ``MXNET_NG_COMPILE=1`` (or pass
+``compile=True`` to ``simple_bind``/``bind``) to hand that callable to ``torch.compile``.
+The first forward then compiles (seconds to minutes for a ResNet), later ones run the
+compiled graph. It pays off for inference and on GPU; for CPU training of conv nets the
+eager path is usually as fast (see ``benchmarks/bench_symbol_resnet.py``). The monitor
+callback always runs the eager, step-by-step path.
 
 Examples
 --------
@@ -31,22 +37,25 @@ __all__ = ["Executor", "bind", "simple_bind"]
 _REQS = ("null", "write", "add", "inplace")
 
 
-def _graph_callable(symbol) -> tuple[Callable, list[str], list[str]]:
+def _graph_callable(symbol, compile: bool | None = False) -> tuple[Callable, list[str],
+                                                                  list[str]]:
     """Compile ``symbol`` into ``fn(inputs, aux, is_train) -> list of output tensors``.
 
     ``inputs`` follow ``symbol.list_arguments()``, ``aux`` follow
     ``symbol.list_auxiliary_states()`` (both lists of torch tensors). The function is
-    transparent to torch autograd and sets the training flag while it runs.
+    transparent to torch autograd and sets the training flag while it runs. ``compile=True``
+    (or ``None`` with ``MXNET_NG_COMPILE=1``) runs the graph through ``torch.compile``.
 
     Returns
     -------
     (fn, input_names, aux_names)
     """
     prog = compile_program(symbol)
+    use_compile = compile_enabled(compile)
 
     def fn(inputs: Sequence[torch.Tensor], aux: Sequence[torch.Tensor],
            is_train: bool = False) -> list[torch.Tensor]:
-        return prog.run(inputs, aux, is_train)
+        return prog.run(inputs, aux, is_train, compile=use_compile)
 
     return fn, list(prog.arg_names), list(prog.aux_names)
 
@@ -131,6 +140,7 @@ class Executor:
         self._monitor_all = False
         self._leaves: list[torch.Tensor] | None = None
         self._out_t: list[torch.Tensor] | None = None
+        self._last_is_train = False
         self._grad_idx = [i for i, (r, g) in enumerate(zip(grad_req, grad_arrays or []))
                           if r != "null" and g is not None]
         self.outputs: list[NDArray] = self._init_outputs(out_shapes)
@@ -194,16 +204,9 @@ class Executor:
             if self._monitor_all:
                 for n, a in zip(self._prog.arg_names, args):
                     monitor(n, a.detach())
+        self._last_is_train = bool(is_train)
         if need_grad:
-            leaves = []
-            for i in self._grad_idx:
-                t = args[i].detach().requires_grad_(True)
-                args[i] = t
-                leaves.append(t)
-            with torch.enable_grad():
-                outs = self._prog.run(args, aux, True, monitor, self._compile, self._monitor_all)
-            self._leaves = leaves
-            self._out_t = outs
+            outs = self._run_with_grad(True, monitor)
         else:
             with torch.no_grad():
                 outs = self._prog.run(args, aux, is_train, monitor, self._compile,
@@ -212,6 +215,20 @@ class Executor:
             self._out_t = None
         self._set_outputs(outs)
         return self.outputs
+
+    def _run_with_grad(self, is_train: bool, monitor=None) -> list[torch.Tensor]:
+        args = [a._t for a in self.arg_arrays]
+        aux = [a._t for a in self.aux_arrays]
+        leaves = []
+        for i in self._grad_idx:
+            t = args[i].detach().requires_grad_(True)
+            args[i] = t
+            leaves.append(t)
+        with torch.enable_grad():
+            outs = self._prog.run(args, aux, is_train, monitor, self._compile, self._monitor_all)
+        self._leaves = leaves
+        self._out_t = outs
+        return outs
 
     def _set_outputs(self, outs: list[torch.Tensor]) -> None:
         cur = self.outputs
@@ -229,7 +246,8 @@ class Executor:
         if not self._grad_idx:
             return
         if self._out_t is None:
-            raise MXNetError("Executor.backward: call forward(is_train=True) first")
+            # MXNet allows backward after an inference forward: rerun it with a graph
+            self._run_with_grad(self._last_is_train)
         if out_grads is not None and not isinstance(out_grads, (list, tuple)):
             out_grads = [out_grads]
         if isinstance(out_grads, dict):

@@ -176,3 +176,16 @@ def test_runtime_error_names_node():
     s = sym.elemwise_add(a, b, name='adder')
     with pytest.raises(MXNetError, match='adder'):
         s.bind(mx.cpu(), {'a': mx.nd.ones((2,)), 'b': mx.nd.ones((3,))}).forward()
+
+
+def test_backward_after_inference_forward_and_unknown_infer_key():
+    x = sym.Variable('data')
+    s = sym.exp(x)
+    ex = s.simple_bind(mx.cpu(), data=(2,))
+    ex.forward(is_train=False)
+    ex.backward(mx.nd.ones((2,)))
+    assert ex.grad_dict['data'].asnumpy().tolist() == [1.0, 1.0]
+    with pytest.raises(MXNetError, match="InferShapeKeyword argument name foo not found"):
+        s.infer_shape(foo=(1,))
+    with pytest.raises(ValueError, match="either by positional or kwargs"):
+        s.infer_shape((1,), data=(2,))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 
+from ..base import MXNetError
 from .parameter import Parameter, ParameterDict
 
 __all__ = ["Trainer"]
@@ -316,7 +317,10 @@ class Trainer:
             with open(fname, "rb") as f:
                 states = f.read()
             for updater in self._updaters:
-                updater.set_states(states)
+                try:
+                    updater.set_states(states)
+                except MXNetError as e:
+                    raise MXNetError(f"{fname}: {e}") from None
                 updater.optimizer = self._updaters[0].optimizer
             self._optimizer = self._updaters[0].optimizer
         self._optimizer.param_dict = {i: p for i, p in enumerate(self._params)}

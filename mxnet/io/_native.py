@@ -11,6 +11,7 @@ import queue
 import struct
 import threading
 import weakref
+import weakref
 from typing import Any
 
 import numpy as np
@@ -65,6 +66,29 @@ def _produce(ref: weakref.ref, q: queue.Queue, stop: threading.Event) -> None:
             return
 
 
+def _produce_loop(ref: weakref.ref, q: queue.Queue, stop: threading.Event) -> None:
+    """Producer thread of :class:`MXDataIter`: fills ``q`` with batches until the epoch ends,
+    the iterator stops it, or the iterator is garbage collected."""
+    while not stop.is_set():
+        it = ref()
+        if it is None:
+            return
+        try:
+            item = it._next_batch()
+        except BaseException as e:  # noqa: BLE001 - handed to the consumer
+            item = e
+        del it
+        while not stop.is_set():
+            try:
+                q.put(item if item is not None else _END, timeout=0.1)
+                break
+            except queue.Full:
+                if ref() is None:
+                    return
+        if item is None or isinstance(item, BaseException):
+            return
+
+
 class MXDataIter(DataIter):
     """Iterator whose batches come from ``_next_batch()`` run on a prefetch thread.
 
@@ -106,9 +130,8 @@ class MXDataIter(DataIter):
     def _start(self) -> None:
         self._stop = threading.Event()
         self._queue = queue.Queue(self._qsize)
-        # the thread holds only a weak reference: dropping the iterator mid-epoch lets
-        # ``__del__`` stop the thread instead of leaking it
-        self._thread = threading.Thread(target=_produce,
+        # the thread holds only a weak reference, so a dropped iterator is finalized
+        self._thread = threading.Thread(target=_produce_loop,
                                         args=(weakref.ref(self), self._queue, self._stop),
                                         daemon=True)
         self._thread.start()
@@ -117,7 +140,7 @@ class MXDataIter(DataIter):
         if self._thread is None:
             return
         self._stop.set()
-        if self._thread is threading.current_thread():  # finalized on the producer itself
+        if self._thread is threading.current_thread():
             self._thread = None
             return
         while self._thread.is_alive():

@@ -32,6 +32,9 @@ def _map_dmlc_env(env) -> None:
         env["MASTER_PORT"] = str(int(env["DMLC_PS_ROOT_PORT"]) + (1 if servers else 0))
 
 
+_CHUNK_BYTES = int(os.getenv("MXNET_KVSTORE_CHUNK_BYTES", str(4 << 20)))
+
+
 def _timeout() -> float:
     return float(os.getenv("MXNET_KVSTORE_TIMEOUT", "300"))
 
@@ -93,6 +96,34 @@ class Group:
     def allreduce(self, t: torch.Tensor, what: str = "allreduce") -> torch.Tensor:
         """Sum ``t`` in place across workers."""
         return self._run(what, self._dist.all_reduce, t)
+
+    def can_pipeline(self, t: torch.Tensor) -> bool:
+        """Whether :meth:`allreduce_into` can reduce ``t`` where it lies."""
+        return t.device.type == ("cuda" if self.backend == "nccl" else "cpu")
+
+    def allreduce_into(self, src: torch.Tensor, dst: torch.Tensor, what: str,
+                       after=None) -> None:
+        """``dst[:] =`` the sum of ``src`` over workers (``dst`` may be ``src``), in chunks of
+        ``MXNET_KVSTORE_CHUNK_BYTES`` (default 4 MiB) reduced asynchronously: copying chunk
+        ``i+1`` in, and ``after(start, stop)`` on finished chunks, overlap the reduction."""
+        same = src is dst
+        flat_src, flat_dst = src.reshape(-1), dst.view(-1)
+        step = max(1, _CHUNK_BYTES // max(1, dst.element_size()))
+        works = []
+        try:
+            for a in range(0, flat_dst.numel(), step):
+                part = flat_dst[a:a + step]
+                if not same:
+                    part.copy_(flat_src[a:a + step])
+                works.append((a, a + part.numel(),
+                              self._dist.all_reduce(part, async_op=True)))
+            for a, b, work in works:
+                work.wait()
+                if after is not None:
+                    after(a, b)
+        except Exception as e:  # noqa: BLE001 - a dead peer surfaces as RuntimeError/timeout
+            raise MXNetError(f"KVStore '{self.kv_type}': {what} failed (a worker may have "
+                             f"died or timed out after {_timeout():.0f}s): {e}") from None
 
     def broadcast(self, t: torch.Tensor, what: str = "broadcast") -> torch.Tensor:
         """Overwrite ``t`` with rank 0's value."""

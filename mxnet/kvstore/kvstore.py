@@ -82,6 +82,7 @@ class KVStore(KVStoreBase):
         self._residual: dict = {}
         self._group = None
         self._ps = None
+        self._merge_buf: dict = {}
         self._is_p3 = os.getenv("DMLC_PS_VAN_TYPE", "") == "p3"
         if self._type == "dist_async":
             from ._ps import PSClient
@@ -125,8 +126,20 @@ class KVStore(KVStoreBase):
 
     def push(self, key, value, priority=0):
         """Sum the values of each key (across devices and workers) into the store."""
+        self._push(key, value)
+
+    def _push(self, key, value, in_place: bool = False) -> set:
+        """``push``; ``in_place``: the workers' sum may also be written into the (single)
+        pushed value itself (``pushpull`` without ``out``), saving a copy. Returns the keys
+        whose pushed value now holds the stored value."""
+        done = set()
         for k, vals in _grouped(_flatten(key, value)).items():
             stored = self._stored(k)
+            how = self._fast_dist_push(k, vals, stored, in_place)
+            if how == "in_place":
+                done.add(k)
+            if how:
+                continue
             merged = self._reduce(k, vals, stored)
             if self._ps is not None:
                 self._ps.push(k, merged)  # the servers apply it (optimizer or assignment)
@@ -136,6 +149,40 @@ class KVStore(KVStoreBase):
                 stored._t.copy_(merged)
             else:
                 stored._t = merged.clone()
+        return done
+
+    def _fast_dist_push(self, key, vals, stored, in_place: bool) -> str:
+        """One value of a ``dist_sync`` key: a chunked allreduce straight into the stored
+        value (or the updater's buffer), copies overlapping the reduction. Returns how
+        (``'in_place'``: the pushed value holds the sum too, ``'stored'``), or ``''`` when the
+        general path is needed (several values, compression, dtype/shape/device changes)."""
+        group = self._group
+        if group is None or len(vals) != 1 or self._compression is not None:
+            return ""
+        src, dst = vals[0]._t.detach(), stored._t
+        if (src.dtype != dst.dtype or tuple(src.shape) != tuple(dst.shape)
+                or src.device != dst.device or not group.can_pipeline(dst)
+                or not dst.is_contiguous()):
+            return ""
+        what = f"push of key {key}"
+        if self._updater is not None:
+            buf = self._merge_buf.get(key)
+            if buf is None or buf.shape != dst.shape or buf.dtype != dst.dtype:
+                buf = self._merge_buf[key] = torch.empty_like(dst)
+            group.allreduce_into(src, buf, what)
+            self._updater(key, NDArray._wrap(buf, stored.context), stored)
+        elif in_place and src.is_contiguous() and not src.requires_grad:
+            flat_dst = dst.view(-1)
+            flat_src = src.view(-1)
+
+            def keep(a: int, b: int) -> None:
+                flat_dst[a:b].copy_(flat_src[a:b])
+
+            group.allreduce_into(src, src, what, after=keep)
+            return "in_place"
+        else:
+            group.allreduce_into(src, dst, what)
+        return "stored"
 
     def _reduce(self, key, vals, stored) -> torch.Tensor:
         dev = stored._t.device
@@ -191,8 +238,11 @@ class KVStore(KVStoreBase):
 
     def pushpull(self, key, value, out=None, priority=0):
         """``push`` then ``pull`` (into ``value`` itself when ``out`` is None)."""
-        self.push(key, value, priority)
-        self.pull(key, value if out is None else out, priority)
+        done = self._push(key, value, in_place=out is None and self._updater is None)
+        pairs = [(k, o) for k, o in _flatten(key, value if out is None else out)
+                 if k not in done]
+        if pairs:
+            self.pull([k for k, _ in pairs], [o for _, o in pairs], priority)
 
     def broadcast(self, key, value, out, priority=0):
         """``init`` each key with ``value`` then ``pull`` it into ``out``."""
@@ -280,7 +330,11 @@ class KVStore(KVStoreBase):
         """Load states written by :meth:`save_optimizer_states` (or by MXNet)."""
         assert self._updater is not None, "Cannot load states for distributed training"
         with open(fname, "rb") as f:
-            self._updater.set_states(f.read())
+            data = f.read()
+        try:
+            self._updater.set_states(data)
+        except MXNetError as e:
+            raise MXNetError(f"{fname}: {e}") from None
 
     def is_capable(self, capability):
         if capability.lower() == KVStoreBase.OPTIMIZER:

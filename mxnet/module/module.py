@@ -169,22 +169,23 @@ class Module(BaseModule):
 
     @property
     def data_shapes(self):
-        assert self.binded
+        assert self.binded, "Module: call bind() first"
         return self._data_shapes
 
     @property
     def label_shapes(self):
-        assert self.binded
+        assert self.binded, "Module: call bind() first"
         return self._label_shapes
 
     @property
     def output_shapes(self):
-        assert self.binded
+        assert self.binded, "Module: call bind() first"
         return self._exec_group.get_output_shapes()
 
     # -- parameters -----------------------------------------------------------------------
     def get_params(self):
-        assert self.binded and self.params_initialized
+        assert self.binded and self.params_initialized, \
+            "Module: call bind() and init_params() first"
         if self._params_dirty:
             self._sync_params_from_devices()
         return self._arg_params, self._aux_params
@@ -290,7 +291,7 @@ class Module(BaseModule):
                                 for n, a in zip(self._aux_names, self._exec_group.aux_arrays)}
 
     def reshape(self, data_shapes, label_shapes=None) -> None:
-        assert self.binded
+        assert self.binded, "Module: call bind() first"
         self._data_shapes, self._label_shapes = _parse_data_desc(
             self._data_names, self._label_names, data_shapes, label_shapes)
         self._exec_group.reshape(self._data_shapes, self._label_shapes)
@@ -301,7 +302,8 @@ class Module(BaseModule):
         """Create the optimizer (and kvstore when several devices are used)."""
         from .. import optimizer as opt
 
-        assert self.binded and self.params_initialized
+        assert self.binded and self.params_initialized, \
+            "Module: call bind() and init_params() first"
         if self.optimizer_initialized and not force_init:
             self.logger.warning("optimizer already initialized, ignoring...")
             return
@@ -366,7 +368,8 @@ class Module(BaseModule):
         """Forward one batch (re-binding shapes when the batch shape changed)."""
         from ..io import DataDesc
 
-        assert self.binded and self.params_initialized
+        assert self.binded and self.params_initialized, \
+            "Module: call bind() and init_params() first"
         curr = tuple(d.shape for d in self._data_shapes)
         new = tuple(d.shape for d in data_batch.data)
         if curr != new:
@@ -386,12 +389,14 @@ class Module(BaseModule):
         self._exec_group.forward(data_batch, is_train)
 
     def backward(self, out_grads=None) -> None:
-        assert self.binded and self.params_initialized
+        assert self.binded and self.params_initialized, \
+            "Module: call bind() and init_params() first"
         self._exec_group.backward(out_grads=out_grads)
 
     def update(self) -> None:
         """Apply one optimizer step to every parameter from the current gradients."""
-        assert self.binded and self.params_initialized and self.optimizer_initialized
+        assert self.binded and self.params_initialized and self.optimizer_initialized, \
+            "Module: call bind(), init_params() and init_optimizer() first"
         self._params_dirty = True
         group = self._exec_group
         ndev = len(self._context)
@@ -410,7 +415,8 @@ class Module(BaseModule):
                 self._updater(i * ndev + k, g, w)
 
     def get_outputs(self, merge_multi_context=True):
-        assert self.binded and self.params_initialized
+        assert self.binded and self.params_initialized, \
+            "Module: call bind() and init_params() first"
         return self._exec_group.get_outputs(merge_multi_context=merge_multi_context)
 
     def get_input_grads(self, merge_multi_context=True):
@@ -428,13 +434,13 @@ class Module(BaseModule):
         self._exec_group.update_metric(eval_metric, labels, pre_sliced)
 
     def install_monitor(self, mon) -> None:
-        assert self.binded
+        assert self.binded, "Module: call bind() first"
         self._exec_group.install_monitor(mon)
 
     # -- optimizer states -----------------------------------------------------------------
     def save_optimizer_states(self, fname: str) -> None:
         """Write optimizer states (a pickle of ``{index: state}``) atomically."""
-        assert self.optimizer_initialized
+        assert self.optimizer_initialized, "Module: call init_optimizer() first"
         if self._update_on_kvstore:
             self._kvstore.save_optimizer_states(fname)
             return
@@ -445,9 +451,13 @@ class Module(BaseModule):
         os.replace(tmp, fname)
 
     def load_optimizer_states(self, fname: str) -> None:
-        assert self.optimizer_initialized
+        assert self.optimizer_initialized, "Module: call init_optimizer() first"
         if self._update_on_kvstore:
             self._kvstore.load_optimizer_states(fname)
             return
         with open(fname, "rb") as f:
-            self._updater.set_states(f.read())
+            data = f.read()
+        try:
+            self._updater.set_states(data)
+        except MXNetError as e:
+            raise MXNetError(f"{fname}: {e}") from None

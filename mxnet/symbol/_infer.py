@@ -151,7 +151,9 @@ def _same_shape_op(n: Node) -> bool:
     """Whether the op maps inputs of one shape to an output of that shape (element-wise),
     probed on meta tensors; lets shapes flow backwards from outputs to inputs."""
     op = n.op
-    if op.creation or not n.inputs or op.aux_names(n.parsed):
+    fn = op.infer_shape_fn
+    if op.creation or not n.inputs or op.aux_names(n.parsed) or (
+            fn is not None and getattr(fn, "__name__", "") != "_same_shape"):
         return False
     key = (id(op), id(n.parsed), len(n.inputs))
     hit = _SAME_SHAPE.get(key)
@@ -177,11 +179,14 @@ def _known_from_call(sym, args, kwargs, what: str) -> dict:
     if args:
         names = sym.list_arguments()
         return {n: a for n, a in zip(names, args) if a is not None}
-    inputs = set(sym.list_inputs())
+    inputs = sym.list_inputs()
     for k in kwargs:
         if k not in inputs:
-            raise MXNetError(f"infer_{what}: '{k}' is not an input of the symbol; inputs are "
-                             f"{sym.list_inputs()}")
+            cands = "".join(f"\n\t[{i}]{n}" for i, n in enumerate(sym.list_arguments()))
+            lines = [f"infer_{what} error. Arguments:"]
+            lines += [f"  {a}: {v}" for a, v in kwargs.items()]
+            raise MXNetError("\n".join(lines) + f"\nInfer{what.capitalize()}Keyword argument "
+                             f"name {k} not found.\nCandidate arguments:{cands}")
     return {k: v for k, v in kwargs.items() if v is not None}
 
 

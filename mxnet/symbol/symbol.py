@@ -367,11 +367,16 @@ class Symbol(ArithMixin):
         return debug_str(self)
 
     def bind(self, ctx, args, args_grad=None, grad_req="write", aux_states=None,
-             group2ctx=None, shared_exec=None):
-        """Bind arrays to the arguments; return an :class:`~mxnet.executor.Executor`."""
+             group2ctx=None, shared_exec=None, compile=None):
+        """Bind arrays to the arguments; return an :class:`~mxnet.executor.Executor`.
+
+        ``compile=True`` runs the graph through ``torch.compile`` (see
+        :mod:`mxnet.executor`).
+        """
         from ..executor import bind
 
-        return bind(self, ctx, args, args_grad, grad_req, aux_states, group2ctx, shared_exec)
+        return bind(self, ctx, args, args_grad, grad_req, aux_states, group2ctx, shared_exec,
+                    compile)
 
     def simple_bind(self, ctx, grad_req="write", type_dict=None, stype_dict=None,
                     group2ctx=None, shared_arg_names=None, shared_exec=None,
@@ -395,9 +400,6 @@ class Symbol(ArithMixin):
                          "use bind(...).backward()")
 
     # -- NDArray-only methods -----------------------------------------------------------
-    def _nd_only(self, fname: str, *args, **kwargs):
-        raise NotImplementedForSymbol(getattr(self, fname), None)
-
     def asnumpy(self):
         raise NotImplementedForSymbol(self.asnumpy, None)
 
@@ -407,8 +409,17 @@ class Symbol(ArithMixin):
     def wait_to_read(self):
         raise NotImplementedForSymbol(self.wait_to_read, None)
 
-    def copy(self) -> Symbol:
-        return self.__copy__()
+    def copy(self):
+        raise NotImplementedForSymbol(self.copy, None)
+
+    def as_in_context(self, context):
+        raise NotImplementedForSymbol(self.as_in_context, None)
+
+    def detach(self):
+        raise NotImplementedForSymbol(self.detach, None)
+
+    def backward(self, *args, **kwargs):
+        raise NotImplementedForSymbol(self.backward, None)
 
     def as_nd_ndarray(self):
         raise NotImplementedForSymbol(self.as_nd_ndarray, None)

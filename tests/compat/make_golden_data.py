@@ -214,6 +214,20 @@ def write_det():
             out['%s/%d/data' % (name, bi)] = b.data[0].asnumpy()
             out['%s/%d/label' % (name, bi)] = b.label[0].asnumpy()
             out['%s/%d/pad' % (name, bi)] = np.array(b.pad)
+    kw = dict(path_imgrec=os.path.join(OUT, 'det.rec'), data_shape=(3, 32, 40), batch_size=2)
+    for name, extra in (('force', {}), ('fit', dict(resize_mode='fit', label_pad_width=20,
+                                                    label_pad_value=-2)),
+                        ('shrink', dict(resize_mode='shrink', inter_method=2)),
+                        ('mirror', dict(rand_mirror_prob=1.0, mean_r=100, mean_g=110,
+                                        mean_b=120, std_r=2, std_g=3, std_b=4, scale=0.5))):
+        it = mx.io.ImageDetRecordIter(**dict(kw, **extra))
+        for ep in range(2 if name == 'force' else 1):
+            for bi, b in enumerate(it):
+                key = 'detrec/%s/%d/%d' % (name, ep, bi)
+                out[key + '/data'] = b.data[0].asnumpy()
+                out[key + '/label'] = b.label[0].asnumpy()
+                out[key + '/pad'] = np.array(b.pad)
+            it.reset()
     np.savez_compressed(os.path.join(OUT, 'det.npz'), **out)
 
 

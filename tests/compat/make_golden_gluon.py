@@ -17,9 +17,10 @@ Writes into ``tests/compat/golden/gluon/``:
 - ``summary.txt``: ``Block.summary`` output;
 - ``zoo_params.json.gz``: parameter names and shapes of every model-zoo model;
   ``zoo_outputs.npz``: outputs of some of them with deterministic weights;
-- ``rnn.npz`` + ``rnn.json``: recurrent layers and cells with deterministic weights.
+- ``rnn.npz`` + ``rnn.json``: recurrent layers and cells with deterministic weights;
+- ``estimator_log.json``: the Estimator's log (numbers masked) and checkpoint files.
 
-Pass case names (``models trainer losses reprs zoo rnn``) to regenerate only those.
+Pass case names (``models trainer losses reprs zoo rnn estimator``) to regenerate only those.
 """
 
 from __future__ import annotations
@@ -269,6 +270,44 @@ def rnn_case():
         json.dump(names, f, indent=1)
 
 
+def estimator_run(mx, gluon, model_dir):
+    """Train a Dense net with the Estimator; returns the log with numbers masked."""
+    import io
+    import logging
+    import re
+    import warnings
+
+    from mxnet.gluon.contrib.estimator import CheckpointHandler, Estimator, LoggingHandler
+
+    warnings.simplefilter("ignore")
+    r = np.random.RandomState(0)
+    X = r.uniform(-1, 1, (40, 5)).astype(np.float32)
+    Y = (X.sum(1) > 0).astype(np.float32)
+    loader = gluon.data.DataLoader(gluon.data.ArrayDataset(mx.nd.array(X), mx.nd.array(Y)),
+                                   batch_size=10)
+    net = gluon.nn.Dense(2)
+    net.initialize()
+    tr = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.5})
+    est = Estimator(net, gluon.loss.SoftmaxCrossEntropyLoss(), trainer=tr)
+    buf = io.StringIO()
+    est.logger.handlers = [logging.StreamHandler(buf)]
+    est.fit(loader, val_data=loader, epochs=2,
+            event_handlers=[CheckpointHandler(model_dir, max_checkpoints=1),
+                            LoggingHandler(log_interval=2, metrics=est.train_metrics)])
+    est.evaluate(loader)
+    est.fit(loader, batches=3)
+    files = sorted(os.listdir(model_dir))
+    return re.sub(r"\d+(\.\d+)?", "N", buf.getvalue()), files
+
+
+def estimator_case():
+    import tempfile
+
+    log, files = estimator_run(mx, gluon, tempfile.mkdtemp())
+    with open(os.path.join(HERE, "estimator_log.json"), "w") as f:
+        json.dump({"log": log, "files": files}, f, indent=1)
+
+
 def main(cases=None):
     os.makedirs(HERE, exist_ok=True)
     mx.random.seed(3)
@@ -287,6 +326,8 @@ def main(cases=None):
         zoo_case()
     if not cases or "rnn" in cases:
         rnn_case()
+    if not cases or "estimator" in cases:
+        estimator_case()
 
 
 if __name__ == "__main__":

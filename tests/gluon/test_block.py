@@ -249,3 +249,14 @@ def test_summary_matches_mxnet(capsys):
     net.hybridize()
     with pytest.raises(AssertionError, match="must not be hybridized to print summary"):
         net.summary(mx.nd.ones((1, 2, 5, 5)))
+
+
+def test_infer_shape_and_type():
+    net = nn.HybridSequential()
+    with net.name_scope():
+        net.add(nn.Conv2D(4, 3), nn.Dense(2))
+    net.infer_shape(mx.nd.ones((1, 3, 5, 5)))
+    assert net[0].weight.shape == (4, 3, 3, 3) and net[1].weight.shape == (2, 36)
+    net.infer_type(mx.nd.ones((1, 3, 5, 5)))
+    assert np.dtype(net[1].weight.dtype) == np.float32
+    assert gluon.ParameterDict.__module__ == "mxnet.gluon.parameter"

@@ -52,3 +52,35 @@ def test_det_augmenters():
     assert len(aug.aug_list) == 3 and aug.dumps()[0] == 'detrandomselectaug'
     with pytest.raises(TypeError):
         det.DetBorrowAug(lambda x: x)
+
+
+@pytest.mark.parametrize('name,extra', [
+    ('force', {}),
+    ('fit', dict(resize_mode='fit', label_pad_width=20, label_pad_value=-2)),
+    ('shrink', dict(resize_mode='shrink', inter_method=2)),
+    ('mirror', dict(rand_mirror_prob=1.0, mean_r=100, mean_g=110, mean_b=120, std_r=2,
+                    std_g=3, std_b=4, scale=0.5))])
+def test_det_record_iter_golden(gold, name, extra):
+    from mxnet.io import ImageDetRecordIter
+    it = ImageDetRecordIter(path_imgrec=os.path.join(GOLD, 'det.rec'), data_shape=(3, 32, 40),
+                            batch_size=2, **extra)
+    n = 0
+    for ep in range(2 if name == 'force' else 1):
+        for bi, b in enumerate(it):
+            key = 'detrec/%s/%d/%d' % (name, ep, bi)
+            np.testing.assert_allclose(b.data[0].asnumpy(), gold[key + '/data'], atol=1e-5,
+                                       err_msg=key)
+            np.testing.assert_allclose(b.label[0].asnumpy(), gold[key + '/label'], atol=1e-6,
+                                       err_msg=key)
+            assert b.pad == int(gold[key + '/pad'])
+            n += 1
+        it.reset()
+    assert n == sum(1 for k in gold if k.startswith('detrec/%s/' % name) and k.endswith('/pad'))
+
+
+def test_det_record_iter_unsupported():
+    from mxnet.base import MXNetError
+    from mxnet.io import ImageDetRecordIter
+    with pytest.raises(MXNetError, match='rand_crop_prob'):
+        ImageDetRecordIter(path_imgrec=os.path.join(GOLD, 'det.rec'), data_shape=(3, 32, 40),
+                           batch_size=2, rand_crop_prob=0.5)

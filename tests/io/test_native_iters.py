@@ -104,3 +104,19 @@ def test_iter_next_protocol(csv_files):
         firsts.append(it.getdata().asnumpy()[0, 0])
         assert it.getpad() in (0, 2) and it.getlabel().shape == (4,)
     assert firsts == [0, 12, 24]
+
+
+def test_dropped_iterator_stops_its_thread(csv_files):
+    import gc
+    import threading
+    import time
+    before = threading.active_count()
+    for _ in range(3):
+        it = CSVIter(data_csv=csv_files[0], data_shape=(3,), batch_size=1, prefetch_buffer=1)
+        it.next()
+        del it
+    gc.collect()
+    deadline = time.time() + 5
+    while threading.active_count() > before and time.time() < deadline:
+        time.sleep(0.05)
+    assert threading.active_count() <= before

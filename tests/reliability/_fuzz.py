@@ -85,7 +85,7 @@ def _cases(seeds: list[bytes], extra: list[tuple[str, bytes]], rng: random.Rando
 
 def fuzz(name: str, seeds: list[bytes], load: Callable[[bytes], object],
          allowed: tuple[type[BaseException], ...], *, budget_s: float = 2.5,
-         case_limit_s: float = 2.0, seed: int = 0, extra: list[tuple[str, bytes]] = (),
+         case_limit_s: float = 5.0, seed: int = 0, extra: list[tuple[str, bytes]] = (),
          max_rss_growth_mib: float = 300.0,
          mutator: Callable[[bytes, random.Random], tuple[str, bytes]] = mutate
          ) -> dict[str, int]:
@@ -102,6 +102,10 @@ def fuzz(name: str, seeds: list[bytes], load: Callable[[bytes], object],
     budget_s *= float(os.environ.get("MXNET_FUZZ_SCALE", "1"))
     stats = {"cases": 0, "rejected": 0, "accepted": 0}
     rss0 = peak_rss_mib()
+    import torch  # one intra-op thread: on a loaded machine OpenMP spinning can stall tiny ops
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
     old = signal.signal(signal.SIGALRM, _on_alarm)
     deadline = time.monotonic() + budget_s
     failures: list[str] = []
@@ -128,6 +132,7 @@ def fuzz(name: str, seeds: list[bytes], load: Callable[[bytes], object],
                 break
     finally:
         signal.signal(signal.SIGALRM, old)
+        torch.set_num_threads(threads)
     grown = peak_rss_mib() - rss0
     if grown > max_rss_growth_mib:
         failures.append(f"peak memory grew by {grown:.0f} MiB while fuzzing")

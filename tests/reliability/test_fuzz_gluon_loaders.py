@@ -9,7 +9,6 @@ import random
 import numpy as np
 import pytest
 
-import mxnet as mx
 from mxnet import gluon
 from mxnet.base import MXNetError
 from mxnet.gluon.data.vision import datasets

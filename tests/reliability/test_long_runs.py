@@ -142,15 +142,15 @@ def test_dataloader_workers_memory_flat_and_no_leaks():
 
     resource_tracker.ensure_running()  # one per process, shared by all loaders: not a leak
     threads0, kids0, fds0 = threading.active_count(), _children(), _fds()
-    loader = gluon.data.DataLoader(_Squares(), batch_size=8, num_workers=2)
+    holder = [gluon.data.DataLoader(_Squares(), batch_size=8, num_workers=2)]
     total = [0.0]
 
     def step(i):
-        for x, _ in loader:
+        for x, _ in holder[0]:
             total[0] += float(x.sum().asscalar())
 
     track("DataLoader num_workers=2 epochs", step, 20, 4, max_growth_mib=16.0)
-    del loader
+    holder.clear()
     gc.collect()
     _wait_clean(threads0, kids0, fds0, "DataLoader(num_workers=2)")
 

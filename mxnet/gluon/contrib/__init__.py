@@ -1,3 +1,3 @@
 """Experimental Gluon APIs (``mx.gluon.contrib``)."""
 
-from . import nn
+from . import estimator, nn

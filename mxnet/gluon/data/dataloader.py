@@ -132,6 +132,14 @@ def _thread_worker_fn(samples: list, batchify_fn: Callable, dataset: Any) -> Any
     return batchify_fn([dataset[i] for i in samples])
 
 
+def _discard(payload: bytes) -> None:
+    """Unpickle and drop a worker's batch so that its shared-memory segments are unlinked."""
+    try:
+        pickle.loads(payload)
+    except Exception:  # noqa: BLE001 - best effort cleanup
+        pass
+
+
 class _MultiWorkerIter:
     """Keeps ``prefetch`` batches in flight on the pool and returns them in order."""
 
@@ -150,6 +158,7 @@ class _MultiWorkerIter:
         self._pin_device_id = pin_device_id
         self._dataset = dataset
         self._timeout = timeout
+        self._state = {'abandoned': False}
         for _ in range(prefetch):
             self._push_next()
 
@@ -160,8 +169,16 @@ class _MultiWorkerIter:
         r = next(self._iter, None)
         if r is None:
             return
+        callback = None
+        if self._dataset is None:
+            state = self._state
+
+            def callback(payload: bytes, state: dict = state) -> None:
+                # a batch that arrives after its iterator was dropped frees its shared memory
+                if state['abandoned']:
+                    _discard(payload)
         self._pending[self._sent_idx] = self._pool.apply_async(
-            self._worker_fn, (r, self._batchify_fn, self._dataset))
+            self._worker_fn, (r, self._batchify_fn, self._dataset), callback=callback)
         self._sent_idx += 1
 
     def __next__(self) -> Any:
@@ -186,6 +203,16 @@ class _MultiWorkerIter:
         return batch
 
     next = __next__
+
+    def __del__(self) -> None:
+        state = getattr(self, '_state', None)
+        if state is None or self._dataset is not None:
+            return
+        state['abandoned'] = True
+        for ret in self._pending.values():
+            if ret.ready() and ret.successful():
+                _discard(ret.get())
+        self._pending = {}
 
     def __iter__(self) -> _MultiWorkerIter:
         return self

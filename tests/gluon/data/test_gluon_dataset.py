@@ -295,3 +295,41 @@ def _check_download(FashionMNIST, root, repo, blobs):
     (root / 't10k-labels-idx1-ubyte.gz').write_bytes(b'corrupt')
     with pytest.raises(RuntimeError, match='t10k-labels-idx1-ubyte.gz'):
         FashionMNIST(root=str(root), train=False)
+
+
+def test_cifar100_and_bad_size(tmp_path, monkeypatch):
+    import hashlib
+
+    from mxnet.base import MXNetError
+    from mxnet.gluon.data.vision import CIFAR100, datasets
+    rows = np.zeros((3, 3074), dtype=np.uint8)
+    rows[:, 0] = [1, 2, 3]
+    rows[:, 1] = [11, 12, 13]
+    raw = rows.tobytes()
+    for name in ('train.bin', 'test.bin'):
+        (tmp_path / name).write_bytes(raw)
+    sha = hashlib.sha1(raw).hexdigest()
+    table = dict(datasets.CIFAR100_FILES, train=[('train.bin', sha)], test=[('test.bin', sha)])
+    monkeypatch.setattr(CIFAR100, '_files', table)
+    assert [int(CIFAR100(root=str(tmp_path))[i][1]) for i in range(3)] == [1, 2, 3]
+    fine = CIFAR100(root=str(tmp_path), fine_label=True, train=False)
+    assert [int(fine[i][1]) for i in range(3)] == [11, 12, 13]
+    bad = raw[:-5]
+    (tmp_path / 'train.bin').write_bytes(bad)
+    table['train'] = [('train.bin', hashlib.sha1(bad).hexdigest())]
+    with pytest.raises(MXNetError, match=r'train\.bin.*not a multiple'):
+        CIFAR100(root=str(tmp_path))
+
+
+def test_dataloader_break_frees_shared_memory():
+    import gc
+    before = set(os.listdir('/dev/shm'))
+    ds = ArrayDataset(np.ones((64, 64, 64), dtype=np.float32))
+    dl = DataLoader(ds, batch_size=8, num_workers=2, prefetch=6)
+    for _ in dl:
+        break
+    gc.collect()
+    time.sleep(1.0)
+    gc.collect()
+    leaked = [f for f in set(os.listdir('/dev/shm')) - before if f.startswith('psm_')]
+    assert leaked == []
