@@ -422,7 +422,13 @@ def simple_bind(symbol, ctx: Context, grad_req="write", type_dict=None, group2ct
             args.append(shared[n.name])
             grads.append(shared_grads.get(n.name) if req != "null" else None)
             continue
-        args.append(_alloc(shape, tdt, c))
+        buf = shared_buffer.get(n.name) if shared_buffer is not None else None
+        if buf is not None and buf.shape == shape and buf._t.dtype == tdt:
+            args.append(buf)
+        else:
+            args.append(_alloc(shape, tdt, c))
+            if shared_buffer is not None:
+                shared_buffer[n.name] = args[-1]
         grads.append(_alloc(shape, tdt, c) if req != "null" else None)
     for n in (v for v in variables if id(v) in aux):
         shape = shapes[(id(n), 0)]

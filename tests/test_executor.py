@@ -189,3 +189,16 @@ def test_backward_after_inference_forward_and_unknown_infer_key():
         s.infer_shape(foo=(1,))
     with pytest.raises(ValueError, match="either by positional or kwargs"):
         s.infer_shape((1,), data=(2,))
+
+
+def test_simple_bind_shared_exec_and_buffer():
+    x = sym.Variable('x')
+    w = sym.Variable('w')
+    s = x * w
+    buf = {}
+    ex1 = s.simple_bind(mx.cpu(), shared_buffer=buf, x=(2,), w=(2,))
+    assert set(buf) == {'x', 'w'} and buf['x'] is ex1.arg_dict['x']
+    ex2 = s.simple_bind(mx.cpu(), shared_arg_names=['w'], shared_exec=ex1, x=(2,), w=(2,))
+    assert ex2.arg_dict['w'] is ex1.arg_dict['w'] and ex2.arg_dict['x'] is not ex1.arg_dict['x']
+    ex3 = s.simple_bind(mx.cpu(), shared_buffer=buf, x=(2,), w=(2,))
+    assert ex3.arg_dict['x'] is buf['x']

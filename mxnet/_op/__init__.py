@@ -5,6 +5,7 @@ from . import (  # noqa: F401  (registration side effects)
     _creation,
     _custom,  # noqa: F401  (the Custom operator)
     _elemwise,
+    _image,
     _index,
     _linalg,
     _loss,

@@ -210,6 +210,10 @@ register(OpDef(
 
 
 def _embedding(a, data, weight):
+    want = (a["input_dim"], a["output_dim"])
+    if tuple(weight.shape) != want:
+        raise MXNetError(f"Embedding: Shape inconsistent, Provided = {list(weight.shape)}, "
+                         f"inferred shape={want} (weight must be (input_dim, output_dim))")
     idx = data.long() if data.is_floating_point() else data.to(torch.long)
     idx = idx.clamp(0, weight.shape[0] - 1)
     return F.embedding(idx, weight)

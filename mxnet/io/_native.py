@@ -11,7 +11,6 @@ import queue
 import struct
 import threading
 import weakref
-import weakref
 from typing import Any
 
 import numpy as np
@@ -66,29 +65,6 @@ def _produce(ref: weakref.ref, q: queue.Queue, stop: threading.Event) -> None:
             return
 
 
-def _produce_loop(ref: weakref.ref, q: queue.Queue, stop: threading.Event) -> None:
-    """Producer thread of :class:`MXDataIter`: fills ``q`` with batches until the epoch ends,
-    the iterator stops it, or the iterator is garbage collected."""
-    while not stop.is_set():
-        it = ref()
-        if it is None:
-            return
-        try:
-            item = it._next_batch()
-        except BaseException as e:  # noqa: BLE001 - handed to the consumer
-            item = e
-        del it
-        while not stop.is_set():
-            try:
-                q.put(item if item is not None else _END, timeout=0.1)
-                break
-            except queue.Full:
-                if ref() is None:
-                    return
-        if item is None or isinstance(item, BaseException):
-            return
-
-
 class MXDataIter(DataIter):
     """Iterator whose batches come from ``_next_batch()`` run on a prefetch thread.
 
@@ -131,7 +107,7 @@ class MXDataIter(DataIter):
         self._stop = threading.Event()
         self._queue = queue.Queue(self._qsize)
         # the thread holds only a weak reference, so a dropped iterator is finalized
-        self._thread = threading.Thread(target=_produce_loop,
+        self._thread = threading.Thread(target=_produce,
                                         args=(weakref.ref(self), self._queue, self._stop),
                                         daemon=True)
         self._thread.start()

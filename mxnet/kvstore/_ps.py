@@ -113,7 +113,11 @@ def recv_msg(sock: socket.socket) -> tuple[dict, bytearray]:
 class PSClient:
     """A worker's connections to the servers of a ``dist_async`` job."""
 
+    _created = 0  # stores made by this process: every worker makes them in the same order
+
     def __init__(self, kv_type: str = "dist_async"):
+        PSClient._created += 1
+        self._id = PSClient._created
         self.kv_type = kv_type
         self.timeout = kv_timeout()
         self.rank = env_int("DMLC_WORKER_ID", "RANK")
@@ -150,8 +154,9 @@ class PSClient:
                                  f"{e}") from None
             s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             self.socks.append(s)
-        self._call([(i, {"op": "hello", "rank": self.rank}, b"") for i in range(len(addrs))],
-                   "connection")
+        hello = self._call([(i, {"op": "hello", "rank": self.rank}, b"")
+                            for i in range(len(addrs))], "connection")
+        self.server_pids = [h.get("pid") for h, _ in hello]
 
     def close(self) -> None:
         for s in self.socks:
@@ -176,8 +181,8 @@ class PSClient:
                 srv = requests[len(answers)][0] if len(answers) < len(requests) else 0
                 raise MXNetError(
                     f"KVStore '{self.kv_type}': {what} failed: server {srv} at "
-                    f"{self.addrs[srv]} did not answer within {self.timeout:.0f}s (it may have "
-                    f"died; see MXNET_KVSTORE_TIMEOUT): {type(e).__name__}: {e}") from None
+                    f"{self.addrs[srv]} is gone or did not answer within {self.timeout:.0f}s "
+                    f"(MXNET_KVSTORE_TIMEOUT): {type(e).__name__}: {e}") from None
         for header, _ in answers:
             if not header.get("ok"):
                 raise MXNetError(header.get("error", f"{what} failed on a server"))
@@ -224,7 +229,7 @@ class PSClient:
     def barrier(self) -> None:
         """Wait until every worker reaches the same barrier (bounded by the timeout)."""
         self._barriers += 1
-        key = f"mxnet_ps/barrier/{self._barriers}"
+        key = f"mxnet_ps/barrier/{self._id}/{self._barriers}"
         try:
             if self.store.add(key, 1) == self.num_workers:
                 self.store.set(key + "/done", "1")

@@ -126,7 +126,8 @@ def create(name="local"):
 
     ``local``/``device``/``nccl`` reduce across the contexts of this process;
     ``dist_sync``/``dist_device_sync`` also sum across the worker processes of a
-    ``torch.distributed`` group (started by ``torchrun`` or ``mxnet.tools.launch``).
+    ``torch.distributed`` group (started by ``torchrun`` or ``mxnet.tools.launch``);
+    ``dist_async`` uses parameter servers (``mxnet.tools.launch -s N``).
 
     Examples
     --------

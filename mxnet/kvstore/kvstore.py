@@ -2,7 +2,9 @@
 
 Values pushed for one key (one per device) are summed; with an optimizer set
 (``set_optimizer``) the sum is applied to the stored weight as a gradient, otherwise it
-replaces the stored value. ``dist_sync`` stores also sum across worker processes.
+replaces the stored value. ``dist_sync`` stores also sum across worker processes
+(:mod:`._dist`); ``dist_async`` stores send pushes to parameter servers and pull their
+latest values (:mod:`._ps`). See the :mod:`mxnet.kvstore` docstring for running jobs.
 """
 
 from __future__ import annotations
@@ -57,8 +59,9 @@ def _grouped(pairs):
 
 
 class KVStore(KVStoreBase):
-    """A key-value store of one process (``local``, ``device``, ``nccl``) or of a group of
-    worker processes (``dist_sync``, ``dist_device_sync``).
+    """A key-value store of one process (``local``, ``device``, ``nccl``), of a group of
+    worker processes (``dist_sync``, ``dist_device_sync``) or of workers and parameter
+    servers (``dist_async``).
 
     Examples
     --------

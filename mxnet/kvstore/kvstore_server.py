@@ -77,7 +77,7 @@ class KVStoreServer:
 
         st, op = self._state, header.get("op")
         if op == "hello":
-            return {"ok": True}, b""
+            return {"ok": True, "pid": os.getpid()}, b""
         if op == "command":
             with st.lock:
                 self._controller()(header["head"], payload)

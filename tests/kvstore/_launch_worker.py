@@ -128,8 +128,28 @@ def run_async(outdir):
         kv.push("w", mx.nd.array(xs.T @ err))
     kv.barrier()
     kv.pull("w", out=w)
+    net = gluon.nn.Dense(1, in_units=16, use_bias=False)
+    net.initialize(mx.init.Zero())
+    trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.2},
+                            kvstore="dist_async")
+    for _ in range(steps):
+        with mx.autograd.record():
+            loss = gluon.loss.L2Loss()(net(mx.nd.array(xs)), mx.nd.array(ys))
+        loss.backward()
+        trainer.step(len(xs))
+    trainer._kvstore.barrier()
+    trainer._kvstore.pull(0, out=net.weight.data())
+    kv.barrier()
+    if rank == 0:  # a dead server: the next request for its keys fails, not hangs
+        os.kill(kv._ps.server_pids[1], signal.SIGKILL)
+    kv.barrier()  # the rendezvous lives on server 0
+    try:
+        kv.push("w", mx.nd.ones((16,)))
+        msg = "no error"
+    except MXNetError as e:
+        msg = str(e)
     np.savez(os.path.join(outdir, f"async{rank}.npz"), w=w.asnumpy(), w_true=w_true,
-             n=n, rank=rank, pid=os.getpid())
+             n=n, rank=rank, gluon=net.weight.data().asnumpy().ravel(), msg=msg)
 
 
 if __name__ == "__main__":

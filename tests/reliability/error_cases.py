@@ -30,7 +30,7 @@ CASES: list[tuple[str, str, list[str]]] = [
     ("nd_concat_shapes", "nd.concat(nd.ones((2, 3)), nd.ones((3, 4)), dim=0)",
      ["concat", "(3,4)"]),
     ("nd_fc_weight", "nd.FullyConnected(nd.ones((2, 3)), nd.ones((4, 5)), nd.ones((4,)), "
-     "num_hidden=4)", ["FullyConnected", "weight", "(4,5)"]),
+     "num_hidden=4)", ["FullyConnected", "(4,5)"]),
     ("nd_conv_ndim", "nd.Convolution(nd.ones((2, 3)), nd.ones((4, 3, 3, 3)), nd.ones((4,)), "
      "kernel=(3, 3), num_filter=4)", ["Convolution", "(2,3)"]),
     ("nd_transpose_axes", "nd.transpose(nd.ones((2, 3)), axes=(0, 2))",

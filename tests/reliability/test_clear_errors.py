@@ -22,8 +22,6 @@ with open(GOLDEN) as _f:
 
 # case id -> why it still differs (owned by a subsystem under work; see the report)
 KNOWN: dict[str, str] = {
-    "nd_fc_weight": "FullyConnected checks the weight shape only inside torch (message "
-                    "'mat1 and mat2 shapes cannot be multiplied', no 'weight')",
     "gluon_loss_shapes": "NDArray.reshape to a smaller size raises MXNetError; MXNet raises "
                          "ValueError('Cannot reshape array of size 20 into shape (2, 3)')",
     "nd_embedding_weight": "Embedding does not check weight (4, 2) against input_dim=5",

@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ...._op import _image as _image_ops
 from ....base import MXNetError, numeric_types
-from ....image import _ops as _image_ops
 from ...block import Block, HybridBlock
 from ...nn import HybridSequential, Sequential
 

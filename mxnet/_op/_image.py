@@ -12,9 +12,9 @@ import math
 import numpy as np
 import torch
 
-from .._op._params import Param
-from .._op._registry import OpDef, has_op, register
 from ..base import MXNetError
+from ._params import Param
+from ._registry import OpDef, has_op, register
 
 _GRAY = (0.299, 0.587, 0.114)
 _EIGVAL = (55.46, 4.794, 1.148)
