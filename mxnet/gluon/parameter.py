@@ -284,6 +284,11 @@ class Parameter:
             ctx = [ctx]
         if init is None:
             init = default_init if self.init is None else self.init
+        for dim in self.shape or ():
+            if int(dim) < -1:
+                raise AssertionError("shape dimension size cannot be less than 0, while "
+                                     f"received {dim} (Parameter '{self.name}', shape "
+                                     f"{self.shape})")
         if not shape_is_known(self.shape):
             if self._allow_deferred_init:
                 self._deferred_init = (init, ctx, default_init, None)

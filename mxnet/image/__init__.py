@@ -1,6 +1,5 @@
 """Image decoding, augmentation and image iterators (``mx.image``)."""
 from . import (
-    _ops,  # noqa: F401  (registers the mx.nd.image operators)
     detection,  # noqa: F401
     image,  # noqa: F401
 )

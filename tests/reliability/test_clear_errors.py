@@ -24,11 +24,8 @@ with open(GOLDEN) as _f:
 KNOWN: dict[str, str] = {
     "gluon_loss_shapes": "NDArray.reshape to a smaller size raises MXNetError; MXNet raises "
                          "ValueError('Cannot reshape array of size 20 into shape (2, 3)')",
-    "nd_embedding_weight": "Embedding does not check weight (4, 2) against input_dim=5",
     "nd_softmax_output_label": "SoftmaxOutput does not check the label shape (4,) against "
                                "the data's batch (2,)",
-    "gluon_dense_bad_units": "nn.Dense(-3) initializes without error (MXNet: AssertionError "
-                             "'shape dimension size cannot be less than 0')",
 }
 
 
