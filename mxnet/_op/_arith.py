@@ -58,7 +58,7 @@ class ArithMixin:
         if isinstance(other, numeric_types):
             return self._arith_call(table[2] if reflected else table[1], [self],
                                     {"scalar": other}, out)
-        return NotImplemented
+        raise TypeError(f"type {type(other)} not supported")
 
     def __add__(self, o):
         return self._binary("add", o)
@@ -106,13 +106,9 @@ class ArithMixin:
         return self._arith_call("abs", [self], {})
 
     def __eq__(self, o):
-        if o is None:
-            return False
         return self._binary("eq", o)
 
     def __ne__(self, o):
-        if o is None:
-            return True
         return self._binary("ne", o)
 
     def __gt__(self, o):

@@ -228,6 +228,16 @@ class Trainer:
     def _allreduce_grads(self):
         if self._kvstore is None:
             return
+        from ..kvstore.kvstore import KVStore
+
+        if isinstance(self._kvstore, KVStore) and "dist" in self._kvstore.type:
+            # one call: a dist_sync store reduces the next keys while updating this one
+            live = [(i, p) for i, p in enumerate(self._params) if p.grad_req != "null"]
+            if live:
+                keys, grads = [i for i, _ in live], [p.list_grad() for _, p in live]
+                outs = [p.list_data() for _, p in live] if self._update_on_kvstore else None
+                self._kvstore.pushpull(keys, grads, out=outs)
+            return
         for i, param in enumerate(self._params):
             if param.grad_req == "null":
                 continue

@@ -81,31 +81,41 @@ class Group:
     def size(self) -> int:
         return self._dist.get_world_size()
 
+    def _failed(self, what: str, e: Exception) -> MXNetError:
+        return MXNetError(f"KVStore '{self.kv_type}': {what} failed (a worker may have died or "
+                          f"timed out after {_timeout():.0f}s): {e}")
+
     def _run(self, what, fn, t: torch.Tensor) -> torch.Tensor:
         dev = t.device
         work = t.cpu() if self.backend == "gloo" and dev.type != "cpu" else t
         try:
             fn(work)
         except Exception as e:  # noqa: BLE001 - a dead peer surfaces as RuntimeError/timeout
-            raise MXNetError(f"KVStore '{self.kv_type}': {what} failed (a worker may have "
-                             f"died or timed out after {_timeout():.0f}s): {e}") from None
+            raise self._failed(what, e) from None
         if work is not t:
             t.copy_(work.to(dev))
         return t
 
     def allreduce(self, t: torch.Tensor, what: str = "allreduce") -> torch.Tensor:
-        """Sum ``t`` in place across workers."""
-        return self._run(what, self._dist.all_reduce, t)
+        """Sum ``t`` in place across workers (chunked like :meth:`allreduce_into`, so every
+        path of the store issues the same sequence of collectives for a key)."""
+        if self.can_pipeline(t) and t.is_contiguous():
+            self.allreduce_into(t, t, what)
+            return t
+        dev = "cuda" if self.backend == "nccl" else "cpu"
+        work = t.detach().to(dev).contiguous()
+        self.allreduce_into(work, work, what)
+        t.copy_(work.to(t.device))
+        return t
 
     def can_pipeline(self, t: torch.Tensor) -> bool:
         """Whether :meth:`allreduce_into` can reduce ``t`` where it lies."""
         return t.device.type == ("cuda" if self.backend == "nccl" else "cpu")
 
-    def allreduce_into(self, src: torch.Tensor, dst: torch.Tensor, what: str,
-                       after=None) -> None:
-        """``dst[:] =`` the sum of ``src`` over workers (``dst`` may be ``src``), in chunks of
-        ``MXNET_KVSTORE_CHUNK_BYTES`` (default 4 MiB) reduced asynchronously: copying chunk
-        ``i+1`` in, and ``after(start, stop)`` on finished chunks, overlap the reduction."""
+    def start_allreduce(self, src: torch.Tensor, dst: torch.Tensor, what: str) -> list:
+        """Copy ``src`` into ``dst`` (unless they are one tensor) chunk by chunk, starting an
+        asynchronous sum of each chunk (``MXNET_KVSTORE_CHUNK_BYTES``, default 4 MiB) as soon
+        as it is in place; :meth:`finish` waits for them."""
         same = src is dst
         flat_src, flat_dst = src.reshape(-1), dst.view(-1)
         step = max(1, _CHUNK_BYTES // max(1, dst.element_size()))
@@ -117,13 +127,28 @@ class Group:
                     part.copy_(flat_src[a:a + step])
                 works.append((a, a + part.numel(),
                               self._dist.all_reduce(part, async_op=True)))
+        except Exception as e:  # noqa: BLE001 - a dead peer surfaces as RuntimeError/timeout
+            raise self._failed(what, e) from None
+        return works
+
+    def finish(self, works: list, what: str, after=None) -> None:
+        """Wait for :meth:`start_allreduce`'s chunks, calling ``after(start, stop)`` on each
+        finished one while the later ones are still being reduced."""
+        try:
             for a, b, work in works:
                 work.wait()
                 if after is not None:
                     after(a, b)
-        except Exception as e:  # noqa: BLE001 - a dead peer surfaces as RuntimeError/timeout
-            raise MXNetError(f"KVStore '{self.kv_type}': {what} failed (a worker may have "
-                             f"died or timed out after {_timeout():.0f}s): {e}") from None
+        except MXNetError:
+            raise
+        except Exception as e:  # noqa: BLE001
+            raise self._failed(what, e) from None
+
+    def allreduce_into(self, src: torch.Tensor, dst: torch.Tensor, what: str,
+                       after=None) -> None:
+        """``dst[:] =`` the sum of ``src`` over workers (``dst`` may be ``src``); see
+        :meth:`start_allreduce` and :meth:`finish`."""
+        self.finish(self.start_allreduce(src, dst, what), what, after)
 
     def broadcast(self, t: torch.Tensor, what: str = "broadcast") -> torch.Tensor:
         """Overwrite ``t`` with rank 0's value."""

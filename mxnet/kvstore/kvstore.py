@@ -134,14 +134,16 @@ class KVStore(KVStoreBase):
     def _push(self, key, value, in_place: bool = False) -> set:
         """``push``; ``in_place``: the workers' sum may also be written into the (single)
         pushed value itself (``pushpull`` without ``out``), saving a copy. Returns the keys
-        whose pushed value now holds the stored value."""
-        done = set()
+        whose pushed value now holds the stored value.
+
+        ``dist_sync`` stores start the reductions of all keys first, then finish them in
+        order: the update (or copy) of one key overlaps the communication of the next."""
+        done, pending = set(), []
         for k, vals in _grouped(_flatten(key, value)).items():
             stored = self._stored(k)
-            how = self._fast_dist_push(k, vals, stored, in_place)
-            if how == "in_place":
-                done.add(k)
-            if how:
+            finish = self._start_dist_push(k, vals, stored, in_place)
+            if finish is not None:
+                pending.append((k, finish))
                 continue
             merged = self._reduce(k, vals, stored)
             if self._ps is not None:
@@ -152,40 +154,47 @@ class KVStore(KVStoreBase):
                 stored._t.copy_(merged)
             else:
                 stored._t = merged.clone()
+        for k, finish in pending:
+            if finish():
+                done.add(k)
         return done
 
-    def _fast_dist_push(self, key, vals, stored, in_place: bool) -> str:
-        """One value of a ``dist_sync`` key: a chunked allreduce straight into the stored
-        value (or the updater's buffer), copies overlapping the reduction. Returns how
-        (``'in_place'``: the pushed value holds the sum too, ``'stored'``), or ``''`` when the
+    def _start_dist_push(self, key, vals, stored, in_place: bool):
+        """One value of a ``dist_sync`` key: start a chunked allreduce straight into the
+        stored value (or the updater's buffer, or, ``in_place``, the pushed value itself).
+        Returns ``finish()`` (True when the pushed value holds the sum), or None when the
         general path is needed (several values, compression, dtype/shape/device changes)."""
         group = self._group
         if group is None or len(vals) != 1 or self._compression is not None:
-            return ""
+            return None
         src, dst = vals[0]._t.detach(), stored._t
         if (src.dtype != dst.dtype or tuple(src.shape) != tuple(dst.shape)
                 or src.device != dst.device or not group.can_pipeline(dst)
                 or not dst.is_contiguous()):
-            return ""
+            return None
         what = f"push of key {key}"
         if self._updater is not None:
             buf = self._merge_buf.get(key)
             if buf is None or buf.shape != dst.shape or buf.dtype != dst.dtype:
                 buf = self._merge_buf[key] = torch.empty_like(dst)
-            group.allreduce_into(src, buf, what)
-            self._updater(key, NDArray._wrap(buf, stored.context), stored)
-        elif in_place and src.is_contiguous() and not src.requires_grad:
-            flat_dst = dst.view(-1)
-            flat_src = src.view(-1)
+            works = group.start_allreduce(src, buf, what)
+
+            def update() -> bool:
+                group.finish(works, what)
+                self._updater(key, NDArray._wrap(buf, stored.context), stored)
+                return False
+
+            return update
+        if in_place and src.is_contiguous() and not src.requires_grad:
+            flat_dst, flat_src = dst.view(-1), src.view(-1)
+            works = group.start_allreduce(src, src, what)
 
             def keep(a: int, b: int) -> None:
                 flat_dst[a:b].copy_(flat_src[a:b])
 
-            group.allreduce_into(src, src, what, after=keep)
-            return "in_place"
-        else:
-            group.allreduce_into(src, dst, what)
-        return "stored"
+            return lambda: group.finish(works, what, after=keep) or True
+        works = group.start_allreduce(src, dst, what)
+        return lambda: group.finish(works, what) or False
 
     def _reduce(self, key, vals, stored) -> torch.Tensor:
         dev = stored._t.device

@@ -6,6 +6,8 @@ The class path ``mxnet.ndarray.ndarray.NDArray`` is part of the file formats (pi
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import torch
 
@@ -383,7 +385,16 @@ class NDArray(ArithMixin):
             shape = kwargs.pop("shape", None)
             if shape is None:
                 raise TypeError("reshape() missing required argument 'shape'")
-        return _op_call("Reshape", [self], {"shape": tuple(shape), **kwargs})
+        try:
+            return _op_call("Reshape", [self], {"shape": tuple(shape), **kwargs})
+        except MXNetError as err:
+            # MXNet: a plainly larger target is an MXNetError, other size mismatches ValueError
+            dims = tuple(shape)
+            if "size" not in str(err) or (all(isinstance(d, int) and d > 0 for d in dims)
+                                          and math.prod(dims) > self.size):
+                raise
+            raise ValueError(f"Cannot reshape array of size {self.size} into shape "
+                             f"{dims}") from None
 
     # -- dlpack -------------------------------------------------------------------------
     def to_dlpack_for_read(self):

@@ -22,8 +22,6 @@ with open(GOLDEN) as _f:
 
 # case id -> why it still differs (owned by a subsystem under work; see the report)
 KNOWN: dict[str, str] = {
-    "gluon_loss_shapes": "NDArray.reshape to a smaller size raises MXNetError; MXNet raises "
-                         "ValueError('Cannot reshape array of size 20 into shape (2, 3)')",
     "nd_softmax_output_label": "SoftmaxOutput does not check the label shape (4,) against "
                                "the data's batch (2,)",
 }
