@@ -142,6 +142,8 @@ def collect(a, log: list) -> list[dict]:
          "gluon:LeNet train bs128 hybridized", "LeNet train bs128 plain"),
         (f"ResNet-50 symbol simple_bind fwd+bwd bs{tb}", "img/s", "sym:img_per_s",
          f"ResNet-50 fwd+bwd bs{tb}"),
+        (f"ResNet-50 fwd+bwd bs{tb}, per CPU-second", "img/CPU-s", "sym:img_per_cpu_s",
+         f"ResNet-50 fwd+bwd bs{tb} per CPU-s"),
         (f"ResNet-50 Gluon hybridized inference bs{rb}", "img/s",
          f"gluon:ResNet-50 v1 hybridized inference bs{rb}", f"ResNet-50 inference bs{rb}"),
         ("mxnet-benchmarks deep_mnist train bs64 (Module)", "img/s", "tool:throughput", None),

@@ -52,3 +52,8 @@ from . import util
 from . import test_utils
 from . import visualization
 from . import visualization as viz
+
+# A process started with DMLC_ROLE=server serves the dist_async store and exits (as MXNet).
+from .kvstore.kvstore_server import _init_kvstore_server_module as _init_server
+
+_init_server()

@@ -119,11 +119,12 @@ def _safe_scalar(dtype, *args):
     """NumPy's ``scalar(dtype, bytes)`` for non-object dtypes."""
     if not isinstance(dtype, np.dtype) or dtype.hasobject:
         raise MXNetError("numpy scalar in a pickle must have a plain (non-object) dtype")
-    if args and isinstance(args[0], bytes):
-        if len(args[0]) != dtype.itemsize:
-            raise MXNetError("numpy scalar in a pickle: payload size does not match the dtype")
-        return np.frombuffer(args[0], dtype=dtype)[0]
-    return dtype.type(*args)
+    raw = args[0] if len(args) == 1 else None
+    if isinstance(raw, str):  # Python 2 pickles, read with encoding='latin1'
+        raw = raw.encode("latin1")
+    if not isinstance(raw, bytes) or len(raw) != dtype.itemsize:
+        raise MXNetError("numpy scalar in a pickle must carry exactly its dtype's bytes")
+    return np.frombuffer(raw, dtype=dtype)[0]
 
 
 def _safe_dtype(obj, align=False, copy=False):

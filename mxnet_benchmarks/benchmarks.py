@@ -218,6 +218,8 @@ def run(args) -> dict:
         for out in mod.get_outputs():
             out.wait_to_read()
 
+    # with a distributed store only worker 0 reports (the others still run every batch)
+    show = kv is None or kv.rank == 0
     for _ in range(args.num_warmup_batches):
         step()
     times = []
@@ -225,7 +227,8 @@ def run(args) -> dict:
         tic = time.time()
         step()
         times.append((time.time() - tic) * 1000.0)
-        print(f"batch {i + 1}/{args.num_batches}: {times[-1]:.2f} ms", flush=True)
+        if show:
+            print(f"batch {i + 1}/{args.num_batches}: {times[-1]:.2f} ms", flush=True)
     mean_ms = float(np.mean(times))
     throughput = batch_size * 1000.0 / mean_ms
     if kv is not None:
@@ -235,10 +238,11 @@ def run(args) -> dict:
                "kv_store": args.kv_store, "num_workers": kv.num_workers if kv else 1,
                "input_shape": list(model.input_shape), "time_ms": mean_ms,
                "throughput": throughput, "time_data": times}
-    print(f"__results.time__= {json.dumps(mean_ms)}")
-    print(f"__results.throughput__= {json.dumps(throughput)}")
-    print(f"__results.time_data__= {json.dumps(times)}")
-    print(json.dumps(summary), flush=True)
+    if show:
+        print(f"__results.time__= {json.dumps(mean_ms)}")
+        print(f"__results.throughput__= {json.dumps(throughput)}")
+        print(f"__results.time_data__= {json.dumps(times)}")
+        print(json.dumps(summary), flush=True)
     return summary
 
 

@@ -41,8 +41,22 @@ class Program:
         self.output_names = output_names
         self.nodes = nodes
         self._compiled: Callable | None = None
+        self.cl_inputs: list[int] = []  # argument slots converted to channels-last
+
+    def _to_channels_last(self, inputs):
+        """4-D inputs of convolutions in channels-last memory (same shape, NHWC strides):
+        oneDNN/cuDNN convolutions run faster on it; every other op is layout-agnostic."""
+        cl = torch.channels_last
+        out = list(inputs)
+        for i in self.cl_inputs:
+            t = out[i]
+            if t.dim() == 4 and not t.is_contiguous(memory_format=cl):
+                out[i] = t.contiguous(memory_format=cl)
+        return out
 
     def _raw(self, inputs: Sequence[torch.Tensor], aux: Sequence[torch.Tensor]):
+        if self.cl_inputs:
+            inputs = self._to_channels_last(inputs)
         buf: list = [None] * self.nslots
         nargs = len(inputs)
         buf[:nargs] = inputs
@@ -59,6 +73,8 @@ class Program:
         return [buf[h] for h in self.heads]
 
     def _checked(self, inputs, aux, monitor=None, monitor_all=False):
+        if self.cl_inputs:
+            inputs = self._to_channels_last(inputs)
         buf: list = [None] * self.nslots
         nargs = len(inputs)
         buf[:nargs] = inputs
@@ -97,18 +113,22 @@ class Program:
         state.is_train = bool(is_train)
         try:
             if monitor is not None:
-                return self._checked(inputs, aux, monitor, monitor_all)
-            if compile:
+                outs = self._checked(inputs, aux, monitor, monitor_all)
+            elif compile:
                 if self._compiled is None:
                     self._compiled = torch.compile(self._raw, dynamic=False)
-                return self._compiled(list(inputs), list(aux))
-            try:
-                return self._raw(inputs, aux)
-            except MXNetError:
-                raise
-            except (RuntimeError, ValueError, IndexError, TypeError):
-                # run again step by step to name the failing node
-                return self._checked(inputs, aux)
+                outs = self._compiled(list(inputs), list(aux))
+            else:
+                try:
+                    outs = self._raw(inputs, aux)
+                except MXNetError:
+                    raise
+                except (RuntimeError, ValueError, IndexError, TypeError):
+                    # run again step by step to name the failing node
+                    outs = self._checked(inputs, aux)
+            if self.cl_inputs:
+                outs = [o.contiguous() for o in outs]
+            return outs
         finally:
             state.is_train = prev
 
@@ -170,5 +190,22 @@ def compile_program(symbol, group_devices: dict[str, torch.device] | None = None
             if dev is not None:
                 compute = _device_mover(compute, dev)
         steps.append((compute, n.parsed, ins, outs, tuple(frees_at.get(k, []) + unread), n))
-    return Program(steps, len(slot), head_slots, [n.name for n in args], [n.name for n in auxs],
-                   symbol.list_outputs(), order)
+    prog = Program(steps, len(slot), head_slots, [n.name for n in args],
+                   [n.name for n in auxs], symbol.list_outputs(), order)
+    if channels_last_enabled():
+        nargs = len(args)
+        cl = set()
+        for n in ops:
+            if n.op.name in ("Convolution", "Deconvolution") and len(n.parsed.get("kernel", ())) == 2 \
+                    and n.parsed.get("layout") in (None, "NCHW"):
+                for src, i in n.inputs[:2]:
+                    k = slot[(id(src), i)]
+                    if k < nargs:
+                        cl.add(k)
+        prog.cl_inputs = sorted(cl)
+    return prog
+
+
+def channels_last_enabled() -> bool:
+    """Channels-last memory for conv graphs (``MXNET_NG_CHANNELS_LAST=0`` turns it off)."""
+    return os.environ.get("MXNET_NG_CHANNELS_LAST", "1") not in ("0", "false", "False")

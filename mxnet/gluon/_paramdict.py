@@ -191,6 +191,11 @@ class ParameterDict:
                         f"restore_prefix is '{restore_prefix}' but Parameters name '{name}' "
                         f"does not start with '{restore_prefix}'. " + _NAMING_URL)
         loaded = _nd().load(filename)
+        if isinstance(loaded, list):
+            from ..base import MXNetError
+
+            raise MXNetError(f"ParameterDict.load: '{filename}' holds an unnamed list of "
+                             "arrays, not a name->array dict")
         self.load_dict(loaded, ctx, allow_missing, ignore_extra, restore_prefix, filename,
                        cast_dtype, dtype_source)
 

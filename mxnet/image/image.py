@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 import torch
 
+from .._image_guard import check_encoded_size as _check_encoded_size
 from ..base import MXNetError, numeric_types
 from ..context import Context
 from ..ndarray.ndarray import NDArray
@@ -68,8 +69,12 @@ def _decode_np(buf: Any, flag: int = 1, to_rgb: bool = True, what: str = 'buffer
         buf = buf._t.detach().cpu().numpy()
     raw = np.frombuffer(buf, dtype=np.uint8) if not isinstance(buf, np.ndarray) \
         else buf.astype(np.uint8, copy=False).ravel()
-    img = cv2.imdecode(raw, cv2.IMREAD_COLOR if flag else cv2.IMREAD_GRAYSCALE) \
-        if raw.size else None
+    _check_encoded_size(raw, what)  # corrupt headers must not allocate gigabytes
+    try:
+        img = cv2.imdecode(raw, cv2.IMREAD_COLOR if flag else cv2.IMREAD_GRAYSCALE) \
+            if raw.size else None
+    except cv2.error:
+        img = None
     if img is None:
         raise MXNetError('Decoding failed. Invalid image file (%s, %d bytes).' % (what, raw.size))
     if img.ndim == 2:

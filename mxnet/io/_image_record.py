@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from .. import recordio
+from .._image_guard import check_encoded_size
 from ..base import MXNetError
 from ..image import _cv
 from ._native import MXDataIter, _BatchLoader, _parse_bool, _parse_shape
@@ -335,8 +336,13 @@ class ImageRecordIter(MXDataIter):
     def _decode(self, raw: bytes, idx: int, out: np.ndarray, slot: int, rng_seed: int) -> Any:
         header, payload = recordio.unpack(raw)
         c = self._shape[0]
-        img = cv2.imdecode(np.frombuffer(payload, np.uint8),
-                           cv2.IMREAD_GRAYSCALE if c == 1 else cv2.IMREAD_COLOR)
+        where = 'record %d of %s' % (idx, self._path)
+        check_encoded_size(payload, where)  # corrupt headers must not allocate gigabytes
+        try:
+            img = cv2.imdecode(np.frombuffer(payload, np.uint8),
+                               cv2.IMREAD_GRAYSCALE if c == 1 else cv2.IMREAD_COLOR)
+        except cv2.error:
+            img = None
         if img is None:
             raise MXNetError('ImageRecordIter: cannot decode the image of record %d (id %d) '
                              'at byte offset %d of %s' % (idx, header.id,

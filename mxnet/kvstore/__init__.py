@@ -57,11 +57,14 @@ Environment
 
 Priority and overlap with backward
 ----------------------------------
-``priority`` is accepted everywhere and ignored: a ``push`` (or ``pushpull``) is complete
-when it returns, and ``gluon.Trainer.step`` / ``Module.update`` push the gradients one
-parameter at a time after ``backward`` has finished, so communication does not yet overlap
-the backward pass. Within one large array, the chunked allreduce above overlaps the store's
-copies with communication.
+``priority`` is accepted everywhere and ignored: communication starts when ``push`` (or
+``pushpull``) is called, not while ``backward`` runs (the gradients are complete when
+``backward`` returns, and MXNet's ``grad_req='add'`` accumulation forbids reducing them any
+earlier). What does overlap: a ``dist_sync`` ``push``/``pushpull`` of a list of keys starts
+the reductions of every key (in ``MXNET_KVSTORE_CHUNK_BYTES`` chunks) before finishing them
+in order, so copying into the store and the optimizer update of one key run while later
+keys are still being reduced; ``gluon.Trainer.step`` pushes all its gradients in one such
+call. ``Module.update`` still pushes one parameter at a time.
 
 Examples
 --------

@@ -169,16 +169,17 @@ class PSClient:
     def _call(self, requests, what: str) -> list[tuple[dict, bytearray]]:
         """Send every ``(server, header, payload)`` then read one answer each, in order."""
         if not self.socks and requests:
-            raise MXNetError(f"KVStore '{self.kv_type}': {what} after the store was closed")
+            raise MXNetError(f"KVStore '{self.kv_type}': {what} after the connections to the "
+                             "servers were closed (by an earlier failure)")
         with self._lock:
-            answers = []
+            answers, srv = [], 0
             try:
                 for srv, header, payload in requests:
                     send_msg(self.socks[srv], header, payload)
                 for srv, _, _ in requests:
                     answers.append(recv_msg(self.socks[srv]))
             except (OSError, ConnectionError, ValueError) as e:
-                srv = requests[len(answers)][0] if len(answers) < len(requests) else 0
+                self.close()  # answers may be half read: no later request may reuse them
                 raise MXNetError(
                     f"KVStore '{self.kv_type}': {what} failed: server {srv} at "
                     f"{self.addrs[srv]} is gone or did not answer within {self.timeout:.0f}s "

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import sys
 import threading
 import time
 
@@ -131,11 +132,11 @@ class KVStoreServer:
     # -- main loop -------------------------------------------------------------------------
     def run(self) -> None:
         """Serve until the workers are done (see the module docstring)."""
-        sid = _ps.env_int("DMLC_SERVER_ID", default=0)
-        num_workers = _ps.env_int("DMLC_NUM_WORKER")
-        root = os.getenv("DMLC_PS_ROOT_URI", "127.0.0.1")
-        port = _ps.env_int("DMLC_PS_ROOT_PORT")
-        timeout = _ps.kv_timeout()
+        self._serve(_ps.env_int("DMLC_SERVER_ID", default=0), _ps.env_int("DMLC_NUM_WORKER"),
+                    os.getenv("DMLC_PS_ROOT_URI", "127.0.0.1"), _ps.env_int("DMLC_PS_ROOT_PORT"),
+                    _ps.kv_timeout())
+
+    def _serve(self, sid: int, num_workers: int, root: str, port: int, timeout: float) -> None:
         loopback = root in ("localhost", "::1") or root.startswith("127.")
         try:
             store = _ps.open_store(root, port, sid == 0, timeout)
@@ -198,7 +199,9 @@ class KVStoreServer:
 
 
 def _init_kvstore_server_module() -> None:
-    """Run a server when this process has ``DMLC_ROLE=server`` (MXNet's import-time hook)."""
+    """Run a server, then exit, when this process has ``DMLC_ROLE=server`` (MXNet runs this
+    at ``import mxnet``, so that any script started as a server serves)."""
     if os.getenv("DMLC_ROLE") == "server":
         logging.basicConfig(level=logging.INFO if os.getenv("PS_VERBOSE") else logging.WARNING)
         KVStoreServer(None).run()
+        sys.exit(0)

@@ -260,3 +260,15 @@ def test_infer_shape_and_type():
     net.infer_type(mx.nd.ones((1, 3, 5, 5)))
     assert np.dtype(net[1].weight.dtype) == np.float32
     assert gluon.ParameterDict.__module__ == "mxnet.gluon.parameter"
+
+
+def test_hybridized_inference_output_is_plain_and_detached():
+    net = nn.HybridSequential()
+    net.add(nn.Conv2D(3, 3, in_channels=2), nn.BatchNorm(in_channels=3))
+    net.initialize()
+    x = mx.nd.array(np.random.RandomState(0).uniform(-1, 1, (2, 2, 6, 6)))
+    eager = net(x).asnumpy()
+    net.hybridize()
+    y = net(x)  # NHWC strides are used inside, not visible outside
+    assert y._t.is_contiguous() and not y._t.requires_grad
+    np.testing.assert_allclose(y.asnumpy(), eager, rtol=1e-5, atol=1e-6)

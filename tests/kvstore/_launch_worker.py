@@ -87,9 +87,15 @@ def run_sync(outdir):
     kv.push(10, [mx.nd.ones((2, 2), ctx=mx.cpu(i)) * (rank + 1) for i in range(2)])
     summed = [mx.nd.zeros((2, 2), ctx=mx.cpu(i)) for i in range(2)]
     kv.pull(10, out=summed)
+    both = mx.nd.arange(6) * (rank + 1)  # pushpull in place (no updater), then pull
+    kv.init(11, mx.nd.zeros((6,)))
+    kv.pushpull(11, both)
+    pulled = mx.nd.zeros((6,))
+    kv.pull(11, out=pulled)
     x, y = data()
     xs, ys = shard(x, rank, n), shard(y, rank, n)
-    res = {"n": n, "first": first.asnumpy(), "summed": summed[1].asnumpy(), "raw": raw_train(kv, xs, ys), "gluon": gluon_train("dist_sync", xs, ys),
+    res = {"n": n, "first": first.asnumpy(), "summed": summed[1].asnumpy(),
+           "pushpull": np.stack([both.asnumpy(), pulled.asnumpy()]), "raw": raw_train(kv, xs, ys), "gluon": gluon_train("dist_sync", xs, ys),
            "module": module_train("dist_sync", shard(x, rank, n, 4), shard(y, rank, n, 4),
                                   batch=4 // n)}
     np.savez(os.path.join(outdir, f"sync{rank}.npz"), **res)
@@ -117,7 +123,7 @@ def run_async(outdir):
     x = rng.uniform(-1, 1, (64, 16)).astype("float32")
     w_true = np.linspace(-1, 1, 16).astype("float32")
     y = x @ w_true
-    kv.init("w", mx.nd.zeros((16,)))  # 16 >= MXNET_KVSTORE_BIGARRAY_BOUND: split over servers
+    kv.init("w", mx.nd.zeros((16,)))
     kv.set_optimizer(opt.SGD(learning_rate=0.2, rescale_grad=1.0 / 32))
     xs, ys = x[rank::n], y[rank::n]
     w = mx.nd.zeros((16,))
@@ -140,14 +146,21 @@ def run_async(outdir):
     trainer._kvstore.barrier()
     trainer._kvstore.pull(0, out=net.weight.data())
     kv.barrier()
-    if rank == 0:  # a dead server: the next request for its keys fails, not hangs
-        os.kill(kv._ps.server_pids[1], signal.SIGKILL)
-    kv.barrier()  # the rendezvous lives on server 0
-    try:
-        kv.push("w", mx.nd.ones((16,)))
-        msg = "no error"
-    except MXNetError as e:
-        msg = str(e)
+    ready = os.path.join(outdir, "past_barrier")
+    if rank == 1:
+        open(ready, "w").close()
+    else:  # a dead server (once rank 1 no longer needs its rendezvous): requests fail at once
+        while not os.path.exists(ready):
+            time.sleep(0.05)
+        os.kill(kv._ps.server_pids[0], signal.SIGKILL)
+    msg, t0 = "no error", time.time()
+    while time.time() - t0 < 10:
+        try:
+            kv.push("w", mx.nd.ones((16,)))
+        except MXNetError as e:
+            msg = str(e)
+            break
+        time.sleep(0.05)
     np.savez(os.path.join(outdir, f"async{rank}.npz"), w=w.asnumpy(), w_true=w_true,
              n=n, rank=rank, gluon=net.weight.data().asnumpy().ravel(), msg=msg)
 

@@ -9,9 +9,11 @@ import random
 import numpy as np
 import pytest
 
+import mxnet as mx
 from mxnet import gluon
 from mxnet.base import MXNetError
 from mxnet.gluon.data.vision import datasets
+from mxnet.ndarray._serial import encode_list
 from tests.reliability._fuzz import fuzz, mutate
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -65,8 +67,10 @@ def test_fuzz_symbolblock_imports(tmp_path):
         kind, body = mutate(data[1:], rng)
         return f"{data[:1].decode()}:{kind}", data[:1] + body
 
+    unnamed = encode_list(list(mx.nd.load_frombuffer(par_bytes).values()), None)
     fuzz("SymbolBlock.imports", [b"s" + sym_bytes, b"p" + par_bytes], load,
-         (MXNetError, AssertionError), seed=12, mutator=mutator)
+         (MXNetError, AssertionError), seed=12, mutator=mutator,
+         extra=[("unnamed-list", b"p" + unnamed)])
 
 
 def _idx_files(n: int = 3) -> tuple[bytes, bytes]:

@@ -1,0 +1,263 @@
+"""Legacy layer operators: Crop, SVMOutput, Correlation, IdentityAttachKLSparseReg,
+im2col and col2im.
+
+Example: ``mx.nd.im2col(x, kernel=(3, 3), pad=(1, 1))`` gives the sliding-window columns
+that a convolution multiplies with its weight matrix.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from ._params import Param
+from ._registry import OpDef, register
+from ._shape import fmt_shape, op_error
+
+__all__: list[str] = []
+
+
+# ---------------------------------------------------------------------------------------
+# Crop
+
+
+def _crop(a: dict, *tensors: torch.Tensor) -> torch.Tensor:
+    data = tensors[0]
+    if data.dim() != 4:
+        raise op_error("Crop", f"data must be 4-D (N, C, H, W), got {fmt_shape(data.shape)}")
+    if len(tensors) > 1:
+        h, w = tensors[1].shape[2], tensors[1].shape[3]
+    else:
+        h, w = a["h_w"]
+    H, W = data.shape[2], data.shape[3]
+    if a["center_crop"]:
+        oy, ox = (H - h) // 2, (W - w) // 2
+    else:
+        oy, ox = a["offset"]
+    if h <= 0 or w <= 0 or oy < 0 or ox < 0 or oy + h > H or ox + w > W:
+        raise op_error("Crop", f"cannot crop ({h}, {w}) at offset ({oy}, {ox}) from an input "
+                               f"of shape {fmt_shape(data.shape)}")
+    return data[:, :, oy:oy + h, ox:ox + w]
+
+
+register(OpDef("Crop", _crop, variadic="num_args",
+               params=[Param("num_args", "int", doc="Number of inputs for crop, if equals one, "
+                             "then we will use the h_wfor crop height and width, else if equals "
+                             "two, then we will use the heightand width of the second input "
+                             "symbol, we name crop_like here"),
+                       Param("offset", "shape", (0, 0), doc="crop offset coordinate: (y, x)"),
+                       Param("h_w", "shape", (0, 0), doc="crop height and width: (h, w)"),
+                       Param("center_crop", "bool", False, doc="If set to true, then it will "
+                             "use be the center_crop,or it will crop using the shape of "
+                             "crop_like")],
+               doc="Crop the spatial dimensions of a 4-D input to ``h_w`` or to the size of a "
+                   "second input.\n\nExample: ``mx.nd.Crop(x, h_w=(2, 2), num_args=1)``"))
+
+
+# ---------------------------------------------------------------------------------------
+# SVMOutput
+
+
+class _SVMGrad(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, data, label, margin, coef, linear):  # type: ignore[override]
+        ctx.save_for_backward(data, label)
+        ctx.cfg = (margin, coef, linear)
+        return data.clone()
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        data, label = ctx.saved_tensors
+        margin, coef, linear = ctx.cfg
+        x = data.reshape(data.shape[0], -1)
+        k = label.detach().reshape(-1).to(torch.int64).clamp(0, x.shape[1] - 1)
+        is_k = torch.zeros_like(x, dtype=torch.bool).scatter(1, k[:, None], True)
+        if linear:
+            gk = -(margin > x).to(x.dtype) * coef
+            go = (margin > -x).to(x.dtype) * coef
+        else:
+            gk = torch.where(margin > x, -2 * (margin - x), torch.zeros_like(x)) * coef
+            go = torch.where(margin > -x, 2 * (margin + x), torch.zeros_like(x)) * coef
+        grad = torch.where(is_k, gk, go).reshape(data.shape)
+        return grad, None, None, None, None
+
+
+def _svm(a: dict, data: torch.Tensor, label: torch.Tensor) -> torch.Tensor:
+    if label.numel() != data.shape[0]:
+        raise op_error("SVMOutput", f"label {fmt_shape(label.shape)} must hold one class per "
+                                    f"row of data {fmt_shape(data.shape)}")
+    if not data.requires_grad:
+        return data.clone()
+    return _SVMGrad.apply(data, label, a["margin"], a["regularization_coefficient"],
+                          a["use_linear"])
+
+
+def _svm_shape(a: dict, s: list) -> list:
+    if s[0] is not None and s[1] is None:
+        s[1] = (s[0][0],)
+    return s
+
+
+register(OpDef("SVMOutput", _svm, inputs=("data", "label"), infer_shape=_svm_shape,
+               params=[Param("margin", "float", 1.0, doc="The loss function penalizes outputs "
+                             "that lie outside this margin. Default margin is 1."),
+                       Param("regularization_coefficient", "float", 1.0,
+                             doc="Regularization parameter for the SVM. This balances the "
+                                 "tradeoff between coefficient size and error."),
+                       Param("use_linear", "bool", False, doc="Whether to use L1-SVM "
+                             "objective. L2-SVM objective is used by default.")],
+               doc="Identity forward; the backward pass gives the (squared) hinge-loss "
+                   "gradient for the labels, ignoring the head gradient.\n\n"
+                   "Example: ``mx.nd.SVMOutput(scores, labels, margin=1.0)``"))
+
+
+# ---------------------------------------------------------------------------------------
+# Correlation (FlowNet)
+
+
+def _correlation(a: dict, d1: torch.Tensor, d2: torch.Tensor) -> torch.Tensor:
+    if d1.dim() != 4 or tuple(d1.shape) != tuple(d2.shape):
+        raise op_error("Correlation", f"data1 {fmt_shape(d1.shape)} and data2 "
+                                      f"{fmt_shape(d2.shape)} must be 4-D of the same shape")
+    k, md, s1, s2, pad = (a["kernel_size"], a["max_displacement"], a["stride1"], a["stride2"],
+                          a["pad_size"])
+    if k % 2 == 0:
+        raise op_error("Correlation", f"kernel_size must be odd (got {k})")
+    n, c, h, w = d1.shape
+    ph, pw = h + 2 * pad, w + 2 * pad
+    border = md + (k - 1) // 2
+    th = -(-(ph - 2 * border) // s1)
+    tw = -(-(pw - 2 * border) // s1)
+    if th < 1 or tw < 1:
+        raise op_error("Correlation", f"input {fmt_shape(d1.shape)} with pad_size {pad} is "
+                                      f"too small for max_displacement {md} and kernel_size {k}")
+    r = md // s2
+    a1 = F.pad(d1, (pad, pad, pad, pad))
+    a2 = F.pad(d2, (pad, pad, pad, pad))
+    span_h, span_w = (th - 1) * s1 + k, (tw - 1) * s1 + k
+    base1 = a1[:, :, md:md + span_h, md:md + span_w]
+    outs = []
+    for dy in range(-r, r + 1):
+        for dx in range(-r, r + 1):
+            y0, x0 = md + dy * s2, md + dx * s2
+            base2 = a2[:, :, y0:y0 + span_h, x0:x0 + span_w]
+            m = base1 * base2 if a["is_multiply"] else (base1 - base2).abs()
+            m = m.sum(1, keepdim=True)
+            outs.append(F.avg_pool2d(m, k, stride=s1) / c if k > 1 else m[:, :, ::s1, ::s1] / c)
+    return torch.cat(outs, 1)
+
+
+_NONNEG = "int"
+register(OpDef("Correlation", _correlation, inputs=("data1", "data2"),
+               params=[Param("kernel_size", _NONNEG, 1, doc="kernel size for Correlation must "
+                             "be an odd number"),
+                       Param("max_displacement", _NONNEG, 1, doc="Max displacement of "
+                             "Correlation "),
+                       Param("stride1", _NONNEG, 1, doc="stride1 quantize data1 globally"),
+                       Param("stride2", _NONNEG, 1, doc="stride2 quantize data2 within the "
+                             "neighborhood centered around data1"),
+                       Param("pad_size", _NONNEG, 0, doc="pad for Correlation"),
+                       Param("is_multiply", "bool", True, doc="operation type is either "
+                             "multiplication or subduction")],
+               doc="FlowNet correlation of two feature maps over a grid of displacements "
+                   "(one output channel per displacement).\n\n"
+                   "Example: ``mx.nd.Correlation(f1, f2, max_displacement=4, pad_size=4)``"))
+
+
+# ---------------------------------------------------------------------------------------
+# IdentityAttachKLSparseReg
+
+
+class _KLSparse(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, data, avg, target, penalty, momentum):  # type: ignore[override]
+        ctx.save_for_backward(data)
+        ctx.avg = avg
+        ctx.cfg = (target, penalty, momentum)
+        return data.clone()
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        (data,) = ctx.saved_tensors
+        target, penalty, momentum = ctx.cfg
+        avg = ctx.avg
+        mean = data.reshape(data.shape[0], data.shape[1], -1).mean(dim=(0, 2))
+        with torch.no_grad():
+            avg.mul_(momentum).add_(mean.to(avg.dtype) * (1 - momentum))
+        shape = (1, data.shape[1]) + (1,) * (data.dim() - 2)
+        b = avg.reshape(shape).to(g.dtype)
+        reg = penalty * (-target / b + (1 - target) / (1 - b))
+        return g + reg, None, None, None, None
+
+
+def _kl_sparse(a: dict, data: torch.Tensor, moving_avg: torch.Tensor) -> torch.Tensor:
+    if data.device.type == "meta" or not data.requires_grad:
+        return data.clone()
+    return _KLSparse.apply(data, moving_avg, a["sparseness_target"], a["penalty"],
+                           a["momentum"])
+
+
+def _kl_shape(a: dict, s: list) -> list:
+    if s[0] is not None and s[1] is None:
+        s[1] = (s[0][1],)
+    return s
+
+
+register(OpDef("IdentityAttachKLSparseReg", _kl_sparse, inputs=("data",), aux=("moving_avg",),
+               infer_shape=_kl_shape,
+               params=[Param("sparseness_target", "float", 0.1, doc="The sparseness target"),
+                       Param("penalty", "float", 0.001, doc="The tradeoff parameter for the "
+                             "sparseness penalty"),
+                       Param("momentum", "float", 0.9, doc="The momentum for running "
+                             "average")],
+               doc="Identity forward; the backward pass adds a KL sparseness penalty on the "
+                   "running mean activation (updated in ``moving_avg``).\n\n"
+                   "Example: ``mx.sym.IdentityAttachKLSparseReg(h, sparseness_target=0.1)``"))
+
+
+# ---------------------------------------------------------------------------------------
+# im2col / col2im
+
+
+def _conv_cfg(op: str, a: dict, nsp: int) -> tuple:
+    k = tuple(a["kernel"])
+    if len(k) != nsp:
+        raise op_error(op, f"kernel {k} must have {nsp} spatial dimensions")
+    st = tuple(a["stride"]) or (1,) * nsp
+    dl = tuple(a["dilate"]) or (1,) * nsp
+    pd = tuple(a["pad"]) or (0,) * nsp
+    return k, st, dl, pd
+
+
+def _im2col(a: dict, data: torch.Tensor) -> torch.Tensor:
+    if data.dim() != 4:
+        raise op_error("im2col", f"only 2-D kernels (4-D data) are supported, got data "
+                                 f"{fmt_shape(data.shape)}")
+    k, st, dl, pd = _conv_cfg("im2col", a, 2)
+    return F.unfold(data, k, dilation=dl, padding=pd, stride=st)
+
+
+def _col2im(a: dict, data: torch.Tensor) -> torch.Tensor:
+    if data.dim() != 3:
+        raise op_error("col2im", f"data must be 3-D (N, C*kh*kw, L), got "
+                                 f"{fmt_shape(data.shape)}")
+    k, st, dl, pd = _conv_cfg("col2im", a, 2)
+    out = tuple(a["output_size"])
+    return F.fold(data, out, k, dilation=dl, padding=pd, stride=st)
+
+
+_CONV = [Param("kernel", "shape", doc="Sliding kernel size: (w,), (h, w) or (d, h, w)."),
+         Param("stride", "shape", (), doc="The stride between adjacent sliding blocks in "
+               "spatial dimension: (w,), (h, w) or (d, h, w). Defaults to 1 for each dimension."),
+         Param("dilate", "shape", (), doc="The spacing between adjacent kernel points: (w,), "
+               "(h, w) or (d, h, w). Defaults to 1 for each dimension."),
+         Param("pad", "shape", (), doc="The zero-value padding size on both sides of spatial "
+               "dimension: (w,), (h, w) or (d, h, w). Defaults to no padding.")]
+register(OpDef("im2col", _im2col, params=_CONV,
+               doc="Extract sliding blocks into columns: (N, C, H, W) -> (N, C*kh*kw, L).\n\n"
+                   "Example: ``mx.nd.im2col(x, kernel=(3, 3), pad=(1, 1))``"))
+register(OpDef("col2im", _col2im,
+               params=[Param("output_size", "shape", doc="The spatial dimension of image "
+                             "array: (w,), (h, w) or (d, h, w).")] + _CONV,
+               doc="Sum columns back into an image (the adjoint of im2col).\n\n"
+                   "Example: ``mx.nd.col2im(cols, output_size=(4, 4), kernel=(2, 2))``"))

@@ -1,0 +1,158 @@
+"""Records for ``mxnet/_op/_misc.py`` and ``_misc_nn.py`` (NumPy references; SVMOutput,
+Correlation, im2col/col2im, Crop and IdentityAttachKLSparseReg against MXNet 1.9.1 golden
+values).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mxnet as mx
+from tests._op.harness import Record, run_record
+from tests._op.test_detection import CASES, check_golden_grad, golden_record, load
+
+rng = np.random.RandomState(5)
+X = rng.uniform(-2, 2, (2, 3)).astype(np.float32)
+Y = rng.uniform(-2, 2, (4, 3)).astype(np.float32)
+
+
+def _khatri_rao(*ms):
+    out = ms[0]
+    for m in ms[1:]:
+        out = np.einsum("ik,jk->ijk", out, m).reshape(-1, m.shape[1])
+    return out
+
+
+def _moments(x, axes=None, keepdims=False):
+    ax = tuple(range(x.ndim)) if axes is None else tuple(axes)
+    return [x.mean(ax, keepdims=keepdims), x.var(ax, keepdims=keepdims)]
+
+
+def _fill(lhs, mhs, rhs):
+    out = lhs.copy()
+    out[np.arange(len(lhs)), rhs.astype(int)] = mhs
+    return out
+
+
+def _hist_uniform(x, bin_cnt, range):
+    c, e = np.histogram(x, bin_cnt, range)
+    return [c, e]
+
+
+INF = np.array([1.0, np.inf], np.float32)
+RECORDS = [
+    Record("khatri_rao", [X, Y], ref=_khatri_rao, grad=True),
+    Record("khatri_rao", [X], ref=_khatri_rao, name="khatri_rao_one"),
+    Record("moments", [Y], {"axes": (0,)}, ref=_moments, grad=True, rtol=1e-4),
+    Record("moments", [Y], {"keepdims": True}, ref=_moments, name="moments_all", rtol=1e-4),
+    Record("cumsum", [X], ref=lambda x, **k: np.cumsum(x), grad=True, rtol=1e-5),
+    Record("cumsum", [X], {"axis": 1, "dtype": "float64"},
+           ref=lambda x, **k: np.cumsum(x, 1), name="cumsum_axis"),
+    Record("cumsum", [np.array([[1, 2], [3, 4]], np.int8)], {"axis": 0},
+           ref=lambda x, **k: np.cumsum(x, 0).astype(np.int8), name="cumsum_int8"),
+    Record("all_finite", [X], ref=lambda x, **k: np.array([1.0], np.float32)),
+    Record("all_finite", [INF], ref=lambda x, **k: np.array([0.0], np.float32),
+           name="all_finite_inf"),
+    Record("multi_all_finite", [X, Y], {"num_arrays": 2},
+           ref=lambda *a, **k: np.array([1.0], np.float32)),
+    Record("multi_all_finite", [X, INF], {"num_arrays": 2},
+           ref=lambda *a, **k: np.array([0.0], np.float32), name="multi_all_finite_inf"),
+    Record("reset_arrays", [X.copy(), Y.copy()], {"num_arrays": 2}, symbolic=False),
+    Record("fill_element_0index", [X, np.array([7, 8], np.float32),
+                                   np.array([2, 0], np.float32)], ref=_fill),
+    Record("_onehot_encode", [np.array([1, 0, 2], np.float32), np.zeros((3, 4), np.float32)],
+           ref=lambda i, o: np.eye(4, dtype=np.float32)[i.astype(int)]),
+    Record("_histogram", [np.array([0.1, 0.5, 0.9, 1.0, 0.3, -1, 2], np.float32)],
+           {"bin_cnt": 4, "range": (0.0, 1.0)}, ref=_hist_uniform, symbolic=False),
+    Record("_histogram", [np.array([0.1, 0.5, 0.9, 1.0, 0.3], np.float32),
+                          np.array([0, 0.25, 0.5, 1.0], np.float32)],
+           ref=lambda x, b: [np.histogram(x, b)[0], b], name="histogram_bins",
+           symbolic=False),
+    Record("_ravel_multi_index", [np.array([[1, 2, 0], [0, 1, 3]], np.float32)],
+           {"shape": (3, 4)}, ref=lambda d, shape: np.ravel_multi_index(
+               d.astype(int), shape).astype(np.float32)),
+    Record("_unravel_index", [np.array([5, 7, 11], np.float32)], {"shape": (3, 4)},
+           ref=lambda d, shape: np.stack(np.unravel_index(d.astype(int), shape)).astype(
+               np.float32)),
+    Record("_square_sum", [Y], {"axis": (1,)}, ref=lambda x, **k: (x * x).sum(1), grad=True),
+    Record("_square_sum", [Y], {"axis": (1,), "exclude": True, "keepdims": True},
+           ref=lambda x, **k: (x * x).sum(0, keepdims=True), name="square_sum_exclude"),
+    Record("_grad_add", [X, X * 2], ref=lambda a, b: a + b, grad=True),
+    Record("_identity_with_attr_like_rhs", [X, X * 0], ref=lambda a, b: a),
+    Record("_copyto", [X], ref=lambda x: x),
+    Record("_CrossDeviceCopy", [X], ref=lambda x: x),
+    Record("_NoGradient", [], ref=lambda: np.zeros(()), symbolic=False),
+    Record("_set_value", [], {"src": 2.5}, ref=lambda **k: np.array(2.5, np.float32),
+           symbolic=False),
+    Record("_scatter_plus_scalar", [X], {"scalar": 2.0}, ref=lambda x, **k: x + 2),
+    Record("_scatter_minus_scalar", [X], {"scalar": 2.0}, ref=lambda x, **k: x - 2),
+    Record("_scatter_elemwise_div", [X, X + 5], ref=lambda a, b: a / b, rtol=1e-5),
+    Record("_sample_unique_zipfian", [], {"range_max": 50, "shape": (2, 6)},
+           check=lambda outs, ins: _check_zipf(outs)),
+    Record("IdentityAttachKLSparseReg", [X, np.array([0.2, 0.3, 0.4], np.float32)],
+           ref=lambda x, a, **k: x),
+]
+RECORDS += [golden_record(n, rtol=1e-4) for n in sorted(CASES) if CASES[n]["op"] in
+            ("SVMOutput", "Correlation", "im2col", "col2im", "Crop")]
+
+
+def _check_zipf(outs):
+    s, tries = outs
+    assert s.dtype == np.int64 and s.shape == (2, 6) and tries.shape == (2,)
+    for row, t in zip(s, tries):
+        assert len(set(row.tolist())) == 6 and row.min() >= 0 and row.max() < 50
+        assert t >= 6
+
+
+@pytest.mark.parametrize("rec", RECORDS, ids=lambda r: r.id)
+def test_record(rec):
+    run_record(rec)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in CASES if CASES[n]["grad"] and CASES[n][
+    "op"] in ("SVMOutput", "Correlation", "im2col", "col2im")))
+def test_golden_grad(name):
+    check_golden_grad(name)
+
+
+def test_reset_arrays_in_place():
+    a, b = mx.nd.ones((2,)), mx.nd.ones((3,))
+    assert mx.nd.reset_arrays(a, b, num_arrays=2) == []
+    assert a.asnumpy().sum() == 0 and b.asnumpy().sum() == 0
+
+
+def test_set_value_fills_out():
+    o = mx.nd.zeros((2, 2))
+    mx.nd._internal._set_value(src=3.0, out=o)
+    np.testing.assert_array_equal(o.asnumpy(), 3)
+
+
+def test_kl_sparse_reg_gradient_and_moving_avg():
+    z = load("klsparse")
+    sym = mx.sym.IdentityAttachKLSparseReg(mx.sym.var("data"), penalty=0.01, momentum=0.8)
+    grad = mx.nd.zeros((4, 3))
+    avg = mx.nd.array(z["in1"])
+    ex = sym.bind(mx.cpu(), {"data": mx.nd.array(z["in0"])}, args_grad={"data": grad},
+                  aux_states={sym.list_auxiliary_states()[0]: avg})
+    y = ex.forward(is_train=True)[0]
+    ex.backward(mx.nd.array(z["head"]))
+    np.testing.assert_allclose(y.asnumpy(), z["out0"])
+    np.testing.assert_allclose(grad.asnumpy(), z["grad0"], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(avg.asnumpy(), z["avg"], rtol=1e-6)
+
+
+def test_svm_output_ignores_head_gradient():
+    x = mx.nd.array(X)
+    x.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.SVMOutput(x, mx.nd.array([0, 2]), use_linear=True)
+    y.backward(mx.nd.ones(y.shape) * 7)
+    expect = np.where(np.eye(3)[[0, 2]] == 1, -(1 > X).astype(np.float32),
+                      (1 > -X).astype(np.float32))
+    np.testing.assert_array_equal(x.grad.asnumpy(), expect)
+
+
+def test_crop_errors():
+    with pytest.raises(mx.base.MXNetError, match="Crop"):
+        mx.nd.Crop(mx.nd.ones((1, 1, 3, 3)), h_w=(4, 4), num_args=1)

@@ -1,0 +1,188 @@
+"""Write golden values for contrib / detection / legacy-layer operators (run ONCE under the
+MXNet 1.9.1 oracle python, from a directory other than the repository root):
+
+    cd /tmp && /root/.cache/mxnet-oracle/bin/python /work/main/tests/compat/make_golden_contrib.py
+
+Each case stores its inputs, outputs and (``grad``) the input gradients for a fixed head
+gradient on output 0 in ``golden/contrib/<name>.npz``; ``cases.json`` lists op path and
+params. ``tests/_op/test_detection.py`` and ``test_misc.py`` replay them without MXNet.
+"""
+
+import json
+import os
+
+import numpy as np
+
+import mxnet as mx
+
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden", "contrib")
+rng = np.random.RandomState(42)
+
+
+def u(*shape, lo=0.0, hi=1.0):
+    return rng.uniform(lo, hi, shape).astype(np.float32)
+
+
+def boxes(b, n, width=6, ids=2):
+    out = np.zeros((b, n, width), np.float32)
+    out[..., 0] = rng.randint(0, ids, (b, n))
+    out[..., 1] = u(b, n)
+    xy = u(b, n, 2, hi=0.6)
+    wh = u(b, n, 2, lo=0.1, hi=0.4)
+    out[..., 2:4] = xy
+    out[..., 4:6] = xy + wh
+    return out
+
+
+def labels(b, m, valid):
+    lab = -np.ones((b, m, 5), np.float32)
+    for i in range(b):
+        for j in range(valid[i]):
+            xy = rng.uniform(0, 0.6, 2)
+            wh = rng.uniform(0.15, 0.4, 2)
+            lab[i, j] = [rng.randint(0, 3), xy[0], xy[1], xy[0] + wh[0], xy[1] + wh[1]]
+    return lab
+
+
+anchors = mx.nd.contrib.MultiBoxPrior(mx.nd.zeros((1, 1, 3, 3)), sizes=(0.4, 0.2),
+                                      ratios=(1, 2)).asnumpy()
+NA = anchors.shape[1]
+cls_p = u(2, 3, NA)
+cls_p /= cls_p.sum(1, keepdims=True)
+
+qkv = u(3, 2, 24, lo=-1)
+att = u(4, 3, 3, lo=-1)
+CASES = [
+    # (name, op path, inputs, params, grad)
+    ("selfatt_qk", "contrib.interleaved_matmul_selfatt_qk", [qkv], {"heads": 2}, True),
+    ("selfatt_valatt", "contrib.interleaved_matmul_selfatt_valatt", [qkv, att], {"heads": 2},
+     True),
+    ("encdec_qk", "contrib.interleaved_matmul_encdec_qk", [u(3, 2, 8, lo=-1), u(4, 2, 16, lo=-1)],
+     {"heads": 2}, True),
+    ("encdec_valatt", "contrib.interleaved_matmul_encdec_valatt",
+     [u(4, 2, 16, lo=-1), u(4, 3, 4, lo=-1)], {"heads": 2}, True),
+    ("box_nms_default", "contrib.box_nms", [boxes(2, 10)], {}, True),
+    ("box_nms_ids", "contrib.box_nms", [boxes(2, 10)],
+     {"overlap_thresh": 0.3, "valid_thresh": 0.2, "id_index": 0, "topk": 6}, False),
+    ("box_nms_bg_center", "contrib.box_nms", [boxes(1, 12, ids=3)],
+     {"overlap_thresh": 0.2, "id_index": 0, "background_id": 0, "out_format": "center"}, False),
+    ("box_nms_force", "contrib.box_nms", [boxes(1, 12, ids=3)],
+     {"overlap_thresh": 0.2, "id_index": 0, "force_suppress": True, "in_format": "center"},
+     False),
+    ("box_nms_layout", "contrib.box_nms", [boxes(3, 8)[..., [1, 2, 3, 4, 5, 0]].copy()],
+     {"score_index": 0, "coord_start": 1, "id_index": 5, "overlap_thresh": 0.1}, False),
+    ("box_iou_corner", "contrib.box_iou", [boxes(1, 5)[0, :, 2:], boxes(2, 3)[..., 2:]], {},
+     False),
+    ("box_iou_center", "contrib.box_iou", [u(4, 4), u(3, 4)], {"format": "center"}, False),
+    ("bipartite", "contrib.bipartite_matching", [u(2, 4, 3)], {"threshold": 0.3}, False),
+    ("bipartite_asc", "contrib.bipartite_matching", [u(5, 4)],
+     {"threshold": 0.6, "is_ascend": True}, False),
+    ("bipartite_topk", "contrib.bipartite_matching", [u(5, 4)], {"threshold": 0.1, "topk": 2},
+     False),
+    ("box_encode", "contrib.box_encode",
+     [np.array([[1, 0, 1, 1], [0, 1, 1, -1]], np.float32),
+      np.array([[0, 1, 1, 2], [2, 0, 1, 0]], np.float32),
+      boxes(2, 4)[..., 2:].copy(), boxes(2, 3)[..., 2:].copy(),
+      np.array([0.1, 0.0, -0.1, 0.2], np.float32), np.array([0.1, 0.1, 0.2, 0.2], np.float32)],
+     {}, False),
+    ("box_decode_center", "contrib.box_decode", [u(2, 5, 4, lo=-1), u(1, 5, 4, lo=0.2)],
+     {"std0": 0.1, "std1": 0.1, "std2": 0.2, "std3": 0.2}, True),
+    ("box_decode_corner_clip", "contrib.box_decode",
+     [u(2, 5, 4, lo=-3, hi=3), boxes(1, 5)[..., 2:].copy()], {"format": "corner", "clip": 0.5},
+     False),
+    ("prior_default", "contrib.MultiBoxPrior", [np.zeros((1, 2, 2, 3), np.float32)], {}, False),
+    ("prior_steps", "contrib.MultiBoxPrior", [np.zeros((2, 1, 3, 4), np.float32)],
+     {"sizes": (0.6, 0.3, 0.1), "ratios": (1, 2, 0.5), "clip": True, "steps": (0.25, 0.2),
+      "offsets": (0.3, 0.6)}, False),
+    ("target_plain", "contrib.MultiBoxTarget", [anchors, labels(2, 4, [3, 1]), cls_p], {},
+     False),
+    ("target_mining", "contrib.MultiBoxTarget", [anchors, labels(2, 4, [2, 0]), cls_p],
+     {"negative_mining_ratio": 3, "overlap_threshold": 0.3, "ignore_label": -2,
+      "variances": (0.1, 0.2, 0.3, 0.4)}, False),
+    ("target_minneg", "contrib.MultiBoxTarget", [anchors, labels(2, 4, [1, 2]), cls_p],
+     {"negative_mining_ratio": 1, "minimum_negative_samples": 5,
+      "negative_mining_thresh": 0.4}, False),
+    ("detect_default", "contrib.MultiBoxDetection",
+     [cls_p, rng.normal(0, 0.5, (2, NA * 4)).astype(np.float32), anchors], {}, False),
+    ("detect_opts", "contrib.MultiBoxDetection",
+     [cls_p, rng.normal(0, 0.5, (2, NA * 4)).astype(np.float32), anchors],
+     {"threshold": 0.3, "nms_threshold": 0.3, "force_suppress": True, "clip": False}, False),
+    ("detect_topk", "contrib.MultiBoxDetection",
+     [cls_p, rng.normal(0, 0.5, (2, NA * 4)).astype(np.float32), anchors],
+     {"threshold": 0.2, "nms_topk": 5}, False),
+    ("svm_l2", "SVMOutput", [u(3, 4, lo=-2, hi=2), np.array([0, 3, 1], np.float32)],
+     {"margin": 0.7, "regularization_coefficient": 0.5}, True),
+    ("svm_l1", "SVMOutput", [u(3, 4, lo=-2, hi=2), np.array([2, 0, 1], np.float32)],
+     {"use_linear": True}, True),
+    ("corr_basic", "Correlation", [u(1, 2, 4, 4), u(1, 2, 4, 4)],
+     {"max_displacement": 1, "pad_size": 1}, True),
+    ("corr_kernel", "Correlation", [u(2, 3, 6, 5), u(2, 3, 6, 5)],
+     {"kernel_size": 3, "max_displacement": 2, "stride1": 2, "stride2": 2, "pad_size": 2},
+     True),
+    ("corr_sub", "Correlation", [u(1, 2, 5, 5), u(1, 2, 5, 5)],
+     {"kernel_size": 1, "max_displacement": 2, "pad_size": 1, "is_multiply": False}, False),
+    ("im2col", "im2col", [u(2, 2, 5, 4)],
+     {"kernel": (2, 3), "stride": (2, 1), "dilate": (1, 1), "pad": (1, 1)}, True),
+    ("col2im", "col2im", [u(1, 8, 9)], {"output_size": (4, 5), "kernel": (2, 2),
+                                        "stride": (2, 2), "pad": (1, 1)}, True),
+    ("crop_hw", "Crop", [u(1, 2, 5, 6)], {"num_args": 1, "h_w": (2, 3), "offset": (1, 2)},
+     False),
+    ("crop_like", "Crop", [u(1, 2, 5, 6), u(1, 1, 3, 3)], {"num_args": 2, "center_crop": True},
+     False),
+]
+
+
+def resolve(path):
+    obj = mx.nd
+    for p in path.split("."):
+        obj = getattr(obj, p)
+    return obj
+
+
+def main():
+    os.makedirs(HERE, exist_ok=True)
+    meta = {}
+    for name, path, inputs, params, grad in CASES:
+        fn = resolve(path)
+        arrays = [mx.nd.array(x, dtype=x.dtype) for x in inputs]
+        store = {f"in{i}": x for i, x in enumerate(inputs)}
+        if grad:
+            for a in arrays:
+                a.attach_grad()
+            with mx.autograd.record():
+                outs = fn(*arrays, **params)
+            outs = outs if isinstance(outs, list) else [outs]
+            head = rng.uniform(-1, 1, outs[0].shape).astype(np.float32)
+            outs[0].backward(mx.nd.array(head))
+            store["head"] = head
+            for i, a in enumerate(arrays):
+                store[f"grad{i}"] = a.grad.asnumpy()
+        else:
+            outs = fn(*arrays, **params)
+            outs = outs if isinstance(outs, list) else [outs]
+        for i, o in enumerate(outs):
+            store[f"out{i}"] = o.asnumpy()
+        np.savez_compressed(os.path.join(HERE, name + ".npz"), **store)
+        meta[name] = {"op": path, "params": {k: list(v) if isinstance(v, tuple) else v
+                                             for k, v in params.items()},
+                      "grad": grad, "num_outputs": len(outs)}
+    # IdentityAttachKLSparseReg: the gradient and the moving average it updates
+    data = u(4, 3, lo=0.05, hi=0.9)
+    head = rng.uniform(-1, 1, (4, 3)).astype(np.float32)
+    init = np.array([0.2, 0.3, 0.5], np.float32)
+    sym = mx.sym.IdentityAttachKLSparseReg(mx.sym.var("data"), penalty=0.01, momentum=0.8)
+    grad = mx.nd.zeros((4, 3))
+    avg = mx.nd.array(init)
+    ex = sym.bind(mx.cpu(), {"data": mx.nd.array(data)}, args_grad={"data": grad},
+                  aux_states={sym.list_auxiliary_states()[0]: avg})
+    y = ex.forward(is_train=True)[0]
+    ex.backward(mx.nd.array(head))
+    np.savez_compressed(os.path.join(HERE, "klsparse.npz"), in0=data, in1=init, head=head,
+                        out0=y.asnumpy(), grad0=grad.asnumpy(), avg=avg.asnumpy())
+    with open(os.path.join(HERE, "cases.json"), "w") as f:
+        json.dump(meta, f, indent=1, sort_keys=True)
+    print("wrote", len(meta) + 1, "cases to", HERE)
+
+
+if __name__ == "__main__":
+    main()
