@@ -5,6 +5,10 @@ values).
 
 from __future__ import annotations
 
+import os
+import tempfile
+
+import cv2
 import numpy as np
 import pytest
 
@@ -95,6 +99,33 @@ RECORDS = [
 ]
 RECORDS += [golden_record(n, rtol=1e-4) for n in sorted(CASES) if CASES[n]["op"] in
             ("SVMOutput", "Correlation", "im2col", "col2im", "Crop")]
+
+
+IMG = (np.arange(4 * 5 * 3).reshape(4, 5, 3) * 7 % 256).astype(np.uint8)
+PNG = np.frombuffer(cv2.imencode(".png", IMG)[1].tobytes(), np.uint8)
+PNG_PATH = os.path.join(tempfile.mkdtemp(), "img.png")
+with open(PNG_PATH, "wb") as _f:
+    _f.write(PNG.tobytes())
+RECORDS += [
+    Record("_cvimdecode", [PNG], ref=lambda b, **k: IMG[..., ::-1], symbolic=False),
+    Record("_cvimdecode", [PNG], {"flag": 0},
+           ref=lambda b, **k: cv2.cvtColor(IMG, cv2.COLOR_BGR2GRAY)[..., None],
+           name="cvimdecode_gray", symbolic=False),
+    Record("_cvimread", [], {"filename": PNG_PATH, "to_rgb": False}, ref=lambda **k: IMG,
+           symbolic=False),
+    Record("_cvimresize", [IMG], {"w": 3, "h": 2}, ref=lambda x, **k: cv2.resize(x, (3, 2)),
+           symbolic=False),
+    Record("_cvcopyMakeBorder", [IMG], {"top": 1, "bot": 2, "left": 0, "right": 1,
+                                        "values": (1.0, 2.0, 3.0)},
+           ref=lambda x, **k: np.concatenate([
+               np.pad(x[..., c:c + 1], ((1, 2), (0, 1), (0, 0)), constant_values=c + 1)
+               for c in range(3)], -1), symbolic=False),
+]
+
+
+def test_cvimdecode_invalid_raises():
+    with pytest.raises(mx.base.MXNetError, match="Decoding failed"):
+        mx.nd._internal._cvimdecode(mx.nd.array([1, 2, 3], dtype="uint8"))
 
 
 def _check_zipf(outs):
