@@ -77,12 +77,15 @@ class Context:
     def __enter__(self):
         if not hasattr(Context._default_ctx, "value"):
             Context._default_ctx.value = Context("cpu", 0)
-        self._old_ctx = Context._default_ctx.value
+        stack = getattr(Context._default_ctx, "stack", None)
+        if stack is None:
+            stack = Context._default_ctx.stack = []
+        stack.append(Context._default_ctx.value)  # a stack, so nesting the same ctx works
         Context._default_ctx.value = self
         return self
 
     def __exit__(self, ptype, value, trace):
-        Context._default_ctx.value = self._old_ctx
+        Context._default_ctx.value = Context._default_ctx.stack.pop()
 
     def __reduce__(self):
         return (Context, (self.device_type, self.device_id))

@@ -73,3 +73,33 @@ def _apply_engine_type() -> None:
 
 
 _apply_engine_type()
+
+
+def _default_threads() -> int:
+    """MXNet's default operator thread count: the processors without hyper-threads.
+
+    MXNet 1.x uses ``omp_get_num_procs()`` halved on x86 unless ``OMP_NUM_THREADS`` is set
+    (``MXNET_OMP_MAX_THREADS`` caps it). Matching it also avoids oversubscribing small
+    machines, where two busy intra-op threads per process slow tiny kernels down by orders
+    of magnitude.
+    """
+    import platform
+
+    n = os.cpu_count() or 1
+    if platform.machine().lower() in ("x86_64", "amd64", "i386", "i686"):
+        n = max(1, n // 2)
+    cap = os.environ.get("MXNET_OMP_MAX_THREADS")
+    if cap and cap.isdigit():
+        n = min(n, max(1, int(cap)))
+    return n
+
+
+def _configure_threads() -> None:
+    if "OMP_NUM_THREADS" in os.environ:
+        return  # torch already follows it
+    import torch
+
+    torch.set_num_threads(_default_threads())
+
+
+_configure_threads()

@@ -11,6 +11,10 @@ compiled graph. It pays off for inference and on GPU; for CPU training of conv n
 eager path is usually as fast (see ``benchmarks/bench_symbol_resnet.py``). The monitor
 callback always runs the eager, step-by-step path.
 
+Memory format: arguments feeding 2-D convolutions run in channels-last memory (same
+shapes, NHWC strides), which oneDNN/cuDNN convolutions prefer; outputs are returned
+contiguous. ``MXNET_NG_CHANNELS_LAST=0`` turns this off.
+
 Examples
 --------
 >>> import mxnet as mx

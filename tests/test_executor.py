@@ -202,3 +202,27 @@ def test_simple_bind_shared_exec_and_buffer():
     assert ex2.arg_dict['w'] is ex1.arg_dict['w'] and ex2.arg_dict['x'] is not ex1.arg_dict['x']
     ex3 = s.simple_bind(mx.cpu(), shared_buffer=buf, x=(2,), w=(2,))
     assert ex3.arg_dict['x'] is buf['x']
+
+
+@pytest.mark.skipif(not has_op("Convolution"), reason="Convolution missing")
+def test_channels_last_switch_gives_same_numbers(monkeypatch):
+    x = sym.Variable('x')
+    c = sym.Convolution(x, kernel=(3, 3), num_filter=4, pad=(1, 1), name='c')
+    s = sym.exp(c) * 0.5
+    rng = np.random.RandomState(0)
+    vals = {'x': rng.normal(size=(2, 3, 5, 5)), 'c_weight': rng.normal(size=(4, 3, 3, 3)),
+            'c_bias': rng.normal(size=(4,))}
+    res = []
+    for flag in ("1", "0"):
+        monkeypatch.setenv("MXNET_NG_CHANNELS_LAST", flag)
+        ex = s.simple_bind(mx.cpu(), x=(2, 3, 5, 5))
+        assert bool(ex._prog.cl_inputs) == (flag == "1")
+        for k, v in vals.items():
+            ex.arg_dict[k][:] = v
+        out = ex.forward(is_train=True)[0]
+        assert out._t.is_contiguous()
+        ex.backward(mx.nd.ones(out.shape))
+        res.append((out.asnumpy(), ex.grad_dict['c_weight'].asnumpy(),
+                    ex.grad_dict['x'].asnumpy()))
+    for a, b in zip(*res):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)

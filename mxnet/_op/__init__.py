@@ -14,11 +14,13 @@ from . import (  # noqa: F401  (registration side effects)
     _loss,
     _misc,
     _misc_nn,
+    _multi_update,
     _multibox,
     _nn,
     _norm,
     _optim,  # noqa: F401  (optimizer update operators)
     _random,
+    _random_pdf,
     _reduce,
     _rnn,  # the fused RNN operator (added with gluon.rnn)
     _shape,

@@ -191,6 +191,8 @@ class ParameterDict:
                         f"restore_prefix is '{restore_prefix}' but Parameters name '{name}' "
                         f"does not start with '{restore_prefix}'. " + _NAMING_URL)
         loaded = _nd().load(filename)
+        if isinstance(loaded, list) and not loaded:
+            loaded = {}  # an empty dict is saved as an empty list (a graph without params)
         if isinstance(loaded, list):
             from ..base import MXNetError
 

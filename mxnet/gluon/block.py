@@ -274,6 +274,8 @@ class Block:
         from .. import ndarray
 
         loaded = ndarray.load(filename)
+        if isinstance(loaded, list) and not loaded:
+            loaded = {}  # an empty dict is saved as an empty list
         if isinstance(loaded, list):
             raise MXNetError(f"load_parameters: '{filename}' holds an unnamed list of arrays, "
                              "not a name->array dict")

@@ -9,7 +9,7 @@ from .ndarray import (arange, array, concatenate, empty, from_dlpack, from_numpy
 from .utils import load, load_frombuffer, save
 from ._namespace import attach_fluent as _attach_fluent
 from ._frontends import attach as _attach_frontends
-from ._frontends import split_v2
+from ._frontends import *
 
 _attach_fluent(NDArray)
 _attach_frontends(NDArray)

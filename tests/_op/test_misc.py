@@ -99,6 +99,8 @@ RECORDS = [
 ]
 RECORDS += [golden_record(n, rtol=1e-4) for n in sorted(CASES) if CASES[n]["op"] in
             ("SVMOutput", "Correlation", "im2col", "col2im", "Crop")]
+PDF = sorted(n for n in CASES if n.startswith("pdf_"))
+RECORDS += [golden_record(n, rtol=1e-4) for n in PDF]
 
 
 IMG = (np.arange(4 * 5 * 3).reshape(4, 5, 3) * 7 % 256).astype(np.uint8)
@@ -145,6 +147,11 @@ def test_record(rec):
     "op"] in ("SVMOutput", "Correlation", "im2col", "col2im")))
 def test_golden_grad(name):
     check_golden_grad(name)
+
+
+@pytest.mark.parametrize("name", PDF)
+def test_pdf_golden_grad(name):
+    check_golden_grad(name, rtol=1e-3, atol=1e-4)
 
 
 def test_reset_arrays_in_place():

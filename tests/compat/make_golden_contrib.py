@@ -125,6 +125,25 @@ CASES = [
      {"kernel": (2, 3), "stride": (2, 1), "dilate": (1, 1), "pad": (1, 1)}, True),
     ("col2im", "col2im", [u(1, 8, 9)], {"output_size": (4, 5), "kernel": (2, 2),
                                         "stride": (2, 2), "pad": (1, 1)}, True),
+    ("pdf_normal", "random_pdf_normal", [u(2, 3, lo=-1), u(2, lo=-0.5), u(2, lo=0.5, hi=2)],
+     {}, True),
+    ("pdf_gamma_log", "random_pdf_gamma", [u(2, 2, 2, lo=0.2, hi=3), u(2, 2, lo=1, hi=3),
+                                           u(2, 2, lo=0.5, hi=2)], {"is_log": True}, True),
+    ("pdf_uniform", "random_pdf_uniform", [u(2, 3, lo=0.3, hi=0.6), u(2, hi=0.3),
+                                           u(2, lo=0.7, hi=2)], {}, True),
+    ("pdf_exponential", "random_pdf_exponential", [u(3, 2, lo=0.1, hi=2), u(3, lo=0.5, hi=2)],
+     {}, True),
+    ("pdf_poisson", "random_pdf_poisson", [np.array([[0, 1, 3], [2, 5, 1]], np.float32),
+                                           u(2, lo=0.5, hi=3)], {}, True),
+    ("pdf_nb", "random_pdf_negative_binomial",
+     [np.array([[0, 1, 3], [2, 5, 1]], np.float32), u(2, lo=1, hi=4), u(2, lo=0.2, hi=0.8)],
+     {"is_log": True}, True),
+    ("pdf_gnb", "random_pdf_generalized_negative_binomial",
+     [np.array([[0, 1, 3], [2, 5, 1]], np.float32), u(2, lo=1, hi=4), u(2, lo=0.2, hi=0.8)],
+     {}, True),
+    ("pdf_dirichlet", "random_pdf_dirichlet",
+     [np.array([[[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]], [[0.6, 0.3, 0.1], [0.3, 0.3, 0.4]]],
+               np.float32), u(2, 3, lo=0.5, hi=3)], {}, True),
     ("crop_hw", "Crop", [u(1, 2, 5, 6)], {"num_args": 1, "h_w": (2, 3), "offset": (1, 2)},
      False),
     ("crop_like", "Crop", [u(1, 2, 5, 6), u(1, 1, 3, 3)], {"num_args": 2, "center_crop": True},
@@ -179,9 +198,52 @@ def main():
     ex.backward(mx.nd.array(head))
     np.savez_compressed(os.path.join(HERE, "klsparse.npz"), in0=data, in1=init, head=head,
                         out0=y.asnumpy(), grad0=grad.asnumpy(), avg=avg.asnumpy())
+    multi_updates()
     with open(os.path.join(HERE, "cases.json"), "w") as f:
         json.dump(meta, f, indent=1, sort_keys=True)
     print("wrote", len(meta) + 1, "cases to", HERE)
+
+
+def multi_updates():
+    """Multi-tensor AdamW / LAMB: inputs, returned weights and updated states."""
+    store = {}
+    for name, k, extra, params in [
+        ("_multi_adamw_update", 4, True, {"lrs": (0.1, 0.2), "wds": (0.01, 0.02),
+                                          "etas": (1.0, 0.5), "clip_gradient": 0.6}),
+        ("_multi_mp_adamw_update", 5, True, {"lrs": (0.1, 0.2), "wds": (0.0, 0.02),
+                                             "etas": (0.7, 0.5), "beta1": 0.8}),
+        ("_multi_lamb_update", 4, False, {"learning_rates": (0.1, 0.2), "wds": (0.01, 0.02),
+                                          "step_count": (3, 4), "lower_bound": 0.1,
+                                          "upper_bound": 2.0}),
+        ("_multi_mp_lamb_update", 5, False, {"learning_rates": (0.1, 0.2), "wds": (0.0, 0.02),
+                                             "step_count": (1, 7), "bias_correction": False,
+                                             "rescale_grad": 0.5}),
+    ]:
+        arrs = []
+        for _ in range(2):
+            w = u(3, 2, lo=-1)
+            grp = [w, u(3, 2, lo=-1), u(3, 2, lo=-0.2, hi=0.2), u(3, 2, lo=0.01, hi=0.3)]
+            if k == 5:
+                grp[0] = w.astype(np.float16)
+                grp.append(w)
+            arrs += grp
+        if extra:
+            arrs.append(np.array([0.5], np.float32))
+        nds = [mx.nd.array(x, dtype=x.dtype) for x in arrs]
+        fn = getattr(mx.nd._internal, name)
+        outs = [mx.nd.zeros(nds[0].shape, dtype=nds[0].dtype),
+                mx.nd.zeros(nds[k].shape, dtype=nds[k].dtype)]
+        key = "num_weights" if extra else "num_tensors"
+        fn(*nds, out=outs, **{key: 2}, **params)
+        for i, x in enumerate(arrs):
+            store[f"{name}/in{i}"] = x
+        for i, x in enumerate(nds):
+            store[f"{name}/after{i}"] = x.asnumpy()
+        for i, o in enumerate(outs):
+            store[f"{name}/out{i}"] = o.asnumpy()
+        store[f"{name}/params"] = np.array(json.dumps(
+            {kk: list(v) if isinstance(v, tuple) else v for kk, v in params.items()}))
+    np.savez_compressed(os.path.join(HERE, "multi_update.npz"), **store)
 
 
 if __name__ == "__main__":

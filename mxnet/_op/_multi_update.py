@@ -1,0 +1,127 @@
+"""Multi-tensor AdamW and LAMB updates: ``_multi_adamw_update``, ``_multi_mp_adamw_update``,
+``_multi_lamb_update`` and ``_multi_mp_lamb_update`` (used by aggregated optimizers).
+
+Inputs come in groups per weight: ``weight, grad, mean, var[, weight32]``; the AdamW forms
+take a trailing ``rescale_grad`` array. States are updated in place, the new weights are
+returned.
+
+Example: ``mx.nd._internal._multi_adamw_update(w, g, m, v, scale, lrs=(0.1,), wds=(0.0,),
+etas=(1.0,), num_weights=1)``
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ..base import MXNetError
+from ._optim import _adamw_core, _lamb1_core, _lamb2_core
+from ._params import Param
+from ._registry import OpDef, register
+
+__all__: list[str] = []
+
+
+def _groups(name: str, tensors: tuple, k: int, extra: int) -> list:
+    n = len(tensors) - extra
+    if n <= 0 or n % k:
+        raise MXNetError(f"Operator {name}: expected {k} inputs per weight"
+                         f"{' plus rescale_grad' if extra else ''}, got {len(tensors)} inputs")
+    return [tensors[i:i + k] for i in range(0, n, k)]
+
+
+def _need(name: str, a: dict, keys: tuple[str, ...], n: int) -> None:
+    for key in keys:
+        if len(a[key]) < n:
+            raise MXNetError(f"Operator {name}: {key} needs {n} values, got {len(a[key])}")
+
+
+def _outputs(key: str):
+    return lambda a: [f"output{i}" for i in range(a.get(key) or 1)]
+
+
+def _make_adamw(name: str, mp: bool) -> None:
+    k = 5 if mp else 4
+
+    def compute(a: dict, *tensors: torch.Tensor) -> tuple:
+        groups = _groups(name, tensors, k, 1)
+        _need(name, a, ("lrs", "wds", "etas"), len(groups))
+        scale = tensors[-1]
+        outs = []
+        for i, grp in enumerate(groups):
+            ai = {"lr": a["lrs"][i], "wd": a["wds"][i], "eta": a["etas"][i],
+                  "beta1": a["beta1"], "beta2": a["beta2"], "epsilon": a["epsilon"],
+                  "clip_gradient": a["clip_gradient"]}
+            w, g, mean, var = grp[:4]
+            if mp:
+                w32 = grp[4]
+                w32.copy_(_adamw_core(ai, w32, g.float(), mean, var, scale))
+                outs.append(w32.to(w.dtype))
+            else:
+                outs.append(_adamw_core(ai, w, g, mean, var, scale))
+        return tuple(outs)
+
+    params = [Param("lrs", "float_seq", doc="Learning rates"),
+              Param("beta1", "float", 0.9, doc="The decay rate for the 1st moment estimates."),
+              Param("beta2", "float", 0.999, doc="The decay rate for the 2nd moment estimates."),
+              Param("epsilon", "float", 1e-8, doc="A small constant for numerical stability."),
+              Param("wds", "float_seq", doc="Weight decay augments the objective function with "
+                    "a regularization term that penalizes large weights."),
+              Param("etas", "float_seq", doc="Learning rates schedule multiplier"),
+              Param("clip_gradient", "float", -1.0, doc="Clip gradient; < 0 disables"),
+              Param("num_weights", "int", 1, doc="Number of updated weights.")]
+    register(OpDef(name, compute, params=params, variadic="num_weights",
+                   outputs=_outputs("num_weights"),
+                   doc=f"AdamW update of several weights at once{' (fp32 master weights)' if mp else ''}"
+                       "; the update is skipped when rescale_grad is 0/inf/nan."))
+
+
+def _make_lamb(name: str, mp: bool) -> None:
+    k = 5 if mp else 4
+
+    def compute(a: dict, *tensors: torch.Tensor) -> tuple:
+        groups = _groups(name, tensors, k, 0)
+        _need(name, a, ("learning_rates", "wds", "step_count"), len(groups))
+        outs = []
+        for i, grp in enumerate(groups):
+            w, g, mean, var = grp[:4]
+            master = grp[4] if mp else w
+            a1 = {"beta1": a["beta1"], "beta2": a["beta2"], "epsilon": a["epsilon"],
+                  "t": a["step_count"][i], "bias_correction": a["bias_correction"],
+                  "wd": a["wds"][i], "rescale_grad": a["rescale_grad"],
+                  "clip_gradient": a["clip_gradient"]}
+            upd = _lamb1_core(a1, master, g.float() if mp else g, mean, var)
+            r1 = master.float().square().sum().sqrt()
+            r2 = upd.float().square().sum().sqrt()
+            a2 = {"lr": a["learning_rates"][i], "lower_bound": a["lower_bound"],
+                  "upper_bound": a["upper_bound"]}
+            new = _lamb2_core(a2, master, upd, r1, r2)
+            if mp:
+                master.copy_(new)
+                new = new.to(w.dtype)
+            outs.append(new)
+        return tuple(outs)
+
+    params = [Param("learning_rates", "float_seq", doc="List of learning rates"),
+              Param("beta1", "float", 0.9, doc="Exponential decay rate for the first moment "
+                    "estimates."),
+              Param("beta2", "float", 0.999, doc="Exponential decay rate for the second moment "
+                    "estimates."),
+              Param("epsilon", "float", 1e-6, doc="Small value to avoid division by 0."),
+              Param("wds", "float_seq", doc="List of Weight decays."),
+              Param("rescale_grad", "float", 1.0, doc="Gradient rescaling factor"),
+              Param("lower_bound", "float", -1.0, doc="Lower limit of norm of weight."),
+              Param("upper_bound", "float", -1.0, doc="Upper limit of norm of weight."),
+              Param("clip_gradient", "float", -1.0, doc="Clip gradient; < 0 disables"),
+              Param("bias_correction", "bool", True, doc="Whether to use bias correction."),
+              Param("step_count", "int_seq", doc="Step count for each tensor"),
+              Param("num_tensors", "int", 1, doc="Number of tensors")]
+    register(OpDef(name, compute, params=params, variadic="num_tensors",
+                   outputs=_outputs("num_tensors"),
+                   doc=f"LAMB update of several weights at once{' (fp32 master weights)' if mp else ''}"
+                       "."))
+
+
+_make_adamw("_multi_adamw_update", False)
+_make_adamw("_multi_mp_adamw_update", True)
+_make_lamb("_multi_lamb_update", False)
+_make_lamb("_multi_mp_lamb_update", True)
