@@ -6,6 +6,7 @@ from . import (  # noqa: F401  (registration side effects)
     _creation,
     _custom,  # noqa: F401  (the Custom operator)
     _cvimage,
+    _deform,
     _detection,
     _elemwise,
     _image,

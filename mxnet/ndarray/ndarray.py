@@ -235,6 +235,11 @@ class NDArray(ArithMixin):
     def as_nd_ndarray(self) -> NDArray:
         return self
 
+    def as_np_ndarray(self):
+        """MXNet's NumPy-interface array; that interface (``mx.np``) is not provided."""
+        raise MXNetError("as_np_ndarray: the NumPy interface (mx.np / mx.npx) is not "
+                         "supported by mxnet-ng")
+
     def tostype(self, stype: str) -> NDArray:
         if stype != "default":
             raise MXNetError(f"tostype: storage type '{stype}' is not supported; only dense "

@@ -9,7 +9,7 @@ import numpy as np
 from ._create import create_op_symbol
 from .symbol import Symbol
 
-__all__ = ["pow", "power", "maximum", "minimum", "hypot", "zeros", "ones", "full", "arange",
+__all__ = ["split_v2", "pow", "power", "maximum", "minimum", "hypot", "zeros", "ones", "full", "arange",
            "linspace", "eye"]
 
 
@@ -105,3 +105,45 @@ def eye(N, M=0, k=0, dtype=None, **kwargs) -> Symbol:
     name, attr = kwargs.pop("name", None), kwargs.pop("attr", None)
     return _creation("_eye", {"N": N, "M": M, "k": k, "dtype": dtype or np.float32, **kwargs},
                      name, attr)
+
+def split_v2(ary, indices_or_sections, axis: int = 0, squeeze_axis: bool = False):
+    """Split a symbol into outputs by section count or split points.
+
+    Examples
+    --------
+    >>> s = mx.sym.split_v2(mx.sym.var('x'), 2, axis=1)
+    >>> len(s.list_outputs())
+    2
+    """
+    if isinstance(indices_or_sections, int) and not isinstance(indices_or_sections, bool):
+        kw = {"sections": indices_or_sections, "indices": ()}
+    elif isinstance(indices_or_sections, (list, tuple)):
+        kw = {"sections": 0, "indices": (0,) + tuple(int(i) for i in indices_or_sections)}
+    else:
+        raise ValueError("indices_or_sections must either int or tuple of ints")
+    from ._namespace import function_for
+
+    return function_for("_split_v2")(ary, axis=axis, squeeze_axis=squeeze_axis, **kw)
+
+
+def _split_v2_method(self, indices_or_sections, axis=0, squeeze_axis=False):
+    return split_v2(self, indices_or_sections, axis, squeeze_axis)
+
+
+def _unsupported(name: str, what: str):
+    def method(self, *args, **kwargs):
+        from ..base import MXNetError
+
+        raise MXNetError(f"Symbol.{name} is not supported: {what}")
+
+    method.__name__ = name
+    return method
+
+
+def attach(cls) -> None:
+    """Install front-end based methods on Symbol (overriding generated ones)."""
+    cls.split_v2 = _split_v2_method
+    cls.optimize_for = _unsupported("optimize_for", "there are no subgraph backends "
+                                    "(MKLDNN/TensorRT partitioning) in mxnet-ng")
+    cls.get_backend_symbol = _unsupported("get_backend_symbol", "there are no subgraph "
+                                          "backends in mxnet-ng")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .._op import _registry
-from .._op._gen import route
+from .._op._gen import FLUENT_METHODS, route
 
 _MODULES = {"op": "mxnet.symbol.op", "_internal": "mxnet.symbol._internal",
             "contrib": "mxnet.symbol.contrib", "linalg": "mxnet.symbol.linalg",
@@ -38,18 +38,19 @@ def populate(namespace: dict, which: str) -> list[str]:
 
 
 def attach_fluent(cls) -> None:
-    """Give ``cls`` a method for every fluent operator (``s.sum(axis=1)``)."""
-    for op in _registry.all_ops():
-        for name in (op.name, *op.aliases):
-            if op.fluent and not name.startswith("_") and not hasattr(cls, name):
-                setattr(cls, name, _fluent(name))
+    """Give ``cls`` MXNet's fluent methods (``s.sum(axis=1)``) for registered operators."""
+    for method, opname in {**FLUENT_METHODS, "reshape": "Reshape"}.items():
+        if method.startswith("slice_assign"):
+            continue  # NDArray-only in MXNet
+        if _registry.has_op(opname) and not hasattr(cls, method):
+            setattr(cls, method, _fluent(opname, method))
 
 
-def _fluent(opname: str):
+def _fluent(opname: str, public: str):
     def method(self, *args, **kwargs):
         return function_for(opname)(self, *args, **kwargs)
 
-    method.__name__ = opname
+    method.__name__ = public
     method.__doc__ = f"Fluent form of :func:`mxnet.symbol.{opname}` on this symbol."
     return method
 

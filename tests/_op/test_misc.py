@@ -5,6 +5,7 @@ values).
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 
@@ -152,6 +153,40 @@ def test_golden_grad(name):
 @pytest.mark.parametrize("name", PDF)
 def test_pdf_golden_grad(name):
     check_golden_grad(name, rtol=1e-3, atol=1e-4)
+
+
+MULTI = ["_multi_adamw_update", "_multi_mp_adamw_update", "_multi_lamb_update",
+         "_multi_mp_lamb_update"]
+_MZ = load("multi_update")
+
+
+def _multi_inputs(name):
+    n = sum(k.startswith(name + "/in") for k in _MZ)
+    return [_MZ[f"{name}/in{i}"] for i in range(n)]
+
+
+def _multi_params(name):
+    return {k: tuple(v) if isinstance(v, list) else v
+            for k, v in json.loads(str(_MZ[f"{name}/params"])).items()}
+
+
+RECORDS += [Record(n, _multi_inputs(n), _multi_params(n),
+                   ref=(lambda nm: lambda *a, **k: [_MZ[f"{nm}/out0"], _MZ[f"{nm}/out1"]])(n),
+                   symbolic=False, rtol=1e-4, atol=1e-5) for n in MULTI]
+
+
+@pytest.mark.parametrize("name", MULTI)
+def test_multi_update_states(name):
+    ins = _multi_inputs(name)
+    nds = [mx.nd.array(x, dtype=x.dtype) for x in ins]
+    outs = [mx.nd.zeros(nds[0].shape, dtype=nds[0].dtype) for _ in range(2)]
+    getattr(mx.nd._internal, name)(*nds, out=outs, **_multi_params(name))
+    for i, o in enumerate(outs):
+        np.testing.assert_allclose(o.asnumpy().astype(np.float64), _MZ[f"{name}/out{i}"],
+                                   rtol=1e-3, atol=1e-4, err_msg=f"{name} output {i}")
+    for i, x in enumerate(nds):
+        np.testing.assert_allclose(x.asnumpy().astype(np.float64), _MZ[f"{name}/after{i}"],
+                                   rtol=1e-4, atol=1e-5, err_msg=f"{name} input {i} after")
 
 
 def test_reset_arrays_in_place():

@@ -144,6 +144,16 @@ CASES = [
     ("pdf_dirichlet", "random_pdf_dirichlet",
      [np.array([[[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]], [[0.6, 0.3, 0.1], [0.3, 0.3, 0.4]]],
                np.float32), u(2, 3, lo=0.5, hi=3)], {}, True),
+    ("dcn", "contrib.DeformableConvolution",
+     [u(2, 4, 5, 5, lo=-1), u(2, 18, 5, 5, lo=-2, hi=2), u(6, 2, 3, 3, lo=-1), u(6)],
+     {"kernel": (3, 3), "pad": (1, 1), "num_filter": 6, "num_group": 2}, True),
+    ("dcn_stride_dg", "contrib.DeformableConvolution",
+     [u(1, 4, 6, 5, lo=-1), u(1, 16, 3, 2, lo=-1.5, hi=1.5), u(3, 4, 2, 2, lo=-1)],
+     {"kernel": (2, 2), "stride": (2, 2), "dilate": (2, 1), "num_filter": 3,
+      "num_deformable_group": 2, "no_bias": True}, True),
+    ("mdcn", "contrib.ModulatedDeformableConvolution",
+     [u(1, 2, 4, 4, lo=-1), u(1, 18, 4, 4, lo=-2, hi=2), u(1, 9, 4, 4), u(3, 2, 3, 3, lo=-1),
+      u(3)], {"kernel": (3, 3), "pad": (1, 1), "num_filter": 3}, True),
     ("crop_hw", "Crop", [u(1, 2, 5, 6)], {"num_args": 1, "h_w": (2, 3), "offset": (1, 2)},
      False),
     ("crop_like", "Crop", [u(1, 2, 5, 6), u(1, 1, 3, 3)], {"num_args": 2, "center_crop": True},
@@ -225,6 +235,7 @@ def multi_updates():
             grp = [w, u(3, 2, lo=-1), u(3, 2, lo=-0.2, hi=0.2), u(3, 2, lo=0.01, hi=0.3)]
             if k == 5:
                 grp[0] = w.astype(np.float16)
+                grp[1] = grp[1].astype(np.float16)
                 grp.append(w)
             arrs += grp
         if extra:

@@ -1,0 +1,174 @@
+"""Deformable convolutions of ``mx.nd.contrib``: DeformableConvolution (v1) and
+ModulatedDeformableConvolution (v2, with a modulation mask), 2-D NCHW only.
+
+Each kernel tap samples the input bilinearly at its regular position plus a learned
+offset (zero outside the image); the samples are then multiplied by the weight matrix.
+
+Example: ``mx.nd.contrib.DeformableConvolution(x, offset, w, b, kernel=(3, 3), pad=(1, 1),
+num_filter=8)``
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ._params import Param
+from ._registry import OpDef, register
+from ._shape import fmt_shape, op_error
+
+__all__: list[str] = []
+
+
+def _gather(img: torch.Tensor, y: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    """img (B, C, H, W); integer y, x (B, P) -> (B, C, P), zero where out of range."""
+    b, c, h, w = img.shape
+    ok = (y >= 0) & (y < h) & (x >= 0) & (x < w)
+    idx = (y.clamp(0, h - 1) * w + x.clamp(0, w - 1)).unsqueeze(1).expand(b, c, -1)
+    vals = torch.gather(img.reshape(b, c, h * w), 2, idx)
+    return vals * ok.unsqueeze(1).to(img.dtype)
+
+
+def _bilinear(img: torch.Tensor, py: torch.Tensor, px: torch.Tensor) -> torch.Tensor:
+    """Sample img (B, C, H, W) at float positions (B, P) -> (B, C, P)."""
+    h, w = img.shape[2], img.shape[3]
+    inside = (py > -1) & (py < h) & (px > -1) & (px < w)
+    y0, x0 = torch.floor(py), torch.floor(px)
+    ly, lx = py - y0, px - x0
+    hy, hx = 1 - ly, 1 - lx
+    y0, x0 = y0.long(), x0.long()
+    out = (_gather(img, y0, x0) * (hy * hx).unsqueeze(1)
+           + _gather(img, y0, x0 + 1) * (hy * lx).unsqueeze(1)
+           + _gather(img, y0 + 1, x0) * (ly * hx).unsqueeze(1)
+           + _gather(img, y0 + 1, x0 + 1) * (ly * lx).unsqueeze(1))
+    return out * inside.unsqueeze(1).to(img.dtype)
+
+
+def _cfg(op: str, a: dict, data: torch.Tensor) -> tuple:
+    if data.dim() != 4:
+        raise op_error(op, f"only 2-D deformable convolution (4-D NCHW data) is supported, got "
+                           f"data {fmt_shape(data.shape)}")
+    if a["layout"] not in (None, "NCHW"):
+        raise op_error(op, f"layout {a['layout']} is not supported (NCHW only)")
+    k = tuple(a["kernel"])
+    if len(k) != 2:
+        raise op_error(op, f"kernel must have 2 dimensions, got {k}")
+    st = tuple(a["stride"]) or (1, 1)
+    dl = tuple(a["dilate"]) or (1, 1)
+    pd = tuple(a["pad"]) or (0, 0)
+    return k, st, dl, pd
+
+
+def _deform(op: str, a: dict, data, offset, mask, weight, bias) -> torch.Tensor:
+    (kh, kw), (sh, sw), (dh, dw), (ph, pw) = _cfg(op, a, data)
+    n, c, h, w = data.shape
+    ho = (h + 2 * ph - (dh * (kh - 1) + 1)) // sh + 1
+    wo = (w + 2 * pw - (dw * (kw - 1) + 1)) // sw + 1
+    dg, grp, nf = a["num_deformable_group"], a["num_group"], a["num_filter"]
+    kk = kh * kw
+    if c % dg or c % grp or nf % grp:
+        raise op_error(op, f"channels {c} / num_filter {nf} must be divisible by num_group "
+                           f"{grp} and num_deformable_group {dg}")
+    if tuple(offset.shape) != (n, 2 * dg * kk, ho, wo):
+        raise op_error(op, f"offset shape {fmt_shape(offset.shape)} must be "
+                           f"{fmt_shape((n, 2 * dg * kk, ho, wo))}")
+    if tuple(weight.shape) != (nf, c // grp, kh, kw):
+        raise op_error(op, f"weight shape {fmt_shape(weight.shape)} must be "
+                           f"{fmt_shape((nf, c // grp, kh, kw))}")
+    if mask is not None and tuple(mask.shape) != (n, dg * kk, ho, wo):
+        raise op_error(op, f"mask shape {fmt_shape(mask.shape)} must be "
+                           f"{fmt_shape((n, dg * kk, ho, wo))}")
+    dev, dt = data.device, data.dtype
+    base_y = (torch.arange(ho, device=dev, dtype=dt) * sh - ph)[:, None]
+    base_x = (torch.arange(wo, device=dev, dtype=dt) * sw - pw)[None, :]
+    off = offset.reshape(n, dg, kk, 2, ho, wo)
+    ky = (torch.arange(kh, device=dev, dtype=dt) * dh).repeat_interleave(kw)
+    kx = (torch.arange(kw, device=dev, dtype=dt) * dw).repeat(kh)
+    py = base_y + ky[:, None, None] + off[:, :, :, 0]  # (n, dg, kk, ho, wo)
+    px = base_x + kx[:, None, None] + off[:, :, :, 1]
+    cg = c // dg
+    img = data.reshape(n * dg, cg, h, w)
+    cols = _bilinear(img, py.reshape(n * dg, -1), px.reshape(n * dg, -1))
+    cols = cols.reshape(n, dg, cg, kk, ho * wo)
+    if mask is not None:
+        cols = cols * mask.reshape(n, dg, 1, kk, ho * wo)
+    cols = cols.reshape(n, grp, (c // grp) * kk, ho * wo)
+    wmat = weight.reshape(grp, nf // grp, (c // grp) * kk)
+    out = torch.einsum("gfk,ngkp->ngfp", wmat, cols).reshape(n, nf, ho, wo)
+    if bias is not None:
+        out = out + bias.reshape(1, nf, 1, 1)
+    return out
+
+
+def _dcn(a: dict, data, offset, weight, bias=None):
+    return _deform("_contrib_DeformableConvolution", a, data, offset, None, weight, bias)
+
+
+def _mdcn(a: dict, data, offset, mask, weight, bias=None):
+    return _deform("_contrib_ModulatedDeformableConvolution", a, data, offset, mask, weight,
+                   bias)
+
+
+def _shape_fn(nin: int):
+    def infer(a: dict, s: list) -> list:
+        d = s[0]
+        if d is None or len(d) != 4:
+            return s
+        kh, kw = tuple(a["kernel"])[:2] if len(a["kernel"]) == 2 else (1, 1)
+        st = tuple(a["stride"]) or (1, 1)
+        dl = tuple(a["dilate"]) or (1, 1)
+        pd = tuple(a["pad"]) or (0, 0)
+        ho = (d[2] + 2 * pd[0] - (dl[0] * (kh - 1) + 1)) // st[0] + 1
+        wo = (d[3] + 2 * pd[1] - (dl[1] * (kw - 1) + 1)) // st[1] + 1
+        dg, kk = a["num_deformable_group"], kh * kw
+        if s[1] is None:
+            s[1] = (d[0], 2 * dg * kk, ho, wo)
+        if nin == 3 and s[2] is None:
+            s[2] = (d[0], dg * kk, ho, wo)
+        wi = nin
+        if s[wi] is None:
+            s[wi] = (a["num_filter"], d[1] // a["num_group"], kh, kw)
+        if len(s) > wi + 1 and s[wi + 1] is None:
+            s[wi + 1] = (a["num_filter"],)
+        return s
+
+    return infer
+
+
+def _params(v2: bool) -> list:
+    return [Param("kernel", "shape", doc="Convolution kernel size: (h, w) or (d, h, w)"),
+            Param("stride", "shape", (), doc="Convolution stride: (h, w) or (d, h, w). "
+                  "Defaults to 1 for each dimension."),
+            Param("dilate", "shape", (), doc="Convolution dilate: (h, w) or (d, h, w). "
+                  "Defaults to 1 for each dimension."),
+            Param("pad", "shape", (), doc="Zero pad for convolution: (h, w) or (d, h, w). "
+                  "Defaults to no padding."),
+            Param("num_filter", "int", doc="Convolution filter(channel) number"),
+            Param("num_group", "int", 1, doc="Number of group partitions."),
+            Param("num_deformable_group", "int", 1, doc="Number of deformable group "
+                  "partitions."),
+            Param("workspace", "int", 1024, doc="Maximum temperal workspace allowed for "
+                  "convolution (MB)."),
+            Param("no_bias", "bool", False, doc="Whether to disable bias parameter.")] + (
+        [Param("im2col_step", "int", 64, doc="Maximum number of images per im2col "
+               "computation.")] if v2 else []) + [
+        Param("layout", "enum", None, choices=("NCDHW", "NCHW", "NCW"),
+              doc="Set layout for input, output and weight. Empty for default layout: NCW "
+                  "for 1d, NCHW for 2d and NCDHW for 3d.")]
+
+
+register(OpDef("_contrib_DeformableConvolution", _dcn,
+               inputs=("data", "offset", "weight", "bias"),
+               active_inputs=lambda a: ("data", "offset", "weight") if a["no_bias"] else
+               ("data", "offset", "weight", "bias"),
+               params=_params(False), infer_shape=_shape_fn(2),
+               doc="Deformable convolution (Dai et al. 2017): kernel taps sample the input at "
+                   "learned offsets.\n\nExample: ``mx.nd.contrib.DeformableConvolution(x, off, "
+                   "w, b, kernel=(3, 3), num_filter=8)``"))
+register(OpDef("_contrib_ModulatedDeformableConvolution", _mdcn,
+               inputs=("data", "offset", "mask", "weight", "bias"),
+               active_inputs=lambda a: ("data", "offset", "mask", "weight") if a["no_bias"] else
+               ("data", "offset", "mask", "weight", "bias"),
+               params=_params(True), infer_shape=_shape_fn(3),
+               doc="Modulated deformable convolution (DCNv2): deformable taps scaled by a "
+                   "mask.\n\nExample: ``mx.nd.contrib.ModulatedDeformableConvolution(x, off, "
+                   "mask, w, b, kernel=(3, 3), num_filter=8)``"))
