@@ -20,6 +20,7 @@ from . import (  # noqa: F401  (registration side effects)
     _nn,
     _norm,
     _optim,  # noqa: F401  (optimizer update operators)
+    _proposal,
     _random,
     _random_pdf,
     _reduce,

@@ -28,12 +28,23 @@ def _gather(img: torch.Tensor, y: torch.Tensor, x: torch.Tensor) -> torch.Tensor
     return vals * ok.unsqueeze(1).to(img.dtype)
 
 
-def _bilinear(img: torch.Tensor, py: torch.Tensor, px: torch.Tensor) -> torch.Tensor:
-    """Sample img (B, C, H, W) at float positions (B, P) -> (B, C, P)."""
+def _bilinear(img: torch.Tensor, py: torch.Tensor, px: torch.Tensor,
+              edge_clamp: bool) -> torch.Tensor:
+    """Sample img (B, C, H, W) at float positions (B, P) -> (B, C, P).
+
+    ``edge_clamp`` (DeformableConvolution's CPU kernel): only positions inside [0, H) x [0, W)
+    are sampled and the last row/column takes its own value; otherwise (the modulated
+    kernel) positions in (-1, H) x (-1, W) are sampled with zeros outside the image.
+    """
     h, w = img.shape[2], img.shape[3]
-    inside = (py > -1) & (py < h) & (px > -1) & (px < w)
     y0, x0 = torch.floor(py), torch.floor(px)
     ly, lx = py - y0, px - x0
+    if edge_clamp:
+        inside = (py >= 0) & (py < h) & (px >= 0) & (px < w)
+        ly = torch.where(y0 >= h - 1, torch.zeros_like(ly), ly)
+        lx = torch.where(x0 >= w - 1, torch.zeros_like(lx), lx)
+    else:
+        inside = (py > -1) & (py < h) & (px > -1) & (px < w)
     hy, hx = 1 - ly, 1 - lx
     y0, x0 = y0.long(), x0.long()
     out = (_gather(img, y0, x0) * (hy * hx).unsqueeze(1)
@@ -87,7 +98,7 @@ def _deform(op: str, a: dict, data, offset, mask, weight, bias) -> torch.Tensor:
     px = base_x + kx[:, None, None] + off[:, :, :, 1]
     cg = c // dg
     img = data.reshape(n * dg, cg, h, w)
-    cols = _bilinear(img, py.reshape(n * dg, -1), px.reshape(n * dg, -1))
+    cols = _bilinear(img, py.reshape(n * dg, -1), px.reshape(n * dg, -1), mask is None)
     cols = cols.reshape(n, dg, cg, kk, ho * wo)
     if mask is not None:
         cols = cols * mask.reshape(n, dg, 1, kk, ho * wo)

@@ -279,7 +279,15 @@ _OPS = [
           doc='Add AlexNet-style PCA lighting noise.'),
 ]
 
+_SAME_SHAPE = {"_image_flip_left_right", "_image_random_flip_left_right",
+               "_image_flip_top_bottom", "_image_random_flip_top_bottom",
+               "_image_random_brightness", "_image_random_contrast", "_image_random_saturation",
+               "_image_random_hue", "_image_random_color_jitter", "_image_adjust_lighting",
+               "_image_random_lighting", "_image_normalize"}
+
 for _op in _OPS:
+    if _op.name in _SAME_SHAPE:
+        _op.infer_out_fn = lambda a, s: [s[0]]  # kernels draw on the host: no meta tracing
     if not has_op(_op.name):
         register(_op)
 

@@ -7,6 +7,8 @@ that a convolution multiplies with its weight matrix.
 
 from __future__ import annotations
 
+import math
+
 import torch
 import torch.nn.functional as F
 
@@ -261,3 +263,86 @@ register(OpDef("col2im", _col2im,
                              "array: (w,), (h, w) or (d, h, w).")] + _CONV,
                doc="Sum columns back into an image (the adjoint of im2col).\n\n"
                    "Example: ``mx.nd.col2im(cols, output_size=(4, 4), kernel=(2, 2))``"))
+
+
+# ---------------------------------------------------------------------------------------
+# PSROIPooling (R-FCN) and count_sketch
+
+
+def _psroi(a: dict, data: torch.Tensor, rois: torch.Tensor) -> torch.Tensor:
+    op = "_contrib_PSROIPooling"
+    p, od = a["pooled_size"], a["output_dim"]
+    g = a["group_size"] or p
+    if data.dim() != 4 or rois.dim() != 2 or rois.shape[1] != 5:
+        raise op_error(op, f"data must be (N, C, H, W) and rois (R, 5), got data "
+                           f"{fmt_shape(data.shape)}, rois {fmt_shape(rois.shape)}")
+    if data.shape[1] != od * g * g:
+        raise op_error(op, f"data channels {data.shape[1]} must equal output_dim * group_size"
+                           f"^2 = {od * g * g}")
+    nr = rois.shape[0]
+    if data.device.type == "meta":
+        return data.new_empty((nr, od, p, p))
+    h, w = data.shape[2], data.shape[3]
+    sc = a["spatial_scale"]
+    r = rois.detach().double()
+    boxes = (torch.sign(r) * torch.floor(r.abs() + 0.5)).tolist()  # C round: halves away
+
+    cidx = torch.arange(od, device=data.device)
+    out = []
+    for b, x1, y1, x2, y2 in boxes:
+        sw, sh = x1 * sc, y1 * sc
+        rw, rh = max((x2 + 1) * sc - sw, 0.1), max((y2 + 1) * sc - sh, 0.1)
+        bh, bw = rh / p, rw / p
+        rows = []
+        for ph in range(p):
+            hs = min(max(math.floor(ph * bh + sh), 0), h)
+            he = min(max(math.ceil((ph + 1) * bh + sh), 0), h)
+            gh = min(max(ph * g // p, 0), g - 1)
+            cols = []
+            for pw in range(p):
+                ws = min(max(math.floor(pw * bw + sw), 0), w)
+                we = min(max(math.ceil((pw + 1) * bw + sw), 0), w)
+                gw = min(max(pw * g // p, 0), g - 1)
+                if he <= hs or we <= ws:
+                    cols.append(data.new_zeros(od))
+                    continue
+                ch = (cidx * g + gh) * g + gw
+                patch = data[int(b), :, hs:he, ws:we].index_select(0, ch)
+                cols.append(patch.sum(dim=(1, 2)) / ((he - hs) * (we - ws)))
+            rows.append(torch.stack(cols, -1))
+        out.append(torch.stack(rows, -2))
+    return torch.stack(out, 0) if out else data.new_zeros((0, od, p, p))
+
+
+register(OpDef("_contrib_PSROIPooling", _psroi, inputs=("data", "rois"),
+               params=[Param("spatial_scale", "float", doc="Ratio of input feature map height "
+                             "(or w) to raw image height (or w). Equals the reciprocal of total "
+                             "stride in convolutional layers"),
+                       Param("output_dim", "int", doc="fix output dim"),
+                       Param("pooled_size", "int", doc="fix pooled size"),
+                       Param("group_size", "int", 0, doc="fix group size")],
+               doc="Position-sensitive ROI average pooling (R-FCN): bin (i, j) of output "
+                   "channel c averages input channel (c*g + i)*g + j over the bin.\n\n"
+                   "Example: ``mx.nd.contrib.PSROIPooling(feat, rois, spatial_scale=0.0625, "
+                   "output_dim=21, pooled_size=7)``"))
+
+
+def _count_sketch(a: dict, data: torch.Tensor, h: torch.Tensor, s: torch.Tensor) -> torch.Tensor:
+    n = data.shape[-1]
+    if h.numel() != n or s.numel() != n:
+        raise op_error("_contrib_count_sketch", f"h {fmt_shape(h.shape)} and s "
+                                                f"{fmt_shape(s.shape)} must hold one entry per "
+                                                f"input feature ({n})")
+    x = data.reshape(-1, n) * s.reshape(1, n).to(data.dtype)
+    idx = h.detach().reshape(-1).to(torch.int64).clamp(0, a["out_dim"] - 1)
+    out = x.new_zeros((x.shape[0], a["out_dim"])).index_add(1, idx, x)
+    return out.reshape(tuple(data.shape[:-1]) + (a["out_dim"],))
+
+
+register(OpDef("_contrib_count_sketch", _count_sketch, inputs=("data", "h", "s"),
+               params=[Param("out_dim", "int", doc="The output dimension."),
+                       Param("processing_batch_size", "int", 32, doc="How many sketch vectors "
+                             "to process at one time.")],
+               doc="Count sketch: ``out[:, h[i]] += s[i] * data[:, i]`` (MXNet ships it for "
+                   "GPU only).\n\nExample: ``mx.nd.contrib.count_sketch(x, h, s, "
+                   "out_dim=16)``"))

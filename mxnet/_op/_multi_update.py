@@ -71,8 +71,9 @@ def _make_adamw(name: str, mp: bool) -> None:
               Param("num_weights", "int", 1, doc="Number of updated weights.")]
     register(OpDef(name, compute, params=params, variadic="num_weights",
                    outputs=_outputs("num_weights"),
-                   doc=f"AdamW update of several weights at once{' (fp32 master weights)' if mp else ''}"
-                       "; the update is skipped when rescale_grad is 0/inf/nan."))
+                   doc="AdamW update of several weights at once"
+                       + (" (fp32 master weights)" if mp else "")
+                       + "; the update is skipped when rescale_grad is 0/inf/nan."))
 
 
 def _make_lamb(name: str, mp: bool) -> None:
@@ -117,8 +118,8 @@ def _make_lamb(name: str, mp: bool) -> None:
               Param("num_tensors", "int", 1, doc="Number of tensors")]
     register(OpDef(name, compute, params=params, variadic="num_tensors",
                    outputs=_outputs("num_tensors"),
-                   doc=f"LAMB update of several weights at once{' (fp32 master weights)' if mp else ''}"
-                       "."))
+                   doc="LAMB update of several weights at once"
+                       + (" (fp32 master weights)." if mp else ".")))
 
 
 _make_adamw("_multi_adamw_update", False)

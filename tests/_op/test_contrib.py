@@ -78,6 +78,30 @@ RECORDS = [
 ]
 RECORDS += [golden_record(n, rtol=1e-4, grad=False) for n in
             ("selfatt_qk", "selfatt_valatt", "encdec_qk", "encdec_valatt")]
+RECORDS += [golden_record(n, rtol=1e-4) for n in ("dcn", "dcn_stride_dg", "mdcn", "psroi",
+                                                  "psroi_group")]
+RECORDS.append(Record("_contrib_PSROIPooling",
+                      [rng.uniform(-1, 1, (1, 8, 4, 4)), np.array([[0, 0.6, 0, 2.4, 3]])],
+                      {"spatial_scale": 1.0, "output_dim": 2, "pooled_size": 2}, grad=True,
+                      grad_inputs=(0,), name="psroi_numeric"))
+
+
+def _count_sketch(x, h, s, out_dim, **k):
+    out = np.zeros((x.shape[0], out_dim))
+    for i in range(x.shape[1]):
+        out[:, int(h[0, i])] += s[0, i] * x[:, i]
+    return out
+
+
+RECORDS.append(Record("_contrib_count_sketch",
+                      [X, np.array([[0, 2, 0, 1]], np.float32),
+                       np.array([[1, -1, 1, -1]], np.float32)], {"out_dim": 3},
+                      ref=_count_sketch, grad=True, grad_inputs=(0,)))
+RECORDS.append(Record("_contrib_ModulatedDeformableConvolution",
+                      [rng.uniform(-1, 1, (1, 1, 3, 3)), rng.uniform(-0.4, 0.4, (1, 8, 2, 2)),
+                       rng.uniform(0, 1, (1, 4, 2, 2)), rng.uniform(-1, 1, (2, 1, 2, 2))],
+                      {"kernel": (2, 2), "num_filter": 2, "no_bias": True}, grad=True,
+                      name="mdcn_numeric", rtol=1e-4, atol=1e-5))
 RECORDS.append(Record("_contrib_interleaved_matmul_selfatt_qk",
                       [rng.uniform(-1, 1, (2, 1, 6)).astype(np.float32)], {"heads": 1},
                       grad=True, name="selfatt_qk_numeric"))
@@ -88,7 +112,8 @@ def test_record(rec):
     run_record(rec)
 
 
-@pytest.mark.parametrize("name", ["selfatt_qk", "selfatt_valatt", "encdec_qk", "encdec_valatt"])
+@pytest.mark.parametrize("name", ["selfatt_qk", "selfatt_valatt", "encdec_qk", "encdec_valatt",
+                                  "dcn", "dcn_stride_dg"])
 def test_interleaved_grad(name):
     check_golden_grad(name)
 

@@ -66,7 +66,8 @@ def check_golden_grad(name: str, rtol: float = 1e-4, atol: float = 1e-5) -> None
 DETECTION = [n for n, c in CASES.items() if op_name(c["op"]) in {
     "_contrib_box_nms", "_contrib_box_iou", "_contrib_bipartite_matching",
     "_contrib_box_encode", "_contrib_box_decode", "_contrib_MultiBoxPrior",
-    "_contrib_MultiBoxTarget", "_contrib_MultiBoxDetection"}]
+    "_contrib_MultiBoxTarget", "_contrib_MultiBoxDetection", "_contrib_Proposal",
+    "_contrib_MultiProposal"}]
 
 RECORDS = [golden_record(n) for n in sorted(DETECTION)]
 
@@ -117,3 +118,10 @@ def test_box_utilities_have_zero_gradient():
         loss = y.sum() + z.sum()
     loss.backward()
     np.testing.assert_array_equal(x.grad.asnumpy(), 0)
+
+
+def test_proposal_output_names():
+    a, b, c = mx.sym.var("a"), mx.sym.var("b"), mx.sym.var("c")
+    s = mx.sym.contrib.Proposal(a, b, c, output_score=True, name="proposal0")
+    assert s.list_outputs() == ["proposal0_output", "proposal0_score"]
+    assert mx.sym.contrib.Proposal(a, b, c, name="p").list_outputs() == ["p_output"]

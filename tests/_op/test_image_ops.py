@@ -1,0 +1,57 @@
+"""Records for the image operators (``mx.nd.image.*``)."""
+
+import numpy as np
+import pytest
+
+from tests._op.harness import Record, run_record
+
+rng = np.random.RandomState(0)
+IMG = rng.randint(0, 256, (4, 6, 3)).astype(np.uint8)
+CHW = rng.uniform(0, 1, (3, 4, 6)).astype(np.float32)
+FIMG = IMG.astype(np.float32)
+
+
+def _same_shape(outs, ins):
+    assert outs[0].shape == ins[0].shape
+
+
+RECORDS = [
+    Record("_image_to_tensor", [IMG],
+           ref=lambda x: x.transpose(2, 0, 1).astype(np.float32) / 255.0),
+    Record("_image_normalize", [CHW], {"mean": (0.1, 0.2, 0.3), "std": (1.0, 2.0, 4.0)},
+           ref=lambda x, mean, std: (x - np.array(mean, np.float32)[:, None, None])
+           / np.array(std, np.float32)[:, None, None]),
+    Record("_image_resize", [IMG], {"size": (3, 2)},
+           check=lambda outs, ins: outs[0].shape == (2, 3, 3) or pytest.fail(outs[0].shape),
+           symbolic=False),
+    Record("_image_crop", [IMG], {"x": 1, "y": 2, "width": 3, "height": 2},
+           ref=lambda img, x, y, width, height: img[y:y + height, x:x + width]),
+    Record("_image_flip_left_right", [IMG], ref=lambda x: x[:, ::-1]),
+    Record("_image_flip_top_bottom", [IMG], ref=lambda x: x[::-1]),
+    Record("_image_random_flip_left_right", [IMG], check=_same_shape, symbolic=False),
+    Record("_image_random_flip_top_bottom", [IMG], check=_same_shape, symbolic=False),
+    Record("_image_random_brightness", [FIMG], {"min_factor": 1.0, "max_factor": 1.0},
+           ref=lambda x, min_factor, max_factor: x),
+    Record("_image_random_contrast", [FIMG], {"min_factor": 1.0, "max_factor": 1.0},
+           ref=lambda x, min_factor, max_factor: x, rtol=1e-4, atol=1e-3),
+    Record("_image_random_saturation", [FIMG], {"min_factor": 1.0, "max_factor": 1.0},
+           ref=lambda x, min_factor, max_factor: x, rtol=1e-4, atol=1e-3),
+    Record("_image_random_hue", [FIMG], {"min_factor": 0.0, "max_factor": 0.0},
+           check=_same_shape, symbolic=False),
+    Record("_image_random_color_jitter", [FIMG],
+           {"brightness": 0.0, "contrast": 0.0, "saturation": 0.0, "hue": 0.0},
+           ref=lambda x, **k: x, rtol=1e-4, atol=1e-3),
+    # values recorded from MXNet 1.9.1 (adjust_lighting on a 1x2x3 image)
+    Record("_image_adjust_lighting",
+           [np.array([[[10, 20, 30], [40, 50, 60]]], np.float32)], {"alpha": (0.1, 0.2, 0.3)},
+           ref=lambda x, alpha: np.array([[[7.6802835, 16.494226, 26.241932],
+                                           [37.680283, 46.49423, 56.241932]]], np.float32),
+           rtol=1e-5, atol=1e-4),
+    Record("_image_random_lighting", [FIMG], {"alpha_std": 0.0},
+           ref=lambda x, alpha_std: x, rtol=1e-5, atol=1e-4),
+]
+
+
+@pytest.mark.parametrize("rec", RECORDS, ids=lambda r: r.id)
+def test_record(rec):
+    run_record(rec)
