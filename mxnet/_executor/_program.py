@@ -42,6 +42,35 @@ class Program:
         self.nodes = nodes
         self._compiled: Callable | None = None
         self.cl_inputs: list[int] = []  # argument slots converted to channels-last
+        # creation steps whose shape has unknown (0) dims, e.g. RNN begin states made with
+        # F.zeros(shape=(layers, 0, hidden)); resolved per input-shape signature
+        self.partial: list[int] = []
+        self._resolved: dict = {}
+
+    def _steps_for(self, inputs, aux) -> list[Step]:
+        """The steps with every partial creation shape filled in by shape inference."""
+        if not self.partial:
+            return self.steps
+        key = tuple(tuple(t.shape) for t in inputs) + tuple(tuple(t.shape) for t in aux)
+        steps = self._resolved.get(key)
+        if steps is None:
+            from ..symbol._infer import infer_graph_shapes
+
+            names = self.arg_names + self.aux_names
+            known = dict(zip(names, [tuple(t.shape) for t in list(inputs) + list(aux)]))
+            shapes = infer_graph_shapes(self.nodes, known)
+            steps = list(self.steps)
+            for k in self.partial:
+                compute, attrs, ins, outs, frees, node = steps[k]
+                shp = shapes.get((id(node), 0))
+                if shp is None or 0 in shp:
+                    raise MXNetError(f"Error in operator {node.name}: cannot infer the unknown "
+                                     f"dimensions of shape {attrs['shape']}")
+                steps[k] = (compute, {**attrs, "shape": tuple(shp)}, ins, outs, frees, node)
+            if len(self._resolved) > 64:
+                self._resolved.clear()
+            self._resolved[key] = steps
+        return steps
 
     def _to_channels_last(self, inputs):
         """4-D inputs of convolutions in channels-last memory (same shape, NHWC strides):
@@ -61,7 +90,7 @@ class Program:
         nargs = len(inputs)
         buf[:nargs] = inputs
         buf[nargs:nargs + len(aux)] = aux
-        for compute, attrs, ins, outs, frees, _node in self.steps:
+        for compute, attrs, ins, outs, frees, _node in self._steps_for(inputs, aux):
             r = compute(attrs, *[buf[i] for i in ins])
             if isinstance(r, torch.Tensor):
                 buf[outs[0]] = r
@@ -79,7 +108,7 @@ class Program:
         nargs = len(inputs)
         buf[:nargs] = inputs
         buf[nargs:nargs + len(aux)] = aux
-        for compute, attrs, ins, outs, frees, node in self.steps:
+        for compute, attrs, ins, outs, frees, node in self._steps_for(inputs, aux):
             args = [buf[i] for i in ins]
             if monitor_all and monitor is not None:
                 names = node.arg_names() + node.aux_names()
@@ -192,6 +221,8 @@ def compile_program(symbol, group_devices: dict[str, torch.device] | None = None
         steps.append((compute, n.parsed, ins, outs, tuple(frees_at.get(k, []) + unread), n))
     prog = Program(steps, len(slot), head_slots, [n.name for n in args],
                    [n.name for n in auxs], symbol.list_outputs(), order)
+    prog.partial = [k for k, n in enumerate(ops)
+                    if n.op.creation and 0 in tuple(n.parsed.get("shape") or ())]
     if channels_last_enabled():
         nargs = len(args)
         cl = set()

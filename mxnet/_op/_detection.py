@@ -8,6 +8,8 @@ Example: ``mx.nd.contrib.box_iou(a, b)`` gives the pairwise IoU of two box sets.
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from ._params import Param
@@ -137,9 +139,13 @@ def _box_nms(a: dict, data: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         raise op_error(op, f"invalid score_index={si}, coord_start={cs}, id_index={ii} for "
                            f"box width {width} (input {fmt_shape(data.shape)})")
     n = data.shape[-2]
-    flat = data.reshape(-1, n, width)
+    rec_shape = tuple(data.shape[:-1]) + (1,)
     if data.device.type == "meta":
-        return data.clone(), data.new_empty(tuple(data.shape[:-1]) + (1,))
+        return data.clone(), data.new_empty(rec_shape)
+    if a["topk"] == 0 or data.numel() == 0:  # MXNet returns the input unchanged for topk=0
+        rng = torch.arange(math.prod(rec_shape), dtype=data.dtype, device=data.device)
+        return data.clone(), rng.reshape(rec_shape)
+    flat = data.reshape(-1, n, width)
     rows, records = [], []
     det = flat.detach()
     for b in range(flat.shape[0]):
@@ -174,7 +180,7 @@ def _box_nms(a: dict, data: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         conv = torch.where((coords[..., :1] < 0), coords, conv)  # -1 rows stay as they are
         out = torch.cat([out[..., :cs], conv, out[..., cs + 4:]], -1)
     rec = torch.stack(records, 0)
-    return out.reshape(data.shape), rec.reshape(tuple(data.shape[:-1]) + (1,))
+    return out.reshape(data.shape), rec.reshape(rec_shape)
 
 
 register(OpDef(

@@ -346,3 +346,74 @@ register(OpDef("_contrib_count_sketch", _count_sketch, inputs=("data", "h", "s")
                doc="Count sketch: ``out[:, h[i]] += s[i] * data[:, i]`` (MXNet ships it for "
                    "GPU only).\n\nExample: ``mx.nd.contrib.count_sketch(x, h, s, "
                    "out_dim=16)``"))
+
+
+# ---------------------------------------------------------------------------------------
+# RROIAlign (rotated ROI align; forward only, as in MXNet)
+
+
+def _sample_clamped(img: torch.Tensor, y: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    """Bilinear samples of img (C, H, W) at (P,) positions, MXNet's ROIAlign edge rules."""
+    c, h, w = img.shape
+    bad = (y < -1.0) | (y > h) | (x < -1.0) | (x > w)
+    y, x = y.clamp(min=0), x.clamp(min=0)
+    y0, x0 = y.floor().long(), x.floor().long()
+    ytop, xtop = y0 >= h - 1, x0 >= w - 1
+    y0, x0 = torch.where(ytop, h - 1, y0), torch.where(xtop, w - 1, x0)
+    y1, x1 = torch.where(ytop, y0, y0 + 1), torch.where(xtop, x0, x0 + 1)
+    ly = torch.where(ytop, torch.zeros_like(y), y - y0.to(y.dtype))
+    lx = torch.where(xtop, torch.zeros_like(x), x - x0.to(x.dtype))
+    flat = img.reshape(c, h * w)
+
+    def at(yy, xx):
+        return flat[:, yy * w + xx]
+
+    val = (at(y0, x0) * (1 - ly) * (1 - lx) + at(y0, x1) * (1 - ly) * lx
+           + at(y1, x0) * ly * (1 - lx) + at(y1, x1) * ly * lx)
+    return torch.where(bad, torch.zeros_like(val), val)
+
+
+def _rroi_align(a: dict, data: torch.Tensor, rois: torch.Tensor) -> torch.Tensor:
+    op = "_contrib_RROIAlign"
+    if data.dim() != 4 or rois.dim() != 2 or rois.shape[1] != 6:
+        raise op_error(op, f"data must be 4-D and rois (R, 6) [batch, x, y, w, h, theta], got "
+                           f"data {fmt_shape(data.shape)}, rois {fmt_shape(rois.shape)}")
+    ph, pw = a["pooled_size"]
+    if data.device.type == "meta":
+        return data.new_empty((rois.shape[0], data.shape[1], ph, pw))
+    sc, sr = a["spatial_scale"], a["sampling_ratio"]
+    out = []
+    dt = data.dtype
+    for b, cx, cy, rw, rh, theta in rois.detach().double().tolist():
+        cx, cy = cx * sc, cy * sc
+        rw, rh = max(rw * sc, 1.0), max(rh * sc, 1.0)
+        t = theta * math.pi / 180.0
+        bh, bw = rh / ph, rw / pw
+        gh = sr if sr > 0 else math.ceil(rh / ph)
+        gw = sr if sr > 0 else math.ceil(rw / pw)
+        iy = torch.arange(ph, dtype=torch.float64)[:, None] * bh + \
+            (torch.arange(gh, dtype=torch.float64)[None, :] + 0.5) * bh / gh - rh / 2
+        ix = torch.arange(pw, dtype=torch.float64)[:, None] * bw + \
+            (torch.arange(gw, dtype=torch.float64)[None, :] + 0.5) * bw / gw - rw / 2
+        yy = iy.reshape(ph, 1, gh, 1).expand(ph, pw, gh, gw)
+        xx = ix.reshape(1, pw, 1, gw).expand(ph, pw, gh, gw)
+        x = (xx * math.cos(t) + yy * math.sin(t) + cx).to(dt).reshape(-1)
+        y = (yy * math.cos(t) - xx * math.sin(t) + cy).to(dt).reshape(-1)
+        vals = _sample_clamped(data[int(b)].detach(), y.to(data.device), x.to(data.device))
+        out.append(vals.reshape(-1, ph, pw, gh * gw).mean(-1))
+    if not out:
+        return data.new_zeros((0, data.shape[1], ph, pw))
+    return torch.stack(out, 0)
+
+
+register(OpDef("_contrib_RROIAlign", _rroi_align, inputs=("data", "rois"),
+               params=[Param("pooled_size", "shape", doc="RROI align output shape (h,w) "),
+                       Param("spatial_scale", "float", doc="Ratio of input feature map height "
+                             "(or width) to raw image height (or width). Equals the reciprocal "
+                             "of total stride in convolutional layers"),
+                       Param("sampling_ratio", "int", -1, doc="Optional sampling ratio of ROI "
+                             "align, using adaptive size by default.")],
+               doc="Rotated ROI align: average of bilinear samples over each bin of rotated "
+                   "rois ``[batch, x_center, y_center, w, h, theta_degrees]`` (no gradient, as "
+                   "in MXNet).\n\nExample: ``mx.nd.contrib.RROIAlign(feat, rois, "
+                   "pooled_size=(7, 7), spatial_scale=0.25)``"))

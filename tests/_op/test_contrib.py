@@ -79,7 +79,7 @@ RECORDS = [
 RECORDS += [golden_record(n, rtol=1e-4, grad=False) for n in
             ("selfatt_qk", "selfatt_valatt", "encdec_qk", "encdec_valatt")]
 RECORDS += [golden_record(n, rtol=1e-4) for n in ("dcn", "dcn_stride_dg", "mdcn", "psroi",
-                                                  "psroi_group")]
+                                                  "psroi_group", "rroi", "rroi_scale")]
 RECORDS.append(Record("_contrib_PSROIPooling",
                       [rng.uniform(-1, 1, (1, 8, 4, 4)), np.array([[0, 0.6, 0, 2.4, 3]])],
                       {"spatial_scale": 1.0, "output_dim": 2, "pooled_size": 2}, grad=True,

@@ -125,3 +125,9 @@ def test_proposal_output_names():
     s = mx.sym.contrib.Proposal(a, b, c, output_score=True, name="proposal0")
     assert s.list_outputs() == ["proposal0_output", "proposal0_score"]
     assert mx.sym.contrib.Proposal(a, b, c, name="p").list_outputs() == ["p_output"]
+
+
+def test_box_nms_topk_zero_returns_input():
+    d = load("box_nms_default")["in0"]
+    out = mx.nd.contrib.box_nms(mx.nd.array(d), topk=0)
+    np.testing.assert_array_equal(out.asnumpy(), d)

@@ -173,7 +173,8 @@ def _multi_params(name):
 
 RECORDS += [Record(n, _multi_inputs(n), _multi_params(n),
                    ref=(lambda nm: lambda *a, **k: [_MZ[f"{nm}/out0"], _MZ[f"{nm}/out1"]])(n),
-                   symbolic=False, rtol=1e-4, atol=1e-5) for n in MULTI]
+                   symbolic=False, rtol=5e-4 if "lamb" in n else 1e-4, atol=1e-5)
+            for n in MULTI]
 
 
 @pytest.mark.parametrize("name", MULTI)
