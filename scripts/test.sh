@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/ruff check mxnet tests
-.venv/bin/python -m pytest -n 2 -q tests "$@"
+.venv/bin/python -m pytest -n 2 -p no:cacheprovider tests "$@"

@@ -409,6 +409,7 @@ def _cast_storage(a: dict, data: torch.Tensor) -> torch.Tensor:
 
 
 register(OpDef("cast_storage", _cast_storage, infer_shape=_same_shape,
+               aliases=("_sparse_cast_storage",),
                params=[Param("stype", "enum", choices=("csr", "default", "row_sparse"),
                              doc="Output storage type.")],
                doc="Cast an array to another storage type (only 'default', i.e. dense, is "
