@@ -213,7 +213,7 @@ def write_markdown(path: str, rows, meta: dict) -> None:
              f"- machine: {meta['machine']}",
              f"- command: `{meta['command']}`",
              f"- intra-op threads: {meta['threads']} (all sides); torch {meta['torch']}; "
-             f"best of {meta['rounds']} round(s) per side",
+             f"best of {meta.get('rounds', 1)} round(s) per side",
              f"- wall time of the run: {meta['elapsed']:.0f} s", "",
              "Speedup = peer time / mxnet-ng time (above 1: mxnet-ng is faster). `us` rows "
              "are microseconds per call (lower is better), the others are rates (higher is "

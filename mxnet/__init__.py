@@ -52,6 +52,9 @@ from . import util
 from . import test_utils
 from . import visualization
 from . import visualization as viz
+from . import libinfo
+from . import log
+from . import contrib
 
 # A process started with DMLC_ROLE=server serves the dist_async store and exits (as MXNet).
 from .kvstore.kvstore_server import _init_kvstore_server_module as _init_server

@@ -311,3 +311,55 @@ register(OpDef(
     doc="Embedding lookup whose weight gradient MXNet stores as row_sparse; the values are "
         "those of ``Embedding``.\n\n"
         "Example: ``mx.nd.contrib.SparseEmbedding(idx, w, input_dim=10, output_dim=4)``"))
+
+
+# ---------------------------------------------------------------------------------------
+# hawkesll: log-likelihood of marked Hawkes processes with exponential kernels
+
+
+def _hawkesll(a: dict, lda, alpha, beta, state, lags, marks, valid_length, max_time):
+    op = "_contrib_hawkesll"
+    if lda.dim() != 2 or lags.dim() != 2 or tuple(marks.shape) != tuple(lags.shape) \
+            or tuple(state.shape) != tuple(lda.shape) or alpha.shape != (lda.shape[1],) \
+            or beta.shape != (lda.shape[1],) or lags.shape[0] != lda.shape[0]:
+        raise op_error(op, f"bad shapes: lda {fmt_shape(lda.shape)} (N, K), alpha "
+                           f"{fmt_shape(alpha.shape)} (K,), beta {fmt_shape(beta.shape)} (K,), "
+                           f"state {fmt_shape(state.shape)} (N, K), lags "
+                           f"{fmt_shape(lags.shape)} (N, T), marks {fmt_shape(marks.shape)}")
+    n, k = lda.shape
+    s = state.detach().clone()  # MXNet gives the input state no gradient
+    last = torch.zeros_like(s)
+    t = torch.zeros(n, dtype=lda.dtype, device=lda.device)
+    ll = torch.zeros(n, dtype=lda.dtype, device=lda.device)
+    vl = valid_length.detach()
+    lg = lags.detach().to(lda.dtype)
+    mk = marks.detach().to(torch.int64)
+    for j in range(lags.shape[1]):
+        act = j < vl
+        if lda.device.type != "meta" and not bool(act.any()):
+            break
+        ci = mk[:, j:j + 1]
+        t = torch.where(act, t + lg[:, j], t)
+        sc = s.gather(1, ci)[:, 0]
+        d = t - last.gather(1, ci)[:, 0]
+        al, be = alpha[ci[:, 0]], beta[ci[:, 0]]
+        ed = torch.exp(-be * d)
+        mu = lda.gather(1, ci)[:, 0]
+        rate = mu + al * be * sc * ed
+        comp = mu * d + al * sc * (1 - ed)
+        ll = ll + torch.where(act, torch.log(rate) - comp, torch.zeros_like(comp))
+        s = s.scatter(1, ci, torch.where(act, 1 + sc * ed, sc)[:, None])
+        last = last.scatter(1, ci, torch.where(act, t, last.gather(1, ci)[:, 0])[:, None])
+    d = max_time.detach().to(lda.dtype)[:, None] - last
+    ed = torch.exp(-beta[None, :] * d)
+    ll = ll - (lda * d + alpha[None, :] * s * (1 - ed)).sum(1)
+    return ll, ed * s
+
+
+register(OpDef("_contrib_hawkesll", _hawkesll,
+               inputs=("lda", "alpha", "beta", "state", "lags", "marks", "valid_length",
+                       "max_time"), outputs=("output", "out_state"),
+               doc="Log-likelihood of marked self-exciting (Hawkes) processes with exponential "
+                   "kernels, and the updated kernel states.\n\n"
+                   "Example: ``ll, st = mx.nd.contrib.hawkesll(mu, alpha, beta, state, lags, "
+                   "marks, valid_length, max_time)``"))

@@ -10,6 +10,8 @@ num_filter=8)``
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from ._params import Param
@@ -183,3 +185,114 @@ register(OpDef("_contrib_ModulatedDeformableConvolution", _mdcn,
                doc="Modulated deformable convolution (DCNv2): deformable taps scaled by a "
                    "mask.\n\nExample: ``mx.nd.contrib.ModulatedDeformableConvolution(x, off, "
                    "mask, w, b, kernel=(3, 3), num_filter=8)``"))
+
+
+# ---------------------------------------------------------------------------------------
+# DeformablePSROIPooling (Deformable R-FCN)
+
+
+def _interp(plane: torch.Tensor, x: float, y: float, w: int) -> torch.Tensor:
+    """Bilinear value of plane (C, H*W) at (x, y) using floor/ceil neighbours."""
+    x0, x1, y0, y1 = math.floor(x), math.ceil(x), math.floor(y), math.ceil(y)
+    dx, dy = x - x0, y - y0
+    return ((1 - dx) * (1 - dy) * plane[:, y0 * w + x0] + (1 - dx) * dy * plane[:, y1 * w + x0]
+            + dx * (1 - dy) * plane[:, y0 * w + x1] + dx * dy * plane[:, y1 * w + x1])
+
+
+def _deform_psroi(a: dict, data: torch.Tensor, rois: torch.Tensor,
+                  trans: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    op = "_contrib_DeformablePSROIPooling"
+    p, od, g = a["pooled_size"], a["output_dim"], a["group_size"]
+    part = a["part_size"] or p
+    spp, std, no_trans = a["sample_per_part"], a["trans_std"], a["no_trans"]
+    if data.dim() != 4 or rois.dim() != 2 or rois.shape[1] != 5:
+        raise op_error(op, f"data must be (N, C, H, W) and rois (R, 5), got data "
+                           f"{fmt_shape(data.shape)}, rois {fmt_shape(rois.shape)}")
+    if data.shape[1] != od * g * g:
+        raise op_error(op, f"data channels {data.shape[1]} must equal output_dim * group_size"
+                           f"^2 = {od * g * g}")
+    nr = rois.shape[0]
+    if data.device.type == "meta":
+        return data.new_empty((nr, od, p, p)), data.new_empty((nr, od, p, p))
+    use_trans = not no_trans and trans is not None
+    ncls = trans.shape[1] // 2 if use_trans else 1
+    per_cls = od // ncls if use_trans else od
+    h, w = data.shape[2], data.shape[3]
+    sc = a["spatial_scale"]
+    r = rois.detach().double()
+    boxes = (torch.sign(r) * torch.floor(r.abs() + 0.5)).tolist()
+    tvals = trans.detach().tolist() if use_trans else None
+    outs, counts = [], []
+    for n, (_b, x1, y1, x2, y2) in enumerate(boxes):
+        planes = data[int(rois[n, 0])].reshape(data.shape[1], h * w)
+        sw, sh = x1 * sc - 0.5, y1 * sc - 0.5
+        rw, rh = max((x2 + 1) * sc - 0.5 - sw, 0.1), max((y2 + 1) * sc - 0.5 - sh, 0.1)
+        bh, bw = rh / p, rw / p
+        vals = data.new_zeros((od, p, p))
+        cnt = data.new_zeros((od, p, p))
+        for ph in range(p):
+            for pw in range(p):
+                part_h, part_w = math.floor(ph / p * part), math.floor(pw / p * part)
+                gw = min(max(math.floor(pw * g / p), 0), g - 1)
+                gh = min(max(math.floor(ph * g / p), 0), g - 1)
+                for ctop in range(od):
+                    cls = ctop // per_cls
+                    tx = ty = 0.0
+                    ttx = tty = None
+                    if use_trans:
+                        tx = tvals[n][2 * cls][part_h][part_w] * std
+                        ty = tvals[n][2 * cls + 1][part_h][part_w] * std
+                        ttx = trans[n, 2 * cls, part_h, part_w] * std
+                        tty = trans[n, 2 * cls + 1, part_h, part_w] * std
+                    ws0, hs0 = pw * bw + sw + tx * rw, ph * bh + sh + ty * rh
+                    c = (ctop * g + gh) * g + gw
+                    acc, k = [], 0
+                    for ih in range(spp):
+                        for iw in range(spp):
+                            xx, yy = ws0 + iw * bw / spp, hs0 + ih * bh / spp
+                            if xx < -0.5 or xx > w - 0.5 or yy < -0.5 or yy > h - 0.5:
+                                continue
+                            xx, yy = min(max(xx, 0.0), w - 1.0), min(max(yy, 0.0), h - 1.0)
+                            v = _interp(planes[c:c + 1], xx, yy, w)[0]
+                            if ttx is not None:  # carry the gradient to trans
+                                fx, fy = xx - math.floor(xx), yy - math.floor(yy)
+                                x0, xc = math.floor(xx), math.ceil(xx)
+                                y0, yc = math.floor(yy), math.ceil(yy)
+                                pl = planes[c]
+                                gx = ((pl[y0 * w + xc] - pl[y0 * w + x0]) * (1 - fy)
+                                      + (pl[yc * w + xc] - pl[yc * w + x0]) * fy)
+                                gy = ((pl[yc * w + x0] - pl[y0 * w + x0]) * (1 - fx)
+                                      + (pl[yc * w + xc] - pl[y0 * w + xc]) * fx)
+                                v = v + gx.detach() * rw * (ttx - ttx.detach()) \
+                                    + gy.detach() * rh * (tty - tty.detach())
+                            acc.append(v)
+                            k += 1
+                    if k:
+                        vals[ctop, ph, pw] = torch.stack(acc).sum() / k
+                        cnt[ctop, ph, pw] = k
+        outs.append(vals)
+        counts.append(cnt)
+    if not outs:
+        z = data.new_zeros((0, od, p, p))
+        return z, z.clone()
+    return torch.stack(outs), torch.stack(counts)
+
+
+register(OpDef(
+    "_contrib_DeformablePSROIPooling", _deform_psroi, inputs=("data", "rois", "trans"),
+    active_inputs=lambda a: ("data", "rois") if a["no_trans"] else ("data", "rois", "trans"),
+    outputs=("output", "top_count"), num_visible=lambda a: 1,
+    params=[Param("spatial_scale", "float", doc="Ratio of input feature map height (or w) to "
+                  "raw image height (or w). Equals the reciprocal of total stride in "
+                  "convolutional layers"),
+            Param("output_dim", "int", doc="fix output dim"),
+            Param("group_size", "int", doc="fix group size"),
+            Param("pooled_size", "int", doc="fix pooled size"),
+            Param("part_size", "int", 0, doc="fix part size"),
+            Param("sample_per_part", "int", 1, doc="fix samples per part"),
+            Param("trans_std", "float", 0.0, doc="fix transition std"),
+            Param("no_trans", "bool", False, doc="Whether to disable trans parameter.")],
+    doc="Deformable position-sensitive ROI pooling (Deformable R-FCN): PSROIPooling whose "
+        "bins are shifted by learned normalized offsets ``trans``.\n\n"
+        "Example: ``mx.nd.contrib.DeformablePSROIPooling(feat, rois, trans, spatial_scale="
+        "0.0625, output_dim=21, group_size=7, pooled_size=7, trans_std=0.1)``"))

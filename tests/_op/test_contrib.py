@@ -11,7 +11,7 @@ import pytest
 
 import mxnet as mx
 from tests._op.harness import Record, run_record
-from tests._op.test_detection import check_golden_grad, golden_record
+from tests._op.test_detection import check_golden_grad, golden_record, load
 
 rng = np.random.RandomState(3)
 X = rng.uniform(-2, 2, (3, 4)).astype(np.float32)
@@ -79,7 +79,8 @@ RECORDS = [
 RECORDS += [golden_record(n, rtol=1e-4, grad=False) for n in
             ("selfatt_qk", "selfatt_valatt", "encdec_qk", "encdec_valatt")]
 RECORDS += [golden_record(n, rtol=1e-4) for n in ("dcn", "dcn_stride_dg", "mdcn", "psroi",
-                                                  "psroi_group", "rroi", "rroi_scale")]
+                                                  "psroi_group", "rroi", "rroi_scale", "dpsroi",
+                                                  "dpsroi_notrans")]
 RECORDS.append(Record("_contrib_PSROIPooling",
                       [rng.uniform(-1, 1, (1, 8, 4, 4)), np.array([[0, 0.6, 0, 2.4, 3]])],
                       {"spatial_scale": 1.0, "output_dim": 2, "pooled_size": 2}, grad=True,
@@ -102,6 +103,9 @@ RECORDS.append(Record("_contrib_ModulatedDeformableConvolution",
                        rng.uniform(0, 1, (1, 4, 2, 2)), rng.uniform(-1, 1, (2, 1, 2, 2))],
                       {"kernel": (2, 2), "num_filter": 2, "no_bias": True}, grad=True,
                       name="mdcn_numeric", rtol=1e-4, atol=1e-5))
+HAWKES = load("hawkes")
+RECORDS.append(Record("_contrib_hawkesll", [HAWKES[f"in{i}"] for i in range(8)],
+                      ref=lambda *a: [HAWKES["out0"], HAWKES["out1"]], rtol=1e-4, atol=1e-5))
 RECORDS.append(Record("_contrib_interleaved_matmul_selfatt_qk",
                       [rng.uniform(-1, 1, (2, 1, 6)).astype(np.float32)], {"heads": 1},
                       grad=True, name="selfatt_qk_numeric"))
@@ -113,7 +117,7 @@ def test_record(rec):
 
 
 @pytest.mark.parametrize("name", ["selfatt_qk", "selfatt_valatt", "encdec_qk", "encdec_valatt",
-                                  "dcn", "dcn_stride_dg"])
+                                  "dcn", "dcn_stride_dg", "dpsroi", "dpsroi_notrans"])
 def test_interleaved_grad(name):
     check_golden_grad(name)
 
@@ -145,3 +149,15 @@ def test_output_dtypes():
     assert mx.nd.contrib.allclose(mx.nd.ones(2), mx.nd.ones(2)).dtype == np.uint8
     assert mx.nd.contrib.index_array(mx.nd.ones((2, 2))).dtype == np.int64
     assert mx.nd.contrib.arange_like(mx.nd.ones(3, dtype="int32")).dtype == np.int32
+
+
+def test_hawkesll_gradients():
+    nds = [mx.nd.array(HAWKES[f"in{i}"], dtype=HAWKES[f"in{i}"].dtype) for i in range(8)]
+    for a in nds[:3]:
+        a.attach_grad()
+    with mx.autograd.record():
+        ll, _ = mx.nd.contrib.hawkesll(*nds)
+    ll.backward()
+    for i in range(3):
+        np.testing.assert_allclose(nds[i].grad.asnumpy(), HAWKES[f"grad{i}"], rtol=1e-4,
+                                   atol=1e-5, err_msg=f"hawkesll gradient of input {i}")

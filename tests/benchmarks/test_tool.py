@@ -25,10 +25,11 @@ RUN = [
     ("googlenet", 48, []),
     ("alexnet_owt", 68, ["--forward_only", "true", "--batch_size", "1"]),
     ("deep_speech2", 32, []),
+    ("resnet50", 32, ["--forward_only", "true"]),
 ]
 # the rest: build the symbol and infer every shape (small inputs where the net allows)
 SHAPES = {"acoustic_model": 0, "alexnet": 68, "overfeat": 72, "vgg11": 32, "vgg13": 32,
-          "vgg16": 32, "vgg19": 32, "resnet34": 32, "resnet50": 32, "resnet101": 32,
+          "vgg16": 32, "vgg19": 32, "resnet34": 32, "resnet101": 32,
           "resnet152": 32, "resnet200": 32, "resnet269": 32, "inception3": 76,
           "inception4": 76, "inception_resnet_v2": 76}
 

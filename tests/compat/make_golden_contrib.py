@@ -184,6 +184,15 @@ CASES = [
     ("rroi_scale", "contrib.RROIAlign",
      [u(1, 2, 6, 6), np.array([[0, 6, 6, 6, 4, 45], [0, 2, 10, 4, 8, 0]], np.float32)],
      {"pooled_size": (3, 2), "spatial_scale": 0.5, "sampling_ratio": 2}, False),
+    ("dpsroi", "contrib.DeformablePSROIPooling",
+     [u(2, 8, 6, 7), np.array([[0, 0.6, 1, 5, 4], [1, 2, 0, 6, 5.5], [0, 4, 3, 6, 5]],
+                              np.float32), u(3, 4, 2, 2, lo=-1, hi=1)],
+     {"spatial_scale": 1.0, "output_dim": 2, "group_size": 2, "pooled_size": 2,
+      "sample_per_part": 2, "trans_std": 0.2}, True),
+    ("dpsroi_notrans", "contrib.DeformablePSROIPooling",
+     [u(1, 18, 5, 5), np.array([[0, 0, 0, 8, 8], [0, 2, 2, 5, 4]], np.float32)],
+     {"spatial_scale": 0.5, "output_dim": 2, "group_size": 3, "pooled_size": 3,
+      "part_size": 3, "sample_per_part": 3, "no_trans": True}, True),
     ("crop_hw", "Crop", [u(1, 2, 5, 6)], {"num_args": 1, "h_w": (2, 3), "offset": (1, 2)},
      False),
     ("crop_like", "Crop", [u(1, 2, 5, 6), u(1, 1, 3, 3)], {"num_args": 2, "center_crop": True},
@@ -239,9 +248,33 @@ def main():
     np.savez_compressed(os.path.join(HERE, "klsparse.npz"), in0=data, in1=init, head=head,
                         out0=y.asnumpy(), grad0=grad.asnumpy(), avg=avg.asnumpy())
     multi_updates()
+    hawkes()
     with open(os.path.join(HERE, "cases.json"), "w") as f:
         json.dump(meta, f, indent=1, sort_keys=True)
     print("wrote", len(meta) + 1, "cases to", HERE)
+
+
+def hawkes():
+    """hawkesll: log-likelihood, states and the gradients of lda, alpha, beta."""
+    lda = u(2, 3, lo=0.2, hi=1.0)
+    alpha = u(3, lo=0.1, hi=0.6)
+    beta = u(3, lo=0.5, hi=2.0)
+    state = u(2, 3, lo=0.0, hi=0.5)
+    lags = u(2, 5, lo=0.1, hi=1.0)
+    marks = np.array([[0, 1, 0, 2, 1], [2, 2, 0, 1, 0]], np.int32)
+    valid = np.array([5, 3], np.float32)
+    tmax = np.array([lags[0].sum() + 0.5, lags[1, :3].sum() + 1.0], np.float32)
+    ins = [lda, alpha, beta, state, lags, marks, valid, tmax]
+    nds = [mx.nd.array(x, dtype=x.dtype) for x in ins]
+    for a in nds[:3]:
+        a.attach_grad()
+    with mx.autograd.record():
+        ll, st = mx.nd.contrib.hawkesll(*nds)
+    ll.backward()
+    store = {f"in{i}": x for i, x in enumerate(ins)}
+    store.update(out0=ll.asnumpy(), out1=st.asnumpy(),
+                 **{f"grad{i}": nds[i].grad.asnumpy() for i in range(3)})
+    np.savez_compressed(os.path.join(HERE, "hawkes.npz"), **store)
 
 
 def multi_updates():

@@ -1,0 +1,145 @@
+"""Module API against golden files written by real MXNet 1.9.1 (make_golden_module.py)."""
+
+import logging
+import os
+import shutil
+
+import numpy as np
+import pytest
+
+import mxnet as mx
+from tests.compat.make_golden_module import OUT, init_params, net
+
+G = OUT
+
+
+def _golden(name):
+    return dict(np.load(os.path.join(G, name)))
+
+
+def _check_params(mod, ref, rtol=1e-4, atol=1e-5):
+    a, b = mod.get_params()
+    for k, v in {**{f"arg:{n}": x for n, x in a.items()},
+                 **{f"aux:{n}": x for n, x in b.items()}}.items():
+        np.testing.assert_allclose(v.asnumpy(), ref[k], rtol=rtol, atol=atol, err_msg=k)
+
+
+@pytest.mark.parametrize("tag,ctxs", [("1ctx", [mx.cpu(0)]), ("2ctx", [mx.cpu(0), mx.cpu(1)])])
+def test_fit_matches_mxnet(tag, ctxs):
+    d = _golden("data.npz")
+    ref = _golden(f"fit_{tag}.npz")
+    it = mx.io.NDArrayIter(d["x"], d["y"], batch_size=8, shuffle=False)
+    mod = mx.mod.Module(net(), context=ctxs)
+    args, aux = init_params()
+    mod.fit(it, num_epoch=2, optimizer="sgd",
+            optimizer_params={"learning_rate": 0.1, "momentum": 0.9, "wd": 1e-4},
+            arg_params=args, aux_params=aux, eval_metric="acc")
+    _check_params(mod, ref)
+    pred = mod.predict(mx.io.NDArrayIter(d["x"], batch_size=8)).asnumpy()
+    np.testing.assert_allclose(pred, ref["pred"], rtol=1e-4, atol=1e-5)
+    score = mod.score(mx.io.NDArrayIter(d["x"], d["y"], batch_size=8), "acc")
+    assert score[0][0] == "accuracy"
+    assert score[0][1] == pytest.approx(float(ref["score"]))
+
+
+def test_load_mxnet_checkpoint_and_resume(tmp_path):
+    """A checkpoint with .states written by MXNet resumes here with MXNet's numbers."""
+    d = _golden("data.npz")
+    for f in os.listdir(G):
+        if f.startswith("ckpt"):
+            shutil.copy(os.path.join(G, f), tmp_path / f)
+    prefix = str(tmp_path / "ckpt")
+    mod = mx.mod.Module.load(prefix, 2, load_optimizer_states=True)
+    it = mx.io.NDArrayIter(d["x"], d["y"], batch_size=8, shuffle=False)
+    mod.fit(it, num_epoch=1, optimizer="sgd",
+            optimizer_params={"learning_rate": 0.1, "momentum": 0.9, "wd": 1e-4})
+    _check_params(mod, _golden("resumed.npz"))
+
+
+def test_save_checkpoint_roundtrip(tmp_path):
+    d = _golden("data.npz")
+    it = mx.io.NDArrayIter(d["x"], d["y"], batch_size=8)
+    mod = mx.mod.Module(net())
+    args, aux = init_params()
+    mod.fit(it, num_epoch=1, arg_params=args, aux_params=aux,
+            optimizer_params={"learning_rate": 0.05})
+    prefix = str(tmp_path / "m")
+    mod.save_checkpoint(prefix, 1, save_optimizer_states=True)
+    assert sorted(os.listdir(tmp_path)) == ["m-0001.params", "m-0001.states", "m-symbol.json"]
+    sym, a, b = mx.model.load_checkpoint(prefix, 1)
+    assert sym.list_arguments() == net().list_arguments()
+    assert sorted(b) == ["bn1_moving_mean", "bn1_moving_var"]
+    mod2 = mx.mod.Module.load(prefix, 1, load_optimizer_states=True)
+    mod2.bind(data_shapes=it.provide_data, label_shapes=it.provide_label)
+    mod2.init_optimizer(optimizer_params={"learning_rate": 0.05})
+    x = mx.io.NDArrayIter(d["x"], batch_size=8)
+    np.testing.assert_allclose(mod2.predict(x).asnumpy(), mod.predict(x).asnumpy(), rtol=1e-6)
+
+
+def test_forward_backward_update_and_reshape():
+    d = _golden("data.npz")
+    mod = mx.mod.Module(net(), data_names=("data",), label_names=("softmax_label",))
+    mod.bind(data_shapes=[("data", (8, 6))], label_shapes=[("softmax_label", (8,))],
+             inputs_need_grad=True)
+    mod.init_params(mx.init.Xavier())
+    mod.init_optimizer(optimizer="adam")
+    batch = mx.io.DataBatch([mx.nd.array(d["x"][:8])], [mx.nd.array(d["y"][:8])])
+    before = mod.get_params()[0]["fc2_weight"].asnumpy().copy()
+    mod.forward_backward(batch)
+    mod.update()
+    assert not np.allclose(mod.get_params()[0]["fc2_weight"].asnumpy(), before)
+    assert mod.get_input_grads()[0].shape == (8, 6)
+    assert mod.output_shapes == [("softmax_output", (8, 3))]
+    # a smaller batch re-binds the executors to the new shape
+    small = mx.io.DataBatch([mx.nd.array(d["x"][:3])], [mx.nd.array(d["y"][:3])])
+    mod.forward(small, is_train=False)
+    assert mod.get_outputs()[0].shape == (3, 3)
+
+
+def test_bad_names_and_unbound_use():
+    with pytest.raises(ValueError, match="data_names"):
+        mx.mod.Module(net(), data_names=("nodata",))
+    mod = mx.mod.Module(net())
+    with pytest.raises((AssertionError, mx.MXNetError)):
+        mod.init_params()
+
+
+def test_bucketing_module_shares_parameters():
+    def sym_gen(key):
+        data = mx.sym.var("data")
+        h = mx.sym.FullyConnected(data, num_hidden=4, name="fc")
+        return mx.sym.SoftmaxOutput(h, name="softmax"), ("data",), ("softmax_label",)
+
+    mod = mx.mod.BucketingModule(sym_gen, default_bucket_key=5)
+    mod.bind(data_shapes=[("data", (2, 5))], label_shapes=[("softmax_label", (2,))])
+    mod.init_params(mx.init.One())
+    mod.init_optimizer(optimizer_params={"learning_rate": 0.1})
+    b1 = mx.io.DataBatch([mx.nd.ones((2, 5))], [mx.nd.zeros((2,))], bucket_key=5,
+                         provide_data=[("data", (2, 5))], provide_label=[("softmax_label", (2,))])
+    mod.forward_backward(b1)
+    mod.update()
+    w = mod.get_params()[0]["fc_weight"].asnumpy()
+    assert not np.allclose(w, 1.0)
+    mod.forward(b1, is_train=False)
+    assert mod.get_outputs()[0].shape == (2, 4)
+
+
+def test_monitor_collects_statistics(caplog):
+    d = _golden("data.npz")
+    mod = mx.mod.Module(net())
+    mod.bind(data_shapes=[("data", (8, 6))], label_shapes=[("softmax_label", (8,))])
+    mod.init_params(mx.init.Xavier())
+    mod.init_optimizer()
+    mon = mx.mon.Monitor(1, pattern=".*weight")
+    mod.install_monitor(mon)
+    batch = mx.io.DataBatch([mx.nd.array(d["x"][:8])], [mx.nd.array(d["y"][:8])])
+    mon.tic()
+    mod.forward_backward(batch)
+    res = mon.toc()
+    names = {r[1] for r in res}
+    assert {"fc1_weight", "fc2_weight"} <= names
+    with caplog.at_level(logging.INFO):
+        mon.tic()
+        mod.forward(batch)
+        mon.toc_print()
+    assert "fc1_weight" in caplog.text
