@@ -2,6 +2,7 @@
 
 from . import (  # noqa: F401  (registration side effects)
     _contrib,
+    _control_flow,  # _foreach (symbolic control flow)
     _conv,
     _creation,
     _custom,  # noqa: F401  (the Custom operator)

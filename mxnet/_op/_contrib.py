@@ -167,11 +167,9 @@ def _round_away(x: torch.Tensor) -> torch.Tensor:
 
 
 register(OpDef("_contrib_round_ste", _ste(_round_away), infer_shape=_same_shape,
-               aliases=("_sparse__contrib_round_ste",),
                doc="Round to the nearest integer (halves away from zero) with an identity "
                    "(straight-through) gradient.\n\nExample: ``mx.nd.contrib.round_ste(x)``"))
 register(OpDef("_contrib_sign_ste", _ste(torch.sign), infer_shape=_same_shape,
-               aliases=("_sparse__contrib_sign_ste",),
                doc="Elementwise sign with an identity (straight-through) gradient.\n\n"
                    "Example: ``mx.nd.contrib.sign_ste(x)``"))
 

@@ -395,22 +395,3 @@ register(OpDef("_sample_unique_zipfian", _unique_zipfian, inputs=(), creation=Tr
                    "over [0, range_max), with the number of tries per row.\n\n"
                    "Example: ``mx.nd._internal._sample_unique_zipfian(range_max=100, "
                    "shape=(2, 5))``"))
-
-
-# ---------------------------------------------------------------------------------------
-# cast_storage (dense arrays only)
-
-
-def _cast_storage(a: dict, data: torch.Tensor) -> torch.Tensor:
-    if a["stype"] != "default":
-        raise op_error("cast_storage", f"storage type '{a['stype']}' is not supported; only "
-                                       "dense ('default') arrays exist in this implementation")
-    return data.clone()
-
-
-register(OpDef("cast_storage", _cast_storage, infer_shape=_same_shape,
-               aliases=("_sparse_cast_storage",),
-               params=[Param("stype", "enum", choices=("csr", "default", "row_sparse"),
-                             doc="Output storage type.")],
-               doc="Cast an array to another storage type (only 'default', i.e. dense, is "
-                   "supported here).\n\nExample: ``mx.nd.cast_storage(x, stype='default')``"))

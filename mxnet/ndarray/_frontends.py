@@ -121,3 +121,33 @@ def to_dlpack_for_write(data):
 
 
 __all__ += ["eye", "linspace", "to_dlpack_for_read", "to_dlpack_for_write"]
+
+
+def histogram(a, bins=10, range=None):  # noqa: A002  (MXNet's argument name)
+    """Histogram of ``a``: ``(counts, bin_edges)``.
+
+    ``bins`` is a count (then ``range`` gives the interval; without it NumPy's result is
+    used, as MXNet does) or an NDArray of bin edges.
+    """
+    import warnings
+
+    import numpy as np
+
+    from ..base import integer_types
+    from .ndarray import NDArray
+
+    if isinstance(bins, NDArray):
+        return function_for("_histogram")(a, bins)
+    if isinstance(bins, integer_types):
+        if range is None:
+            warnings.warn("range is not specified, using numpy's result to ensure consistency "
+                          "with numpy", stacklevel=2)
+            from ._create import array
+
+            res, edges = np.histogram(a.asnumpy(), bins=bins)
+            return array(res), array(edges)
+        return function_for("_histogram")(a, bin_cnt=bins, range=range)
+    raise ValueError("bins argument should be either an integer or an NDArray")
+
+
+__all__ += ["histogram"]

@@ -2,7 +2,8 @@
 
 Layouts are those of ``/work/shared/FORMATS.md`` sections 1-2: a list file is a header, the
 records and the names; one record holds one array. Reading accepts the V1, V2, V3 and legacy
-record versions and densifies sparse (csr, row_sparse) records. Writing produces exactly what
+record versions; sparse (csr, row_sparse) records load as ``CSRNDArray`` /
+``RowSparseNDArray`` (:mod:`mxnet.ndarray.sparse`) and are written back as sparse records. Writing produces exactly what
 MXNet 1.9.1 writes: V2 records (V3 under NumPy-shape semantics).
 
 Every length read from a file is checked against the bytes that remain before anything is
@@ -139,9 +140,18 @@ def _read_ctx(r: _Reader, what: str) -> None:
         r.fail(f"{what} has an unknown device type {dev_type}", at)
 
 
-def _densify(stype: int, shape, values: np.ndarray, aux: list[np.ndarray], r, start):
-    # a sparse record's dense shape is not bounded by the file size: check it before
-    # allocating (a lying header must not ask for exabytes)
+class _SparseRecord:
+    """The parts of a sparse record, turned into a sparse NDArray by :func:`_to_ndarray`."""
+
+    __slots__ = ("stype", "shape", "values", "aux")
+
+    def __init__(self, stype: int, shape, values: np.ndarray, aux: list[np.ndarray]):
+        self.stype, self.shape, self.values, self.aux = stype, shape, values, aux
+
+
+def _check_sparse(stype: int, shape, values: np.ndarray, aux: list[np.ndarray], r, start):
+    # every operator without a sparse kernel densifies (storage fallback): refuse records
+    # whose dense form could never exist on this machine (a lying header, typically)
     nbytes = int(np.prod(shape, dtype=object)) * values.dtype.itemsize
     try:
         limit = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
@@ -151,30 +161,27 @@ def _densify(stype: int, shape, values: np.ndarray, aux: list[np.ndarray], r, st
         r.fail(f"sparse record of shape {shape} would densify to {nbytes} bytes, more than "
                f"this machine's memory ({limit} bytes)", start)
     try:
-        return _densify_checked(stype, shape, values, aux, r, start)
+        _check_sparse_parts(stype, shape, values, aux, r, start)
     except (ValueError, IndexError) as e:
         r.fail(f"corrupt sparse record of shape {shape}: {e}", start)
+    return _SparseRecord(stype, shape, values, aux)
 
 
-def _densify_checked(stype: int, shape, values: np.ndarray, aux: list[np.ndarray], r, start):
-    dense = np.zeros(shape, dtype=values.dtype)
+def _check_sparse_parts(stype: int, shape, values: np.ndarray, aux: list[np.ndarray], r,
+                        start):
     if stype == 1:  # row_sparse: aux 0 = row indices
         idx = aux[0].astype(np.int64)
         if idx.size and (idx.min() < 0 or idx.max() >= shape[0]):
             r.fail("row_sparse record has a row index out of range", start)
         if values.shape[0] != idx.size:
             r.fail("row_sparse record: value rows and indices differ in length", start)
-        dense[idx] = values
-        return dense
+        return
     indptr, indices = aux[0].astype(np.int64), aux[1].astype(np.int64)
     if len(shape) != 2 or indptr.size != shape[0] + 1 or indices.size != values.size:
         r.fail(f"csr record has inconsistent indptr/indices for shape {shape}", start)
     if (values.size and (indices.min() < 0 or indices.max() >= shape[1])) or (
             indptr[0] != 0 or indptr[-1] != values.size or np.any(np.diff(indptr) < 0)):
         r.fail("csr record has out-of-range indices or a non-monotonic indptr", start)
-    rows = np.repeat(np.arange(shape[0]), np.diff(indptr))
-    dense[rows, indices] = values
-    return dense
 
 
 def _read_record(r: _Reader, v2_scalars: bool = False):
@@ -225,20 +232,28 @@ def _read_record(r: _Reader, v2_scalars: bool = False):
     values = _read_data(r, sshape, code, "sparse values", start)
     aux = [_read_data(r, s if s is not None else (), c, f"aux {i}", start)
            for i, (c, s) in enumerate(aux_meta)]
-    return _densify(stype, shape, values, aux, r, start), code
+    return _check_sparse(stype, shape, values, aux, r, start), code
 
 
-def _to_ndarray(arr: np.ndarray | None, code: int):
+def _np_to_torch(arr: np.ndarray, code: int) -> torch.Tensor:
+    if _dtype.CODE_TO_NAME[code] == "bfloat16":
+        return torch.from_numpy(arr.view(np.int16)).view(torch.bfloat16)
+    return torch.from_numpy(arr)
+
+
+def _to_ndarray(arr, code: int):
     from .ndarray import NDArray
 
     ctx = Context("cpu", 0)
     if arr is None:
         return NDArray._wrap(torch.empty(0), ctx)
-    if _dtype.CODE_TO_NAME[code] == "bfloat16":
-        t = torch.from_numpy(arr.view(np.int16)).view(torch.bfloat16)
-    else:
-        t = torch.from_numpy(arr)
-    return NDArray._wrap(t, ctx)
+    if isinstance(arr, _SparseRecord):
+        from ._sparse_base import new_sparse
+
+        aux = [torch.from_numpy(a.astype(np.int64)) for a in arr.aux]
+        return new_sparse(_STYPE_NAMES[arr.stype], _np_to_torch(arr.values, code), aux,
+                          arr.shape, ctx)
+    return NDArray._wrap(_np_to_torch(arr, code), ctx)
 
 
 def load_bytes(buf, name: str = "<buffer>"):
@@ -310,25 +325,49 @@ def load_file(fname):
 # writing
 
 
-def _encode_record(arr, np_shape: bool = False) -> bytes:
-    """One V2 (V3 with ``np_shape``) dense record, as MXNet 1.9.1 writes it."""
-    magic = V3_MAGIC if np_shape else V2_MAGIC
-    t = arr._t
-    shape = tuple(t.shape)
-    parts = [struct.pack("<Ii", magic, 0), struct.pack(f"<i{len(shape)}q", len(shape), *shape)]
-    ctx = arr._ctx
-    parts.append(struct.pack("<ii", ctx.device_typeid, ctx.device_id))
+def _pack_shape(shape) -> bytes:
+    return struct.pack(f"<i{len(shape)}q", len(shape), *shape)
+
+
+def _type_code(t: torch.Tensor) -> int:
     name = _dtype.TORCH_TO_NAME.get(t.dtype)
     if name is None:
         raise MXNetError(f"nd.save: dtype {t.dtype} has no MXNet type code")
-    parts.append(struct.pack("<i", _dtype.NAME_TO_CODE[name]))
+    return _dtype.NAME_TO_CODE[name]
+
+
+def _raw_bytes(t: torch.Tensor) -> bytes:
     data = t.detach()
     if data.device.type != "cpu":
         data = data.cpu()
-    if name == "bfloat16":
+    if data.dtype == torch.bfloat16:
         data = data.view(torch.int16)
-    parts.append(np.ascontiguousarray(data.numpy()).astype(
-        data.numpy().dtype.newbyteorder("<"), copy=False).tobytes())
+    a = data.numpy()
+    return np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<"), copy=False).tobytes()
+
+
+def _encode_record(arr, np_shape: bool = False) -> bytes:
+    """One V2 (V3 with ``np_shape``) record, as MXNet 1.9.1 writes it (sparse too)."""
+    magic = V3_MAGIC if np_shape else V2_MAGIC
+    ctx = arr._ctx
+    stype = arr.stype
+    if stype != "default":
+        if np_shape:
+            raise MXNetError(f"nd.save: {stype} arrays cannot be saved under NumPy-shape "
+                             "semantics (only dense storage is allowed)")
+        values, aux = arr._sdata, arr._saux
+        code = {"row_sparse": 1, "csr": 2}[stype]
+        parts = [struct.pack("<Ii", magic, code), _pack_shape(tuple(values.shape)),
+                 _pack_shape(arr.shape), struct.pack("<ii", ctx.device_typeid, ctx.device_id),
+                 struct.pack("<i", _type_code(values))]
+        for a in aux:
+            parts += [struct.pack("<i", _type_code(a)), _pack_shape(tuple(a.shape))]
+        parts += [_raw_bytes(values)] + [_raw_bytes(a) for a in aux]
+        return b"".join(parts)
+    t = arr._t
+    parts = [struct.pack("<Ii", magic, 0), _pack_shape(tuple(t.shape)),
+             struct.pack("<ii", ctx.device_typeid, ctx.device_id),
+             struct.pack("<i", _type_code(t)), _raw_bytes(t)]
     return b"".join(parts)
 
 

@@ -241,10 +241,12 @@ class NDArray(ArithMixin):
                          "supported by mxnet-ng")
 
     def tostype(self, stype: str) -> NDArray:
-        if stype != "default":
-            raise MXNetError(f"tostype: storage type '{stype}' is not supported; only dense "
-                             "('default') arrays are available")
-        return self.copy()
+        """A copy stored as ``stype``: 'default', 'csr' (2-D) or 'row_sparse'."""
+        if stype == "default":
+            return self.copy()
+        from ._sparse_ops import to_sparse
+
+        return to_sparse(self._t.detach(), stype, self._ctx)
 
     def slice_assign(self, rhs, begin, end, step) -> NDArray:
         """Assign ``rhs`` to ``self[begin:end:step]`` per axis, in place; return ``self``.

@@ -98,6 +98,9 @@ def to_json(sym: Symbol, remove_amp_cast: bool = True) -> str:
         pairs.append(("inputs", _arr(items, 6)))
         if n.control_deps:
             pairs.append(("control_deps", _arr([str(nid[id(d)]) for d in n.control_deps], 6)))
+        if n.subgraphs:  # control-flow bodies (_foreach)
+            pairs.append(("subgraphs", "[" + ", ".join(to_json(g, remove_amp_cast)
+                                                       for g in n.subgraphs) + "]"))
         pad = " " * 6
         node_strs.append("{\n" + ", \n".join(f"{pad}{_s(k)}: {v}" for k, v in pairs)
                          + "\n    }")
@@ -257,6 +260,8 @@ def load_json(json_str: str) -> Symbol:
             if not isinstance(d, int) or not 0 <= d < k:
                 _fail(f"node {k} ('{name}') field 'control_deps': reference {d!r} out of range")
             node.control_deps.append(nodes[d])
+        for g in jn.get("subgraphs") or []:  # control-flow bodies (_foreach)
+            node.subgraphs.append(load_json(json.dumps(g)))
         nodes.append(node)
     raw_heads = data.get("heads")
     if not isinstance(raw_heads, list):

@@ -74,6 +74,8 @@ class Node:
                 p = self.op.parse_attrs(self.param_strings())
             except MXNetError as e:
                 raise MXNetError(f"{e} (node '{self.name}')") from None
+            if self.subgraphs:  # control-flow ops read their subgraphs from the attrs
+                p = {**p, "__subgraphs__": tuple(self.subgraphs)}
             self._parsed = p
         return p
 

@@ -95,7 +95,6 @@ RECORDS = [
     Record("_scatter_elemwise_div", [X, X + 5], ref=lambda a, b: a / b, rtol=1e-5),
     Record("_sample_unique_zipfian", [], {"range_max": 50, "shape": (2, 6)},
            check=lambda outs, ins: _check_zipf(outs)),
-    Record("cast_storage", [X], {"stype": "default"}, ref=lambda x, **k: x, grad=True),
     Record("IdentityAttachKLSparseReg", [X, np.array([0.2, 0.3, 0.4], np.float32)],
            ref=lambda x, a, **k: x),
 ]
@@ -229,11 +228,6 @@ def test_svm_output_ignores_head_gradient():
     expect = np.where(np.eye(3)[[0, 2]] == 1, -(1 > X).astype(np.float32),
                       (1 > -X).astype(np.float32))
     np.testing.assert_array_equal(x.grad.asnumpy(), expect)
-
-
-def test_cast_storage_sparse_raises():
-    with pytest.raises(mx.base.MXNetError, match="csr"):
-        mx.nd.cast_storage(mx.nd.array(X), stype="csr")
 
 
 def test_crop_errors():

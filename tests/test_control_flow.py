@@ -1,0 +1,130 @@
+"""mx.nd.contrib / mx.sym.contrib foreach, while_loop, cond (values checked with MXNet 1.9.1)."""
+
+import os
+
+import numpy as np
+import pytest
+
+import mxnet as mx
+from mxnet import gluon
+from mxnet.base import MXNetError
+
+nd = mx.nd
+GOLDEN = os.path.join(os.path.dirname(__file__), "compat", "golden", "control_flow")
+
+
+def test_foreach_single_and_list():
+    outs, last = nd.contrib.foreach(lambda d, s: (d + s, d + s), nd.arange(6).reshape((3, 2)),
+                                    nd.zeros((2,)))
+    assert outs.shape == (3, 2)
+    np.testing.assert_allclose(outs.asnumpy(), [[0, 1], [2, 4], [6, 9]])
+    np.testing.assert_allclose(last.asnumpy(), [6, 9])
+    outs, st = nd.contrib.foreach(lambda d, s: ([d[0] + s[0], d[1]], [d[0] + s[0]]),
+                                  [nd.arange(6).reshape((3, 2)), nd.ones((3, 1))],
+                                  [nd.zeros((2,))])
+    assert isinstance(outs, list) and isinstance(st, list) and len(outs) == 2
+    assert outs[1].shape == (3, 1)
+    np.testing.assert_allclose(st[0].asnumpy(), [6, 9])
+
+
+def test_foreach_autograd():
+    x = nd.array([1.0, 2.0])
+    x.attach_grad()
+    with mx.autograd.record():
+        o, s = nd.contrib.foreach(lambda d, s: (d * s, d * s), nd.ones((3, 2)), x)
+        (o.sum() + s.sum()).backward()
+    np.testing.assert_allclose(x.grad.asnumpy(), [4, 4])
+
+
+def test_while_loop_padding_and_forms():
+    outs, vars_ = nd.contrib.while_loop(lambda i, s: i < 3,
+                                        lambda i, s: ([i * 2, s], [i + 1, s + i]),
+                                        [nd.array([0]), nd.array([1])], max_iterations=5)
+    assert [o.shape for o in outs] == [(5, 1), (5, 1)]
+    np.testing.assert_allclose(outs[0].asnumpy()[:3, 0], [0, 2, 4])
+    np.testing.assert_allclose(outs[1].asnumpy()[:3, 0], [1, 1, 2])
+    assert [v.asscalar() for v in vars_] == [3, 4]
+    out, i = nd.contrib.while_loop(lambda i: i < 3, lambda i: (i * 2, i + 1), nd.array([0]),
+                                   max_iterations=4)
+    assert isinstance(i, nd.NDArray) and i.asscalar() == 3 and out.shape == (4, 1)
+    out, i = nd.contrib.while_loop(lambda i: i < 0, lambda i: (i * 2, i + 1), nd.array([0]),
+                                   max_iterations=4)
+    assert out == [] and i.asscalar() == 0
+    out, v = nd.contrib.while_loop(lambda i: i < 5, lambda i: (None, i + 1), [nd.array([0])],
+                                   max_iterations=4)
+    assert out == [] and v[0].asscalar() == 4
+    with pytest.raises(ValueError, match="max_iterations"):
+        nd.contrib.while_loop(lambda i: i < 5, lambda i: (None, i + 1), [nd.array([0])])
+
+
+def test_cond():
+    r = nd.contrib.cond(nd.array([0]), lambda: nd.ones(2), lambda: [nd.zeros(1)])
+    assert isinstance(r, list) and r[0].shape == (1,)
+    assert nd.contrib.cond(nd.array([2]), lambda: nd.ones(2), lambda: 0).shape == (2,)
+
+
+def test_symbolic_while_and_cond_raise():
+    with pytest.raises(MXNetError, match="while_loop"):
+        mx.sym.contrib.while_loop(lambda i: i < 3, lambda i: (i, i + 1), [mx.sym.var("i")], 3)
+    with pytest.raises(MXNetError, match="cond"):
+        mx.sym.contrib.cond(mx.sym.var("p"), lambda: mx.sym.var("a"), lambda: mx.sym.var("b"))
+
+
+def _body(d, s):
+    out = d * s[0] + mx.sym.var("w")
+    return out, [out * 2]
+
+
+def _args():
+    return {"data": nd.arange(6).reshape((3, 2)), "init": nd.ones((2,)), "w": nd.ones((2,))}
+
+
+def test_symbolic_foreach_matches_mxnet_and_json_roundtrip():
+    gold = np.load(os.path.join(GOLDEN, "foreach.npz"))
+    outs, states = mx.sym.contrib.foreach(_body, mx.sym.var("data"), [mx.sym.var("init")])
+    g = mx.sym.Group([outs] + states)
+    assert g.list_arguments() == ["data", "init", "w"]
+    assert '"subgraphs"' in g.tojson()
+    for sym in (g, mx.sym.load_json(g.tojson()),
+                mx.sym.load(os.path.join(GOLDEN, "foreach-symbol.json"))):
+        res = sym.bind(mx.cpu(), _args()).forward()
+        np.testing.assert_allclose(res[0].asnumpy(), gold["out0"])
+        np.testing.assert_allclose(res[1].asnumpy(), gold["out1"])
+
+
+class _Net(gluon.HybridBlock):
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        with self.name_scope():
+            self.fc = gluon.nn.Dense(3, flatten=False)
+
+    def hybrid_forward(self, F, x, h):
+        def step(d, s):
+            o = F.tanh(self.fc(d) + s[0])
+            return o, [o]
+
+        outs, st = F.contrib.foreach(step, x, [h])
+        return outs, st[0]
+
+
+def test_hybridized_foreach_matches_eager():
+    mx.random.seed(1)
+    net = _Net()
+    net.initialize(mx.init.Xavier())
+    x = nd.random.uniform(shape=(4, 2, 5))
+    h = nd.zeros((2, 3))
+    with mx.autograd.record():
+        a = net(x, h)
+        a[0].sum().backward()
+    ga = net.fc.weight.grad().copy()
+    net.hybridize()
+    with mx.autograd.record():
+        b = net(x, h)
+        b[0].sum().backward()
+    for u, v in zip(a, b):
+        np.testing.assert_allclose(u.asnumpy(), v.asnumpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ga.asnumpy(), net.fc.weight.grad().asnumpy(), rtol=1e-5)
+    fresh = _Net()
+    fresh.hybridize()
+    fresh.initialize()  # deferred init: weight shape from the loop body
+    assert fresh(x, h)[0].shape == (4, 2, 3)
