@@ -55,8 +55,5 @@ from . import visualization as viz
 from . import libinfo
 from . import log
 from . import contrib
+from . import rnn
 
-# A process started with DMLC_ROLE=server serves the dist_async store and exits (as MXNet).
-from .kvstore.kvstore_server import _init_kvstore_server_module as _init_server
-
-_init_server()

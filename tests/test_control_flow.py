@@ -7,7 +7,6 @@ import pytest
 
 import mxnet as mx
 from mxnet import gluon
-from mxnet.base import MXNetError
 
 nd = mx.nd
 GOLDEN = os.path.join(os.path.dirname(__file__), "compat", "golden", "control_flow")
@@ -63,11 +62,53 @@ def test_cond():
     assert nd.contrib.cond(nd.array([2]), lambda: nd.ones(2), lambda: 0).shape == (2,)
 
 
-def test_symbolic_while_and_cond_raise():
-    with pytest.raises(MXNetError, match="while_loop"):
-        mx.sym.contrib.while_loop(lambda i: i < 3, lambda i: (i, i + 1), [mx.sym.var("i")], 3)
-    with pytest.raises(MXNetError, match="cond"):
-        mx.sym.contrib.cond(mx.sym.var("p"), lambda: mx.sym.var("a"), lambda: mx.sym.var("b"))
+def _while_sym():
+    i, s, w = mx.sym.var("i"), mx.sym.var("s"), mx.sym.var("w")
+    with mx.name.NameManager():
+        outs, vars_ = mx.sym.contrib.while_loop(
+            lambda i, s: i < 3, lambda i, s: ([i * w, s], [i + 1, s + i]), [i, s],
+            max_iterations=5)
+    assert isinstance(outs, list) and isinstance(vars_, list)
+    return mx.sym.Group(outs + vars_)
+
+
+def test_symbolic_while_loop_matches_mxnet():
+    gold = np.load(os.path.join(GOLDEN, "while.npz"))
+    g = _while_sym()
+    assert g.list_arguments() == ["i", "w", "s"]
+    assert g.list_outputs() == [f"_while_loop0_output{k}" for k in range(4)]
+    _, outs, _ = g.infer_shape(i=(1,), s=(1,), w=(1,))
+    assert outs == [(5, 1), (5, 1), (1,), (1,)]
+    args = {"i": nd.array([0]), "s": nd.array([1]), "w": nd.array([2])}
+    for sym in (g, mx.sym.load_json(g.tojson()),
+                mx.sym.load(os.path.join(GOLDEN, "while-symbol.json"))):
+        res = [o.asnumpy() for o in sym.bind(mx.cpu(), args).forward()]
+        for k in range(2):
+            np.testing.assert_allclose(res[k][:3], gold[f"out{k}"])
+            np.testing.assert_allclose(res[k][3:], 0)  # padding (uninitialised in MXNet)
+        np.testing.assert_allclose(res[2], gold["out2"])
+        np.testing.assert_allclose(res[3], gold["out3"])
+    with pytest.raises(ValueError, match="max_iterations"):
+        mx.sym.contrib.while_loop(lambda i: i < 3, lambda i: (i, i + 1), [mx.sym.var("i")])
+
+
+def test_symbolic_cond_matches_mxnet_and_gradient():
+    gold = np.load(os.path.join(GOLDEN, "cond.npz"))
+    a, b, w = mx.sym.var("a"), mx.sym.var("b"), mx.sym.var("w")
+    r = mx.sym.contrib.cond(a > b, lambda: a * w, lambda: [b - a])
+    assert isinstance(r, mx.sym.Symbol) and r.list_arguments() == ["a", "b", "w"]
+    for sym in (r, mx.sym.load_json(r.tojson()),
+                mx.sym.load(os.path.join(GOLDEN, "cond-symbol.json"))):
+        for av, key in ((1, "small"), (4, "big")):
+            ex = sym.bind(mx.cpu(), {"a": nd.array([av]), "b": nd.array([3]),
+                                     "w": nd.array([5])})
+            np.testing.assert_allclose(ex.forward()[0].asnumpy(), gold[key])
+    ex = r.simple_bind(mx.cpu(), a=(1,), b=(1,), w=(1,))
+    ex.forward(is_train=True, a=nd.array([4]), b=nd.array([3]), w=nd.array([5]))
+    ex.backward(nd.ones((1,)))
+    assert ex.grad_dict["a"].asscalar() == 5 and ex.grad_dict["w"].asscalar() == 4
+    with pytest.raises(ValueError, match="outputs"):
+        mx.sym.contrib.cond(a > b, lambda: [a, b], lambda: a)
 
 
 def _body(d, s):

@@ -279,9 +279,15 @@ class KVStore(KVStoreBase):
             if o.shape != stored.shape:
                 raise MXNetError(f"row_sparse_pull of key {k}: out shape "
                                  f"{_shape_str(o.shape)} != stored {_shape_str(stored.shape)}")
-            idx = rid._t.to(torch.int64).reshape(-1).unique().to(stored._t.device)
-            res = torch.zeros_like(stored._t)
-            res[idx] = stored._t[idx]
+            st = stored._t
+            idx = rid._t.to(torch.int64).reshape(-1).unique().to(st.device)
+            if getattr(o, "stype", "default") == "row_sparse":  # keep the requested rows
+                dev = o._ctx.torch_device
+                o._sdata = st[idx].to(dev, o._sdata.dtype, copy=True)
+                o._saux = (idx.to(dev),)
+                continue
+            res = torch.zeros_like(st)
+            res[idx] = st[idx]
             o._assign_tensor(res.to(o._t.device, o._t.dtype))
         if single:
             for o in out[1:]:

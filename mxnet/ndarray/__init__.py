@@ -1,7 +1,7 @@
 """Imperative arrays: ``mx.nd``."""
 
 from .ndarray import NDArray
-from . import _internal, contrib, image, linalg, op, random
+from . import _internal, contrib, image, linalg, op, random, sparse
 from .op import *
 # the Python front ends win over same-named generated operators
 from .ndarray import (arange, array, concatenate, empty, from_dlpack, from_numpy, full,

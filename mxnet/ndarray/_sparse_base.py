@@ -221,12 +221,14 @@ class BaseSparseNDArray(NDArray):
         self._ctx = other._ctx
 
     def __setitem__(self, key, value):
+        """Only ``arr[:] = other`` (an NDArray or array-like, not a scalar) is supported."""
+        name = type(self).__name__
         if not (isinstance(key, slice) and key == slice(None)):
-            raise ValueError(f"{type(self).__name__} only supports [:] for __setitem__")
+            raise MXNetError(f"{name} only supports [:] for assignment")
         if isinstance(value, NDArray):
             value.copyto(self)
         elif isinstance(value, numbers.Number):
-            self._assign_tensor(torch.full(self._sshape, value, dtype=self._sdata.dtype))
+            raise ValueError(f"Assigning numeric types to {name} is not implemented yet.")
         else:
             self._assign_tensor(torch.as_tensor(np.asarray(value), dtype=self._sdata.dtype))
 
@@ -252,9 +254,16 @@ class BaseSparseNDArray(NDArray):
     def __mul__(self, other):
         if isinstance(other, numbers.Number) and not isinstance(other, bool):
             return self._rebuild(lambda d: d.detach() * other)
+        if isinstance(other, BaseSparseNDArray) and other.stype == self.stype:
+            from ._sparse_ops import elemwise_mul
+
+            return elemwise_mul(self, other)
         return super().__mul__(other)
 
-    __rmul__ = __mul__
+    def __rmul__(self, other):
+        if isinstance(other, numbers.Number) and not isinstance(other, bool):
+            return self._rebuild(lambda d: other * d.detach())
+        return super().__rmul__(other)
 
     def __truediv__(self, other):
         if isinstance(other, numbers.Number) and not isinstance(other, bool):

@@ -77,14 +77,13 @@ def check_csr(data, indptr, indices, shape, full: bool) -> None:
         raise MXNetError("check_format: csr indptr must start at 0, end at nnz and never "
                          "decrease")
     if indices.numel():
-        if int(indices.min()) < 0 or int(indices.max()) >= shape[1]:
-            raise MXNetError("check_format: csr column index out of range for shape "
-                             f"{shape}")
         rows = csr_rows(indptr)
         same = rows[1:] == rows[:-1]
-        if bool((indices[1:][same] <= indices[:-1][same]).any()):
-            raise MXNetError("check_format: csr column indices must be sorted and unique "
-                             "within each row")
+        if int(indices.min()) < 0 or int(indices.max()) >= shape[1] or bool(
+                (indices[1:][same] <= indices[:-1][same]).any()):
+            raise MXNetError("check_format: Indices of csr NDArray should be non-negative, "
+                             "in ascending order per row and less than the number of "
+                             f"columns {shape[1]}")
 
 
 def check_rsp(data, indices, shape, full: bool) -> None:
@@ -94,7 +93,8 @@ def check_rsp(data, indices, shape, full: bool) -> None:
         raise MXNetError(f"check_format: row_sparse data {tuple(data.shape)} and indices "
                          f"{tuple(indices.shape)} do not fit shape {shape}")
     if full and indices.numel():
-        if int(indices.min()) < 0 or int(indices.max()) >= shape[0]:
-            raise MXNetError(f"check_format: row_sparse index out of range for shape {shape}")
-        if bool((indices[1:] <= indices[:-1]).any()):
-            raise MXNetError("check_format: row_sparse indices must be sorted and unique")
+        if int(indices.min()) < 0 or int(indices.max()) >= shape[0] or bool(
+                (indices[1:] <= indices[:-1]).any()):
+            raise MXNetError("check_format: Indices of row_sparse NDArray should be "
+                             "non-negative, less than the size of first dimension "
+                             f"({shape[0]}) and in ascending order")

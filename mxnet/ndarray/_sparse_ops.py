@@ -20,7 +20,8 @@ from ._sparse_base import BaseSparseNDArray, CSRNDArray, RowSparseNDArray, new_s
 from .ndarray import NDArray
 
 __all__ = ["csr_matrix", "row_sparse_array", "zeros", "empty", "array", "dot", "retain",
-           "elemwise_add", "elemwise_sub", "add", "subtract", "cast_storage", "to_sparse"]
+           "elemwise_add", "elemwise_sub", "elemwise_mul", "add", "subtract", "multiply", "divide",
+           "cast_storage", "to_sparse"]
 
 _STYPES = ("csr", "row_sparse")
 
@@ -136,13 +137,12 @@ def row_sparse_array(arg1, shape=None, ctx=None, dtype=None) -> RowSparseNDArray
         td = _torch_dtype(dtype, data)
         data_t = _tensor(data, td)
         idx = _tensor(indices, torch.int64).reshape(-1)
-        if data_t.dim() == 1 and idx.numel() != 1 and data_t.numel() == idx.numel():
-            data_t = data_t.reshape(-1, 1)
         if shape is None:
             nrow = int(idx.max()) + 1 if idx.numel() else 0
             shape = (nrow,) + tuple(data_t.shape[1:])
-        if data_t.dim() == len(shape) - 1:
-            data_t = data_t.reshape((-1,) + tuple(shape[1:]))
+        if data_t.dim() != len(shape) and data_t.numel() == idx.numel() * int(
+                np.prod(shape[1:], dtype=np.int64)):
+            data_t = data_t.reshape((idx.numel(),) + tuple(shape[1:]))
         out = new_sparse("row_sparse", data_t.to(dev), (idx.to(dev),), shape, ctx)
         out.check_format(full_check=False)
         return out
@@ -221,11 +221,20 @@ def dot(lhs, rhs, transpose_a=False, transpose_b=False, forward_stype=None, out=
     [[2.0, 2.0, 2.0]]
     """
     if isinstance(lhs, CSRNDArray) and not isinstance(rhs, BaseSparseNDArray) and \
-            not transpose_b and forward_stype in (None, "default", "row_sparse") and \
-            rhs.ndim in (1, 2):
+            rhs.ndim != 2:
+        raise MXNetError(f"dot: sparse dot only supports 2 dimensional rhs, got shape "
+                         f"{rhs.shape}")
+    if isinstance(lhs, CSRNDArray) and not isinstance(rhs, BaseSparseNDArray) and \
+            not transpose_b and forward_stype in (None, "default", "row_sparse"):
         res = _csr_dot(lhs, rhs, transpose_a)
         if transpose_a and forward_stype == "default":
             res = res.tostype("default")
+    elif isinstance(rhs, CSRNDArray) and not isinstance(lhs, BaseSparseNDArray) and \
+            not transpose_a and not transpose_b and forward_stype in (None, "csr"):
+        # MXNet returns csr for dense x csr; computed densely here
+        from ._namespace import function_for
+
+        res = function_for("dot")(lhs, rhs).tostype("csr")
     else:
         from ._namespace import function_for
 
@@ -242,27 +251,22 @@ def dot(lhs, rhs, transpose_a=False, transpose_b=False, forward_stype=None, out=
 def _csr_dot(lhs: CSRNDArray, rhs: NDArray, transpose_a: bool):
     data, (indptr, indices) = lhs._sdata, lhs._saux
     r = rhs._t.detach()
-    vec = r.dim() == 1
-    r2 = r.reshape(-1, 1) if vec else r
     m, k = lhs.shape
     inner = m if transpose_a else k
-    if r2.shape[0] != inner:
+    if r.shape[0] != inner:
         raise MXNetError(f"dot: shape mismatch: lhs {lhs.shape} (transpose_a={transpose_a}) "
                          f"and rhs {tuple(r.shape)}")
-    rows = conv.csr_rows(indptr)
-    if data.dtype != r2.dtype:
+    if data.dtype != r.dtype:
         raise MXNetError(f"dot: lhs dtype {lhs.dtype} and rhs dtype {rhs.dtype} differ")
+    rows = conv.csr_rows(indptr)
     if not transpose_a:
-        res = torch.zeros((m, r2.shape[1]), dtype=r2.dtype, device=r2.device)
-        res.index_add_(0, rows, data.unsqueeze(1) * r2[indices])
-        res = res.reshape(-1) if vec else res
+        res = torch.zeros((m, r.shape[1]), dtype=r.dtype, device=r.device)
+        res.index_add_(0, rows, data.unsqueeze(1) * r[indices])
         return NDArray._wrap(res, lhs._ctx)
-    res = torch.zeros((k, r2.shape[1]), dtype=r2.dtype, device=r2.device)
-    res.index_add_(0, indices, data.unsqueeze(1) * r2[rows])
+    res = torch.zeros((k, r.shape[1]), dtype=r.dtype, device=r.device)
+    res.index_add_(0, indices, data.unsqueeze(1) * r[rows])
     keep = torch.unique(indices)
-    if vec:
-        return NDArray._wrap(res.reshape(-1), lhs._ctx)
-    return new_sparse("row_sparse", res[keep], (keep,), (k, r2.shape[1]), lhs._ctx)
+    return new_sparse("row_sparse", res[keep], (keep,), (k, r.shape[1]), lhs._ctx)
 
 
 def retain(data, indices, out=None, name=None):
@@ -277,10 +281,18 @@ def retain(data, indices, out=None, name=None):
     if not isinstance(data, RowSparseNDArray):
         raise MXNetError("retain: data must be a RowSparseNDArray, got storage type "
                          f"'{getattr(data, 'stype', type(data).__name__)}'")
-    want = _tensor(indices, torch.int64).reshape(-1).to(data._saux[0].device)
-    mask = torch.isin(data._saux[0], want)
-    res = new_sparse("row_sparse", data._sdata[mask].clone(), (data._saux[0][mask],),
-                     data.shape, data._ctx)
+    have = data._saux[0]
+    want = torch.unique(_tensor(indices, torch.int64).reshape(-1).to(have.device))
+    if want.numel() and (int(want.min()) < 0 or int(want.max()) >= data.shape[0]):
+        raise MXNetError(f"retain: indices out of range for shape {data.shape}")
+    # like MXNet, the result stores exactly the requested rows (zeros where data had none)
+    vals = torch.zeros((want.numel(),) + tuple(data._sdata.shape[1:]),
+                       dtype=data._sdata.dtype, device=have.device)
+    if have.numel() and want.numel():
+        pos = torch.searchsorted(have, want).clamp(max=have.numel() - 1)
+        hit = have[pos] == want
+        vals[hit] = data._sdata[pos[hit]]
+    res = new_sparse("row_sparse", vals, (want,), data.shape, data._ctx)
     if out is not None:
         res.copyto(out)
         return out
@@ -328,6 +340,32 @@ def _elemwise(lhs, rhs, sign, opname, out):
     return res
 
 
+def elemwise_mul(lhs, rhs, out=None, name=None):
+    """``lhs * rhs``; two arrays of the same sparse stype give that stype (the product is
+    formed densely, then only its non-zeros are stored), other combinations a dense array."""
+    if isinstance(lhs, BaseSparseNDArray) and isinstance(rhs, BaseSparseNDArray) and \
+            lhs.stype == rhs.stype:
+        if lhs.shape != rhs.shape:
+            raise MXNetError(f"elemwise_mul: shape mismatch: lhs {lhs.shape} vs rhs "
+                             f"{rhs.shape}")
+        res = to_sparse(lhs._dense() * rhs._dense(), lhs.stype, lhs._ctx)
+    else:
+        from ._namespace import function_for
+
+        res = function_for("elemwise_mul")(lhs, rhs)
+    if out is not None:
+        res.copyto(out)
+        return out
+    return res
+
+
+def multiply(lhs, rhs):
+    """``lhs * rhs`` with broadcasting; same-stype sparse operands stay sparse."""
+    if isinstance(lhs, BaseSparseNDArray) and isinstance(rhs, BaseSparseNDArray):
+        return elemwise_mul(lhs, rhs)
+    return lhs * rhs
+
+
 def elemwise_add(lhs, rhs, out=None, name=None):
     """``lhs + rhs``; two arrays of the same sparse stype give that stype (union of
     the stored positions), other combinations a dense array."""
@@ -351,3 +389,8 @@ def subtract(lhs, rhs):
     if isinstance(lhs, BaseSparseNDArray) and isinstance(rhs, BaseSparseNDArray):
         return elemwise_sub(lhs, rhs)
     return lhs - rhs
+
+
+def divide(lhs, rhs):
+    """``lhs / rhs``; a sparse array divided by a scalar stays sparse."""
+    return lhs / rhs

@@ -1,7 +1,15 @@
 """Sparse NDArrays and the ``sparse`` operator namespace (``mx.nd.sparse``).
 
 Registry operators of the ``sparse`` namespace are generated first; the sparse array classes
-and the sparsity-keeping functions of :mod:`._sparse_ops` are added on top (they win).
+and the sparsity-keeping functions of :mod:`._sparse_ops` / :mod:`._sparse_unary` are added
+on top (they win). The other operators MXNet lists here (``sum``, ``mean``, ``where``...)
+are the dense operators: on sparse inputs they compute densely and return dense arrays.
+
+Storage kept (as MXNet 1.9.1): ``dot(csr, dense)`` -> dense, ``dot(csr.T, dense)`` ->
+row_sparse, ``dot(dense, csr)`` -> csr; ``elemwise_add/sub/mul`` (and ``+ - *``) of two
+arrays of the same sparse stype; ``* /`` by a scalar, unary minus; ``retain``; the
+zero-preserving unary operators (``sqrt``, ``square``, ``abs``, ``sign``, ``relu``, ...);
+``zeros_like``; ``zeros``/``empty``/``array``/``cast_storage``.
 """
 
 from ._namespace import populate as _populate
@@ -14,10 +22,13 @@ from ._sparse_ops import (  # noqa: E402, F401
     array,
     cast_storage,
     csr_matrix,
+    divide,
     dot,
     elemwise_add,
+    elemwise_mul,
     elemwise_sub,
     empty,
+    multiply,
     retain,
     row_sparse_array,
     subtract,
@@ -26,5 +37,32 @@ from ._sparse_ops import (  # noqa: E402, F401
 
 __all__ = sorted(set(__all__) | {
     "BaseSparseNDArray", "CSRNDArray", "RowSparseNDArray", "add", "array", "cast_storage",
-    "csr_matrix", "dot", "elemwise_add", "elemwise_sub", "empty", "retain",
-    "row_sparse_array", "subtract", "zeros"})
+    "csr_matrix", "divide", "dot", "elemwise_add", "elemwise_mul", "elemwise_sub", "empty",
+    "multiply", "retain", "row_sparse_array", "subtract", "zeros"})
+
+from ._sparse_unary import ZERO_PRESERVING as _ZP  # noqa: E402
+from ._sparse_unary import attach_sparse_fluent as _attach  # noqa: E402
+from ._sparse_unary import make_unary as _make_unary  # noqa: E402
+from ._sparse_unary import zeros_like  # noqa: E402, F401
+
+
+def _fill() -> None:
+    from . import op as _op
+
+    g = globals()
+    for _name in _ZP:
+        g[_name] = _make_unary(_name)
+    # dense operators MXNet 1.9.1 also lists under mx.nd.sparse
+    for _name in ("add_n", "adam_update", "arccos", "arccosh", "broadcast_add",
+                  "broadcast_div", "broadcast_minus", "broadcast_mul", "broadcast_plus",
+                  "broadcast_sub", "clip", "concat", "cos", "cosh", "elemwise_div", "exp",
+                  "ftrl_update", "gamma", "gammaln", "log", "log10", "log2", "mean", "norm",
+                  "rsqrt", "sgd_mom_update", "sgd_update", "sigmoid", "slice", "sum", "where"):
+        if _name not in g and hasattr(_op, _name):
+            g[_name] = getattr(_op, _name)
+            __all__.append(_name)
+    __all__.extend(n for n in (*_ZP, "zeros_like") if n not in __all__)
+
+
+_fill()
+_attach(BaseSparseNDArray)

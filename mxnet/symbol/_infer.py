@@ -102,6 +102,8 @@ def _infer_node(n: Node, shapes: dict) -> bool:
     if all(_complete(s) for s in ins) and all(_complete(s) for s in outs_known):
         return False
     full = [s if _complete(s) else None for s in ins]
+    if full and full[0] is None and n.op.name == "FullyConnected":
+        full[0] = _fc_data_from_out(n.parsed, ins[0], outs_known[0])
     if any(s is None for s in full) and _same_shape_op(n):
         ref = next((s for s in full + outs_known[:1] if _complete(s)), None)
         if ref is not None:
@@ -142,6 +144,18 @@ def _infer_node(n: Node, shapes: dict) -> bool:
             shapes[(id(n), i)] = merged
             changed = True
     return changed
+
+
+def _fc_data_from_out(attrs: dict, data, out):
+    """FullyConnected's backward rule: unknown batch dims of ``data`` from the output
+    (MXNet fills them; legacy RNN begin states ``zeros(shape=(0, H))`` rely on it)."""
+    if data is None or not _complete(out) or len(out) < 2:
+        return None
+    lead = 1 if attrs.get("flatten", True) else len(out) - 1
+    if len(data) < lead + 1:
+        return None
+    cand = tuple(o if d == 0 else d for d, o in zip(data[:lead], out[:lead])) + tuple(data[lead:])
+    return cand if _complete(cand) else None
 
 
 _SAME_SHAPE: dict = {}

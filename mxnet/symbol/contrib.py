@@ -76,31 +76,132 @@ def foreach(body, data, init_states, name="foreach"):
     return out_syms, _cf_regroup(res[len(flat_out):], sfmt)[0]
 
 
+def _subgraph_inputs(subs: list, outer: dict) -> tuple[list, list]:
+    """Ordered union of the subgraphs' inputs as outer entries, and each subgraph's locs.
+
+    ``outer`` maps placeholder names to outer entries; other inputs are free variables.
+    """
+    from ._node import topo_order
+
+    entries, pos, locs = [], {}, []
+    for sub in subs:
+        nodes = {n.name: n for n in topo_order([e[0] for e in sub._outputs]) if n.op is None}
+        mine = []
+        for nm in sub.list_inputs():
+            if nm not in pos:
+                pos[nm] = len(entries)
+                entries.append(outer[nm] if nm in outer else (nodes[nm], 0))
+            mine.append(pos[nm])
+        locs.append(mine)
+    return entries, locs
+
+
+def _subgraph_node(opname: str, node_name: str, attrs: dict, entries: list, subs: list):
+    from .._op._registry import get_op
+    from ._node import Node
+    from .symbol import Symbol
+
+    node = Node(get_op(opname), node_name, {k: str(v) for k, v in attrs.items()})
+    node.subgraphs = list(subs)
+    node.set_inputs(entries)
+    node.invalidate()
+    return [Symbol._from_entries([(node, i)]) for i in range(node.num_outputs())]
+
+
+def _single(s, what: str):
+    from ..base import MXNetError
+    from .symbol import Symbol
+
+    if not isinstance(s, Symbol) or len(s._outputs) != 1:
+        raise MXNetError(f"{what} must be a single-output Symbol")
+    return s
+
+
 def while_loop(cond, func, loop_vars, max_iterations=None, name="while_loop"):
-    """Symbolic ``while_loop`` is not supported in mxnet-ng (raises :class:`MXNetError`).
+    """Symbolic ``while_loop``: a ``_while_loop`` node with ``cond`` and ``func`` subgraphs.
+
+    ``cond(*loop_vars)`` gives a scalar Symbol; ``func(*loop_vars) -> (step_output,
+    new_loop_vars)``. Step outputs are stacked to ``max_iterations`` rows (zero padded).
 
     Examples
     --------
-    >>> mx.sym.contrib.while_loop(c, f, [mx.sym.var('i')], 5)  # doctest: +SKIP
+    >>> outs, (i,) = mx.sym.contrib.while_loop(lambda i: i < 3, lambda i: (i, [i + 1]),
+    ...                                        [mx.sym.var('i')], max_iterations=5)
     """
+    from ..attribute import AttrScope
     from ..base import MXNetError
+    from ..name import _current_manager
+    from ..ndarray.contrib import _cf_flatten, _cf_regroup
+    from ._create import Group, Variable
+    from .symbol import Symbol
 
-    raise MXNetError("mx.sym.contrib.while_loop (the _while_loop operator) is not supported "
-                     "in mxnet-ng; use mx.nd.contrib.while_loop (imperative) or "
-                     "mx.sym.contrib.foreach")
+    if max_iterations is None:
+        raise ValueError("max_iterations should be specified")
+    max_iterations = int(max_iterations)
+    single = isinstance(loop_vars, Symbol)
+    flat_vars, vfmt = _cf_flatten(loop_vars, "loop_vars")
+    if not flat_vars:
+        raise ValueError("loop_vars should contain at least one element")
+    node_name = _current_manager().get(None if name == "while_loop" else name, "_while_loop")
+    phs = [Variable(f"{node_name}_var{i}") for i in range(len(flat_vars))]
+    args = [phs[0]] if single else list(_cf_regroup(phs, vfmt)[0])
+    with AttrScope(__subgraph_name__=node_name):
+        pred = _single(cond(*args), "while_loop: the return value of cond")
+        step_out, new_vars = func(*args)
+    step_out = [] if step_out is None else step_out
+    new_vars = [] if new_vars is None else new_vars
+    flat_out, ofmt = _cf_flatten(list(step_out) if isinstance(step_out, tuple) else step_out,
+                                 "while output")
+    flat_new, _ = _cf_flatten(new_vars, "loop_vars")
+    if len(flat_new) != len(flat_vars):
+        raise ValueError("The length of loop_vars should be consistent during the loop")
+    cond_g, func_g = Group([pred]), Group(flat_out + flat_new)
+    fnames = func_g.list_inputs()
+    missing = [p.name for p in phs if p.name not in fnames]
+    if missing:
+        raise MXNetError(f"while_loop ({node_name}): func must use every loop variable "
+                         f"(unused: {missing})")
+    outer = {p.name: _single(v, "while_loop: loop_vars")._outputs[0]
+             for p, v in zip(phs, flat_vars)}
+    entries, (clocs, flocs) = _subgraph_inputs([cond_g, func_g], outer)
+    res = _subgraph_node("_while_loop", node_name, {
+        "num_args": len(entries) + 2, "num_outputs": len(flat_out) + len(flat_new),
+        "num_out_data": len(flat_out), "max_iterations": max_iterations,
+        "cond_input_locs": clocs, "func_input_locs": flocs,
+        "func_var_locs": [fnames.index(p.name) for p in phs]}, entries, [cond_g, func_g])
+    outs = _cf_regroup(res[:len(flat_out)], ofmt)[0] if ofmt is not None else []
+    final = res[len(flat_out):]
+    return outs, (final[0] if single else _cf_regroup(final, vfmt)[0])
 
 
 def cond(pred, then_func, else_func, name="cond"):
-    """Symbolic ``cond`` is not supported in mxnet-ng (raises :class:`MXNetError`).
+    """Symbolic ``cond``: a ``_cond`` node choosing the then/else subgraph at run time.
 
     Examples
     --------
-    >>> mx.sym.contrib.cond(p, f, g)  # doctest: +SKIP
+    >>> a, b = mx.sym.var('a'), mx.sym.var('b')
+    >>> out = mx.sym.contrib.cond(a > b, lambda: a - b, lambda: b - a)
     """
-    from ..base import MXNetError
+    from ..attribute import AttrScope
+    from ..name import _current_manager
+    from ..ndarray.contrib import _cf_flatten, _cf_regroup
+    from ._create import Group
 
-    raise MXNetError("mx.sym.contrib.cond (the _cond operator) is not supported in "
-                     "mxnet-ng; use mx.nd.contrib.cond (imperative)")
+    node_name = _current_manager().get(None if name == "cond" else name, "_cond")
+    with AttrScope(__subgraph_name__=node_name):
+        then_out = then_func()
+        else_out = else_func()
+    flat_then, tfmt = _cf_flatten(then_out, "then_func output")
+    flat_else, _ = _cf_flatten(else_out, "else_func output")
+    if len(flat_then) != len(flat_else):
+        raise ValueError(f"cond: then_func gives {len(flat_then)} outputs but else_func "
+                         f"gives {len(flat_else)}")
+    subs = [Group([_single(pred, "cond: pred")]), Group(flat_then), Group(flat_else)]
+    entries, (clocs, tlocs, elocs) = _subgraph_inputs(subs, {})
+    res = _subgraph_node("_cond", node_name, {
+        "num_args": len(entries) + 3, "num_outputs": len(flat_then), "cond_input_locs": clocs,
+        "then_input_locs": tlocs, "else_input_locs": elocs}, entries, subs)
+    return _cf_regroup(res, tfmt)[0]
 
 
 __all__ += ["foreach", "while_loop", "cond"]

@@ -12,8 +12,9 @@ RECORDS = [Record("_foreach", symbolic=False, name="foreach_cumsum")]
 
 
 def _cumsum_sym():
-    outs, last = mx.sym.contrib.foreach(lambda x, s: (x + s, x + s), mx.sym.var("seq"),
-                                        mx.sym.var("h"))
+    with mx.name.NameManager():
+        outs, last = mx.sym.contrib.foreach(lambda x, s: (x + s, x + s), mx.sym.var("seq"),
+                                            mx.sym.var("h"))
     return mx.sym.Group([outs, last])
 
 
@@ -45,3 +46,25 @@ def test_foreach_without_subgraph_raises():
         mx.nd._internal._foreach(mx.nd.ones((2, 2)), num_args=2, num_outputs=1,
                                  num_out_data=1, in_state_locs=(), in_data_locs=(0,),
                                  remain_locs=())
+
+
+RECORDS += [Record("_while_loop", symbolic=False, name="while_loop_count"),
+            Record("_cond", symbolic=False, name="cond_branch")]
+
+
+def test_while_loop_and_cond_nodes():
+    outs, i = mx.sym.contrib.while_loop(lambda i: i < 3, lambda i: (i * 2, i + 1),
+                                        mx.sym.var("i"), max_iterations=4)
+    ex = mx.sym.Group([outs, i]).bind(mx.cpu(), {"i": mx.nd.array([0])})
+    res = ex.forward()
+    np.testing.assert_allclose(res[0].asnumpy()[:, 0], [0, 2, 4, 0])
+    assert res[1].asscalar() == 3
+    # zero iterations: the outputs are all padding, shaped from the body
+    res = ex.forward(i=mx.nd.array([7]))
+    assert res[0].shape == (4, 1) and res[1].asscalar() == 7
+    p = mx.sym.var("p")
+    c = mx.sym.contrib.cond(p, lambda: p + 1, lambda: p - 1)
+    for pv, want in ((1, 2), (0, -1)):
+        assert c.bind(mx.cpu(), {"p": mx.nd.array([pv])}).forward()[0].asscalar() == want
+    with pytest.raises(MXNetError, match="scalar"):
+        c.bind(mx.cpu(), {"p": mx.nd.array([1, 2])}).forward()

@@ -83,14 +83,15 @@ def libsvm(meta):
             res[tag] = {"error": str(e).strip().splitlines()[-1]}
             continue
         batches = []
-        for epoch in range(2):
-            it.reset()
+        for _epoch in range(3):  # a fresh iterator, then reset after each full pass
             for b in it:
                 d, lab = b.data[0], b.label[0]
                 batches.append({"data": d.asnumpy().tolist(), "stype": d.stype,
                                 "label": lab.asnumpy().tolist(), "label_stype": lab.stype,
                                 "pad": b.pad, "indptr": d.indptr.asnumpy().tolist(),
-                                "dtype": np.dtype(d.dtype).name})
+                                "dtype": np.dtype(d.dtype).name,
+                                "index": [int(i) for i in b.index]})
+            it.reset()
         res[tag] = {"batches": batches,
                     "provide_data": [(x.name, list(x.shape)) for x in it.provide_data],
                     "provide_label": [(x.name, list(x.shape)) for x in it.provide_label]}

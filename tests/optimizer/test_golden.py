@@ -36,9 +36,16 @@ def _kwargs(kw):
     return kw
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c["id"])
-def test_ten_steps_match_mxnet(case):
+@pytest.fixture
+def quiet_logging():
+    """Silence the optimizers' warnings for one test, then restore logging."""
     logging.disable(logging.CRITICAL)
+    yield
+    logging.disable(logging.NOTSET)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c["id"])
+def test_ten_steps_match_mxnet(case, quiet_logging):
     opts = case["opts"]
     dtype = opts.get("dtype", "float32")
     w0, grads = case_inputs(case["n"], dtype)
