@@ -67,12 +67,16 @@ def _batchnorm(a, x, gamma, beta, mmean, mvar):
     if x.dim() < 2:
         raise MXNetError(f"BatchNorm: data needs at least 2 dims, got {tuple(x.shape)}")
     if state.is_train and not a["use_global_stats"]:
+        # one pass: the kernel returns the batch mean and inverse std it normalised with
+        # (it also accepts one value per channel, where MXNet returns beta)
+        out, smean, sinvstd = torch.native_batch_norm(xc, gamma, beta, None, None, True, 0.0,
+                                                      eps)
         with torch.no_grad():
-            var, mean = torch.var_mean(x.detach(), red, correction=0)
+            mean = smean.detach()
+            var = (sinvstd.detach().double().pow(-2) - eps).clamp_min(0).to(mean.dtype)
             m = a["momentum"]
             mmean.mul_(m).add_(mean.to(mmean.dtype), alpha=1 - m)
             mvar.mul_(m).add_(var.to(mvar.dtype), alpha=1 - m)
-        out = F.batch_norm(xc, None, None, gamma, beta, True, 0.0, eps)
     else:
         mean, var = mmean.to(x.dtype), mvar.to(x.dtype)
         if not a["use_global_stats"] and torch.is_grad_enabled() and x.requires_grad:
