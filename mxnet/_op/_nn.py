@@ -67,12 +67,21 @@ def _fc_shape(a, s):
     return s
 
 
+def _fc_out(a, s):
+    """Output shape without meta tracing (addmm's decomposition would import dynamo)."""
+    d = s[0]
+    if a["flatten"]:
+        return [(d[0], a["num_hidden"])]
+    return [tuple(d[:-1]) + (a["num_hidden"],)]
+
+
 register(OpDef(
     "FullyConnected", _fc, inputs=("data", "weight", "bias"), active_inputs=no_bias_inputs(),
     params=[Param("num_hidden", "int", doc="Number of hidden nodes of the output."),
             Param("no_bias", "bool", False, doc="Whether to disable bias parameter."),
             Param("flatten", "bool", True, doc="Whether to collapse all but the first axis.")],
-    infer_shape=_fc_shape, aliases=("_npx_fully_connected", "_sparse_FullyConnected"),
+    infer_shape=_fc_shape, infer_out=_fc_out,
+    aliases=("_npx_fully_connected", "_sparse_FullyConnected"),
     doc="Applies a linear transformation: Y = XW^T + b.\n\nExample: "
         "``mx.nd.FullyConnected(x, w, b, num_hidden=4)``"))
 

@@ -104,6 +104,13 @@ def _bn_shape(a, s):
     return s
 
 
+def _bn_out(a, s):
+    """Output shapes without tracing (tracing batch_norm on meta tensors pulls in dynamo)."""
+    d = s[0]
+    c = (d[_axis(a["axis"], len(d), "BatchNorm")],)
+    return [tuple(d), c, c]
+
+
 def _bn_type(a, dts):
     d = dts[0] or "float32"
     p = "float32" if d in ("float16", "bfloat16") else d
@@ -131,7 +138,7 @@ _BN_IO = dict(inputs=("data", "gamma", "beta"), aux=("moving_mean", "moving_var"
 
 register(OpDef(
     "BatchNorm", _batchnorm, params=_BN_PARAMS, aliases=("_npx_batch_norm",),
-    infer_shape=_bn_shape, infer_type=_bn_type, **_BN_IO,
+    infer_shape=_bn_shape, infer_out=_bn_out, infer_type=_bn_type, **_BN_IO,
     doc="Batch normalization over the channel ``axis``; updates the moving statistics in "
         "place when training.\n\nExample: ``mx.nd.BatchNorm(x, gamma, beta, mean, var)``"))
 
@@ -142,7 +149,7 @@ def _bn_relu(a, x, gamma, beta, mmean, mvar):
 
 
 register(OpDef(
-    "_contrib_BatchNormWithReLU", _bn_relu, params=_BN_PARAMS, infer_shape=_bn_shape,
+    "_contrib_BatchNormWithReLU", _bn_relu, params=_BN_PARAMS, infer_shape=_bn_shape, infer_out=_bn_out,
     infer_type=_bn_type, **_BN_IO,
     doc="Batch normalization followed by ReLU.\n\n"
         "Example: ``mx.nd.contrib.BatchNormWithReLU(x, gamma, beta, mean, var)``"))
