@@ -231,6 +231,15 @@ def setitem(arr, key, value):
     cls = type(arr)
     t = arr._t
     v = _value(arr, value)
+    if t.dim() == 0 and (key is Ellipsis or (isinstance(key, slice) and key == slice(None))):
+        key = Ellipsis  # x[:] = v on a 0-d array writes its one element
+    if key is Ellipsis and t.dim() == 0:
+        with torch.no_grad():
+            if isinstance(v, torch.Tensor):
+                t.copy_(v.reshape(()) if v.numel() == 1 else v)
+            else:
+                t.fill_(v)
+        return
     if _fast_key(key, t):
         tkey, out_flips, in_flips, advanced = (key,), (), (), False
     else:
