@@ -272,6 +272,8 @@ class Executor:
         if outs:
             grads = torch.autograd.grad(outs, self._leaves, heads, retain_graph=True,
                                         allow_unused=True)
+        if self._monitor is not None and outs:
+            self._monitor_backward(outs, heads)
         with torch.no_grad():
             for i, g in zip(self._grad_idx, grads):
                 dst = self.grad_arrays[i]._t
@@ -282,6 +284,23 @@ class Executor:
                     dst.zero_()
                 else:
                     dst.copy_(g)
+
+    def _monitor_backward(self, outs, heads) -> None:
+        """Report every node's input gradients as ``<node>_backward_output[i]`` (MXNet's
+        monitor sees the backward nodes' outputs); inputs without a gradient report zeros."""
+        watch = self._prog.last_watch or []
+        flat = list({id(t): t for _, args in watch for t in args if t.requires_grad}.values())
+        found = torch.autograd.grad(outs, flat, heads, retain_graph=True,
+                                    allow_unused=True) if flat else []
+        by_id = {id(t): g for t, g in zip(flat, found)}
+        cb, ctx = self._monitor, self._ctx
+        for name, args in watch:
+            for i, t in enumerate(args):
+                g = by_id.get(id(t)) if t.requires_grad else None
+                g = torch.zeros_like(t) if g is None else g
+                label = f"{name}_backward_output" if len(args) == 1 else \
+                    f"{name}_backward_output{i}"
+                cb(label, NDArray._wrap(g.detach(), ctx))
 
     # -- utilities --------------------------------------------------------------------
     def set_monitor_callback(self, callback: Callable, monitor_all: bool = False) -> None:

@@ -46,6 +46,7 @@ class Program:
         # F.zeros(shape=(layers, 0, hidden)); resolved per input-shape signature
         self.partial: list[int] = []
         self._resolved: dict = {}
+        self.last_watch: list | None = None  # (node name, input tensors) of a monitored run
 
     def _steps_for(self, inputs, aux) -> list[Step]:
         """The steps with every partial creation shape filled in by shape inference."""
@@ -108,8 +109,11 @@ class Program:
         nargs = len(inputs)
         buf[:nargs] = inputs
         buf[nargs:nargs + len(aux)] = aux
+        watch = self.last_watch = [] if monitor is not None else None
         for compute, attrs, ins, outs, frees, node in self._steps_for(inputs, aux):
             args = [buf[i] for i in ins]
+            if watch is not None:
+                watch.append((node.name, args))  # for the backward monitor
             if monitor_all and monitor is not None:
                 names = node.arg_names() + node.aux_names()
                 for nm, t in zip(names, args):

@@ -27,6 +27,17 @@ def _split_input_slice(batch_size: int, work_load_list) -> list[slice]:
     return slices
 
 
+def _batch_axis(desc) -> int:
+    layout = getattr(desc, "layout", None)
+    return max(layout.find("N"), 0) if layout else 0
+
+
+def _slice(arr, axis: int, sl: slice):
+    if axis == 0:
+        return arr[sl.start:sl.stop]
+    return arr.slice_axis(axis=axis, begin=sl.start, end=sl.stop)
+
+
 class DataParallelExecutorGroup:
     """Executors of one symbol on several contexts, sharing a batch.
 
@@ -68,8 +79,7 @@ class DataParallelExecutorGroup:
         return "null"
 
     def decide_slices(self, data_shapes) -> list[slice]:
-        sizes = {d.shape[d.layout.find("N") if getattr(d, "layout", None) and "N" in d.layout
-                         else 0] for d in data_shapes}
+        sizes = {d.shape[_batch_axis(d)] for d in data_shapes}
         if len(sizes) != 1:
             raise MXNetError(f"All data must have the same batch size: {data_shapes}")
         self.batch_size = sizes.pop()
@@ -86,8 +96,14 @@ class DataParallelExecutorGroup:
         self.execs = []
         for i, ctx in enumerate(self.contexts):
             n = self.slices[i].stop - self.slices[i].start
-            shapes = {d.name: (n,) + tuple(d.shape[1:]) for d in self.data_shapes}
-            shapes.update({d.name: (n,) + tuple(d.shape[1:]) for d in self.label_shapes
+
+            def sliced(d, n=n):
+                shp = list(d.shape)
+                shp[_batch_axis(d)] = n
+                return tuple(shp)
+
+            shapes = {d.name: sliced(d) for d in self.data_shapes}
+            shapes.update({d.name: sliced(d) for d in self.label_shapes
                            if d.name in self.arg_names})
             types = {d.name: d.dtype for d in self.data_shapes + self.label_shapes
                      if d.name in self.arg_names}
@@ -113,6 +129,13 @@ class DataParallelExecutorGroup:
                             for n in self.data_names]
         self.label_arrays = [[(self.slices[i], e.arg_dict[n]) for i, e in enumerate(self.execs)]
                              for n in self.label_names]
+        self.data_axes = [_batch_axis(d) for d in self.data_shapes]
+        self.label_axes = [_batch_axis(d) for d in self.label_shapes if d.name in self.arg_names]
+        self.label_axes_all = [_batch_axis(d) for d in self.label_shapes]
+        self.output_axes = []
+        for k in range(len(self.symbol.list_outputs())):
+            lay = self.symbol[k].attr("__layout__")
+            self.output_axes.append(max(lay.find("N"), 0) if lay else 0)
         self.input_grad_arrays = [[e.grad_dict.get(n) for e in self.execs]
                                   for n in self.data_names] if self.inputs_need_grad else []
 
@@ -138,21 +161,21 @@ class DataParallelExecutorGroup:
                 else block[0].as_in_context(cpu())
             w.astype(aux_params[name].dtype).copyto(aux_params[name])
 
-    def _load(self, arrays, targets) -> None:
-        for src, dst_list in zip(arrays, targets):
+    def _load(self, arrays, targets, axes) -> None:
+        for src, dst_list, ax in zip(arrays, targets, axes):
             for sl, dst in dst_list:
-                part = src if len(dst_list) == 1 else src[sl.start:sl.stop]
+                part = src if len(dst_list) == 1 else _slice(src, ax, sl)
                 if part.shape != dst.shape:
                     raise MXNetError(f"Module: input shape {part.shape} does not match the "
                                      f"bound shape {dst.shape}")
                 part.copyto(dst)
 
     def forward(self, data_batch, is_train=None) -> None:
-        self._load(data_batch.data, self.data_arrays)
+        self._load(data_batch.data, self.data_arrays, self.data_axes)
         if is_train is None:
             is_train = self.for_training
         if self.label_arrays and data_batch.label:
-            self._load(data_batch.label, self.label_arrays)
+            self._load(data_batch.label, self.label_arrays, self.label_axes)
         for e in self.execs:
             e.forward(is_train=is_train)
 
@@ -168,8 +191,10 @@ class DataParallelExecutorGroup:
         end = n if end is None else end
         outputs = [[e.outputs[i] for e in self.execs] for i in range(begin, end)]
         if merge_multi_context:
+            axes = self.output_axes[begin:end]
             return [o[0] if len(o) == 1 else nd.concatenate(
-                [x.as_in_context(self.contexts[0]) for x in o]) for o in outputs]
+                [x.as_in_context(self.contexts[0]) for x in o], axis=ax)
+                for o, ax in zip(outputs, axes)]
         return outputs
 
     def get_input_grads(self, merge_multi_context=True):
@@ -179,7 +204,8 @@ class DataParallelExecutorGroup:
             raise MXNetError("get_input_grads: bind with inputs_need_grad=True first")
         if merge_multi_context:
             return [g[0] if len(g) == 1 else nd.concatenate(
-                [x.as_in_context(self.contexts[0]) for x in g]) for g in self.input_grad_arrays]
+                [x.as_in_context(self.contexts[0]) for x in g], axis=ax)
+                for g, ax in zip(self.input_grad_arrays, self.data_axes)]
         return self.input_grad_arrays
 
     def backward(self, out_grads=None) -> None:
@@ -189,7 +215,8 @@ class DataParallelExecutorGroup:
             grads = None
             if out_grads is not None:
                 sl = self.slices[i]
-                grads = [g if len(self.execs) == 1 else g[sl.start:sl.stop] for g in out_grads]
+                grads = [g if len(self.execs) == 1 else _slice(g, ax, sl)
+                         for g, ax in zip(out_grads, self.output_axes)]
                 grads = [g.as_in_context(self.contexts[i]) for g in grads]
             e.backward(out_grads=grads)
 
@@ -201,7 +228,8 @@ class DataParallelExecutorGroup:
                 labels_slice = labels
             else:
                 sl = self.slices[i]
-                labels_slice = [lab[sl.start:sl.stop] for lab in labels]
+                axes = self.label_axes_all or [0] * len(labels)
+                labels_slice = [_slice(lab, ax, sl) for lab, ax in zip(labels, axes)]
             names = [d.name for d in self.label_shapes] or \
                 [f"label{j}" for j in range(len(labels_slice))]
             labels_ = OrderedDict(zip(names, labels_slice))

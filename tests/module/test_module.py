@@ -143,3 +143,52 @@ def test_monitor_collects_statistics(caplog):
         mod.forward(batch)
         mon.toc_print()
     assert "fc1_weight" in caplog.text
+
+
+def test_batch_axis_from_layout_across_contexts():
+    """A TNC input is split over its N axis (axis 1) between two contexts, as in MXNet."""
+    sym = mx.sym.Activation(mx.sym.var("data"), act_type="relu", __layout__="TNC")
+    mod = mx.mod.Module(sym, ("data",), None, context=[mx.cpu(0), mx.cpu(1)])
+    mod.bind(data_shapes=[mx.io.DataDesc("data", (3, 8, 7), np.float16, layout="TNC")])
+    mod.init_params()
+    mod.forward(mx.io.DataBatch(data=[mx.nd.ones((3, 8, 7), dtype=np.float16)], label=None))
+    mod.backward([mx.nd.ones((3, 8, 7), dtype=np.float16)])
+    assert [x.shape for x in mod.get_outputs(merge_multi_context=False)[0]] == [(3, 4, 7)] * 2
+    out = mod.get_outputs()[0]
+    assert out.shape == (3, 8, 7) and out.dtype == np.float16
+
+
+def test_set_params_missing_and_extra_errors():
+    sym = mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=2, name="fc")
+    mod = mx.mod.Module(sym, label_names=None)
+    mod.bind(data_shapes=[("data", (1, 2))])
+    good = {"fc_weight": mx.nd.ones((2, 2)), "fc_bias": mx.nd.zeros((2,))}
+    mod.set_params(good, {}, force_init=True)
+    with pytest.raises(RuntimeError):
+        mod.set_params({"fc_weight": good["fc_weight"]}, {}, force_init=True)
+    with pytest.raises(ValueError):
+        mod.set_params(dict(good, other=mx.nd.ones((1,))), {}, allow_missing=True,
+                       force_init=True)
+    mod.set_params(dict(good, other=mx.nd.ones((1,))), {}, allow_missing=True,
+                   allow_extra=True, force_init=True)
+
+
+def test_monitor_sees_backward_outputs():
+    """MXNet's monitor reports node outputs, arguments and backward outputs (21 entries)."""
+    x = mx.sym.var("data")
+    x = mx.sym.FullyConnected(x, num_hidden=2, name="fc_0")
+    x = mx.sym.Activation(x, act_type="sigmoid", name="act_0")
+    x = mx.sym.LinearRegressionOutput(x, name="softmax")
+    mod = mx.mod.Module(x)
+    mod.bind([("data", (1, 2))], label_shapes=[("softmax_label", (1, 2))])
+    mon = mx.mon.Monitor(1, pattern=".*", sort=True)
+    mod.install_monitor(mon)
+    mod.init_params()
+    batch = mx.io.DataBatch([mx.nd.array([[0.05, 0.1]])], [mx.nd.array([[0.01, 0.99]])])
+    mon.tic()
+    mod.forward_backward(batch)
+    names = [k for _, k, _ in mon.toc()]
+    assert names == ["act_0_backward_output", "act_0_output", "data", "fc_0_backward_output0",
+                     "fc_0_backward_output1", "fc_0_backward_output2", "fc_0_bias",
+                     "fc_0_output", "fc_0_weight", "softmax_backward_output0",
+                     "softmax_backward_output1", "softmax_label", "softmax_output"]
