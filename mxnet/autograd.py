@@ -24,7 +24,9 @@ import torch
 from ._op._state import state
 from .base import MXNetError
 
-__all__ = ["record", "pause", "train_mode", "predict_mode", "is_recording", "is_training",
+# NDArray resolves lazily through the module __getattr__ below
+__all__ = ["NDArray", "record", "pause", "train_mode", "predict_mode",  # noqa: F822
+           "is_recording", "is_training",
            "set_recording", "set_training", "mark_variables", "backward", "grad", "Function",
            "get_symbol"]
 
@@ -367,3 +369,12 @@ class Function:
         outs = _TorchBridge.apply(self, *[x._t for x in inputs])
         res = [NDArray._wrap(o, self._ctx) for o in outs]
         return res[0] if self._single else res
+
+
+def __getattr__(name):
+    """``NDArray`` is exported here as in MXNet (``from mxnet.autograd import *``)."""
+    if name == "NDArray":
+        from .ndarray.ndarray import NDArray
+
+        return NDArray
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -494,3 +494,9 @@ check_consistency = _sym("check_consistency")
 numeric_grad = _sym("numeric_grad")
 simple_forward = _sym("simple_forward")
 check_speed = _sym("check_speed")
+
+# the rest of MXNet's helpers, and the names ``from mxnet.test_utils import *`` gave users
+from ._test_utils_more import *  # noqa: E402,F401,F403
+from ._test_utils_more import __all__ as _more_names  # noqa: E402
+
+__all__ = __all__ + _more_names + ["np", "npt", "os", "numbers", "Context", "current_context"]
