@@ -78,9 +78,12 @@ def _softmax_output(a, data, label):
         out = p.reshape(x.shape)
         if not grad:
             return out, None
-        if not (multi or keep) and lab2.shape[0] != n:
-            raise MXNetError(f"SoftmaxOutput: label shape {tuple(lab.shape)} does not match "
-                             f"data shape {tuple(x.shape)} (expected ({n},))")
+        if not (multi or keep):
+            if lab2.shape[0] < n:
+                raise MXNetError(f"SoftmaxOutput: label shape {tuple(lab.shape)} does not "
+                                 f"match data shape {tuple(x.shape)} (expected ({n},))")
+            # MXNet reads the first n labels (a label shaped like data.shape[:-1] works)
+            lab2 = lab2[:n]
         idx = lab2.long()
         valid = lab2 != a["ignore_label"]
         onehot = F.one_hot(idx.clamp(0, c - 1), c).to(p.dtype)
