@@ -192,3 +192,34 @@ def test_monitor_sees_backward_outputs():
                      "fc_0_backward_output1", "fc_0_backward_output2", "fc_0_bias",
                      "fc_0_output", "fc_0_weight", "softmax_backward_output0",
                      "softmax_backward_output1", "softmax_label", "softmax_output"]
+
+
+def test_sequential_and_python_loss_modules():
+    """SequentialModule chains modules; PythonLossModule supplies the loss gradient.
+    Values checked against MXNet 1.9.1 on the same script (weights after 2 epochs)."""
+    rng = np.random.RandomState(0)
+    x = rng.rand(64, 10).astype("float32")
+    y = (x.sum(1) > 5).astype("float32")
+    it = mx.io.NDArrayIter(x, y, batch_size=16)
+    fc = mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=8, name="fc1")
+    m1 = mx.mod.Module(mx.sym.Activation(fc, act_type="relu"), label_names=[])
+    out = mx.sym.SoftmaxOutput(mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=2,
+                                                     name="fc2"), name="softmax")
+    seq = mx.mod.SequentialModule()
+    seq.add(m1).add(mx.mod.Module(out), take_labels=True, auto_wiring=True)
+    seq.fit(it, num_epoch=3, optimizer_params={"learning_rate": 0.5},
+            initializer=mx.init.Constant(0.05))
+    assert seq.output_shapes == [("softmax_output", (16, 2))]
+    assert sorted(seq.get_params()[0]) == ["fc1_bias", "fc1_weight", "fc2_bias", "fc2_weight"]
+    assert seq.score(it, "acc")[0][1] == pytest.approx(0.5625)
+
+    m3 = mx.mod.Module(mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=2, name="fc3"),
+                       label_names=[])
+    loss = mx.mod.PythonLossModule(
+        grad_func=lambda s, lab: mx.nd.softmax(s) - mx.nd.one_hot(lab, 2))
+    seq2 = mx.mod.SequentialModule().add(m3).add(loss, take_labels=True, auto_wiring=True)
+    it.reset()
+    seq2.fit(it, num_epoch=2, optimizer_params={"learning_rate": 0.1},
+             initializer=mx.init.Constant(0.05))
+    np.testing.assert_allclose(seq2.get_params()[0]["fc3_weight"].asnumpy()[0, :3],
+                               [0.03489307, 0.03579047, 0.03092834], rtol=1e-5)
