@@ -7,7 +7,8 @@ from collections import namedtuple
 
 from .base import MXNetError
 
-__all__ = ["save_checkpoint", "load_checkpoint", "load_params", "BatchEndParam"]
+__all__ = ["save_checkpoint", "load_checkpoint", "load_params", "BatchEndParam",  # noqa: F822
+           "FeedForward"]
 
 BatchEndParam = namedtuple("BatchEndParams", ["epoch", "nbatch", "eval_metric", "locals"])
 
@@ -62,3 +63,12 @@ def load_checkpoint(prefix: str, epoch: int):
     symbol = sym.load(f"{prefix}-symbol.json")
     arg_params, aux_params = load_params(prefix, epoch)
     return symbol, arg_params, aux_params
+
+
+def __getattr__(name):
+    """``FeedForward`` loads on first use (it stands on the Module API)."""
+    if name == "FeedForward":
+        from ._feedforward import FeedForward
+
+        return FeedForward
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

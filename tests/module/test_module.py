@@ -223,3 +223,20 @@ def test_sequential_and_python_loss_modules():
              initializer=mx.init.Constant(0.05))
     np.testing.assert_allclose(seq2.get_params()[0]["fc3_weight"].asnumpy()[0, :3],
                                [0.03489307, 0.03579047, 0.03092834], rtol=1e-5)
+
+
+def test_feedforward_legacy_api(tmp_path):
+    rng = np.random.RandomState(0)
+    x = rng.rand(100, 10).astype("float32")
+    y = (x.sum(1) > 5).astype("float32")
+    net = mx.sym.SoftmaxOutput(mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=2,
+                                                     name="fc"), name="softmax")
+    model = mx.model.FeedForward(net, num_epoch=5, learning_rate=0.5, numpy_batch_size=20,
+                                 initializer=mx.init.Xavier())
+    model.fit(x, y)
+    pred = model.predict(x)
+    assert pred.shape == (100, 2)
+    assert model.score(mx.io.NDArrayIter(x, y, 20)) > 0.7
+    model.save(str(tmp_path / "ff"), 5)
+    again = mx.model.FeedForward.load(str(tmp_path / "ff"), 5)
+    np.testing.assert_allclose(again.predict(x), pred, rtol=1e-6)

@@ -1,0 +1,172 @@
+"""The legacy ``mx.model.FeedForward`` API, implemented over :class:`mxnet.module.Module`."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+from .base import MXNetError
+
+__all__ = ["FeedForward"]
+
+
+def _default_init():
+    from .initializer import Uniform
+
+    return Uniform(0.01)
+
+
+class FeedForward:
+    """MXNet's pre-Module model class (deprecated in MXNet too): fit/predict/score/save/load.
+
+    Examples
+    --------
+    >>> model = mx.model.FeedForward(net, num_epoch=2, learning_rate=0.1)  # doctest: +SKIP
+    >>> model.fit(X=train_iter)                                            # doctest: +SKIP
+    """
+
+    def __init__(self, symbol, ctx=None, num_epoch=None, epoch_size=None, optimizer="sgd",
+                 initializer=None, numpy_batch_size=128, arg_params=None, aux_params=None,
+                 allow_extra_params=False, begin_epoch=0, **kwargs):
+        from .context import Context, cpu
+
+        self.symbol = symbol
+        if ctx is None:
+            ctx = [cpu()]
+        elif isinstance(ctx, Context):
+            ctx = [ctx]
+        self.ctx = ctx
+        self.num_epoch = num_epoch
+        self.epoch_size = epoch_size
+        self.kwargs = dict(kwargs)
+        self.optimizer = optimizer
+        self.initializer = initializer or _default_init()
+        self.numpy_batch_size = numpy_batch_size
+        self.arg_params = arg_params
+        self.aux_params = aux_params
+        self.allow_extra_params = allow_extra_params
+        self.begin_epoch = begin_epoch
+        self._mod = None
+
+    def _iter(self, X, y, is_train):
+        from .io import DataIter, NDArrayIter
+
+        if isinstance(X, DataIter):
+            return X
+        if isinstance(X, (np.ndarray, list)) or hasattr(X, "asnumpy"):
+            if y is None:
+                if is_train:
+                    raise MXNetError("FeedForward.fit: y is required when X is an array")
+                y = np.zeros(len(X))
+            return NDArrayIter(X, y, min(len(X), self.numpy_batch_size), shuffle=is_train,
+                               last_batch_handle="roll_over" if is_train else "pad")
+        raise TypeError(f"X must be a DataIter or an array, got {type(X).__name__}")
+
+    def _module(self, data_iter, for_training, bind=True):
+        from .module import Module
+
+        data_names = [d[0] if isinstance(d, tuple) else d.name for d in data_iter.provide_data]
+        label_names = [d[0] if isinstance(d, tuple) else d.name
+                       for d in (data_iter.provide_label or [])]
+        args = self.symbol.list_arguments()
+        label_names = [n for n in label_names if n in args]
+        mod = Module(self.symbol, data_names=data_names, label_names=label_names,
+                     context=self.ctx)
+        if not bind:
+            return mod
+        mod.bind(data_shapes=data_iter.provide_data,
+                 label_shapes=data_iter.provide_label if label_names else None,
+                 for_training=for_training)
+        return mod
+
+    def fit(self, X, y=None, eval_data=None, eval_metric="acc", epoch_end_callback=None,
+            batch_end_callback=None, kvstore="local", logger=None, work_load_list=None,
+            monitor=None, eval_end_callback=None, eval_batch_end_callback=None):
+        """Train for ``num_epoch`` epochs (optimizer options come from the constructor)."""
+        data = self._iter(X, y, is_train=True)
+        if isinstance(eval_data, tuple):
+            eval_data = self._iter(eval_data[0], eval_data[1], is_train=False)
+        mod = self._module(data, for_training=True, bind=False)  # fit binds
+        if logger is not None:
+            mod.logger = logger
+        mod.fit(data, eval_data=eval_data, eval_metric=eval_metric,
+                epoch_end_callback=epoch_end_callback, batch_end_callback=batch_end_callback,
+                kvstore=kvstore, optimizer=self.optimizer, optimizer_params=self.kwargs,
+                eval_end_callback=eval_end_callback,
+                eval_batch_end_callback=eval_batch_end_callback, initializer=self.initializer,
+                arg_params=self.arg_params, aux_params=self.aux_params,
+                allow_missing=True, begin_epoch=self.begin_epoch, num_epoch=self.num_epoch,
+                monitor=monitor)
+        self.arg_params, self.aux_params = mod.get_params()
+        self._mod = mod
+
+    def _bound_for(self, data):
+        mod = self._module(data, for_training=False)
+        if self.arg_params is None:
+            raise MXNetError("FeedForward: the model has no parameters; fit or load it first")
+        mod.set_params(self.arg_params, self.aux_params or {},
+                       allow_extra=self.allow_extra_params)
+        return mod
+
+    def predict(self, X, num_batch=None, return_data=False, reset=True):
+        """Outputs for ``X`` as NumPy arrays (a list when the symbol has several outputs)."""
+        data = self._iter(X, None, is_train=False)
+        mod = self._bound_for(data)
+        outs, datas, labels = [], [], []
+        for batch_outs, _, batch in mod.iter_predict(data, num_batch=num_batch, reset=reset):
+            outs.append([o.asnumpy() for o in batch_outs])
+            if return_data:
+                pad = batch.pad or 0
+                n = batch.data[0].shape[0] - pad
+                datas.append(batch.data[0].asnumpy()[:n])
+                labels.append(batch.label[0].asnumpy()[:n] if batch.label else None)
+        merged = [np.concatenate([o[i] for o in outs]) for i in range(len(outs[0]))] \
+            if outs else []
+        result = merged[0] if len(merged) == 1 else merged
+        if return_data:
+            return result, np.concatenate(datas), np.concatenate(labels) \
+                if labels and labels[0] is not None else None
+        return result
+
+    def score(self, X, eval_metric="acc", num_batch=None, batch_end_callback=None,
+              reset=True):
+        """The value of ``eval_metric`` over ``X``."""
+        data = self._iter(X, None, is_train=False)
+        mod = self._bound_for(data)
+        res = mod.score(data, eval_metric, num_batch=num_batch,
+                        batch_end_callback=batch_end_callback, reset=reset)
+        return res[0][1]
+
+    def save(self, prefix, epoch=None, remove_amp_cast=True):
+        """Write ``prefix-symbol.json`` and ``prefix-%04d.params``."""
+        from .model import save_checkpoint
+
+        if epoch is None:
+            epoch = self.num_epoch
+        save_checkpoint(prefix, epoch, self.symbol, self.arg_params or {},
+                        self.aux_params or {}, remove_amp_cast=remove_amp_cast)
+
+    @staticmethod
+    def load(prefix, epoch, ctx=None, **kwargs):
+        """A FeedForward model from a checkpoint."""
+        from .model import load_checkpoint
+
+        symbol, arg_params, aux_params = load_checkpoint(prefix, epoch)
+        return FeedForward(symbol, ctx=ctx, arg_params=arg_params, aux_params=aux_params,
+                           begin_epoch=epoch, **kwargs)
+
+    @staticmethod
+    def create(symbol, X, y=None, ctx=None, num_epoch=None, epoch_size=None, optimizer="sgd",
+               initializer=None, eval_data=None, eval_metric="acc", epoch_end_callback=None,
+               batch_end_callback=None, kvstore="local", logger=None, work_load_list=None,
+               eval_end_callback=None, eval_batch_end_callback=None, **kwargs):
+        """Construct a FeedForward model and fit it in one call."""
+        model = FeedForward(symbol, ctx=ctx, num_epoch=num_epoch, epoch_size=epoch_size,
+                            optimizer=optimizer, initializer=initializer, **kwargs)
+        model.fit(X, y, eval_data=eval_data, eval_metric=eval_metric,
+                  epoch_end_callback=epoch_end_callback, batch_end_callback=batch_end_callback,
+                  kvstore=kvstore, logger=logger or logging, work_load_list=work_load_list,
+                  eval_end_callback=eval_end_callback,
+                  eval_batch_end_callback=eval_batch_end_callback)
+        return model
