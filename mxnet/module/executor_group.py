@@ -129,6 +129,7 @@ class DataParallelExecutorGroup:
                             for n in self.data_names]
         self.label_arrays = [[(self.slices[i], e.arg_dict[n]) for i, e in enumerate(self.execs)]
                              for n in self.label_names]
+        self.state_arrays = [[e.arg_dict[n] for e in self.execs] for n in self.state_names]
         self.data_axes = [_batch_axis(d) for d in self.data_shapes]
         self.label_axes = [_batch_axis(d) for d in self.label_shapes if d.name in self.arg_names]
         self.label_axes_all = [_batch_axis(d) for d in self.label_shapes]
@@ -238,6 +239,35 @@ class DataParallelExecutorGroup:
                 eval_metric.update_dict(labels_, preds)
             else:
                 eval_metric.update(list(labels_.values()), list(preds.values()))
+
+    def get_states(self, merge_multi_context=True):
+        from .. import ndarray as nd
+
+        if merge_multi_context:
+            return [s[0] if len(s) == 1 else nd.concatenate(
+                [x.as_in_context(self.contexts[0]) for x in s]) for s in self.state_arrays]
+        return self.state_arrays
+
+    def set_states(self, states=None, value=None) -> None:
+        if states is not None:
+            if value is not None:
+                raise MXNetError("set_states: only one of states and value can be specified")
+            for src, dsts in zip(states, self.state_arrays):
+                for i, dst in enumerate(dsts):
+                    if isinstance(src, (list, tuple)):
+                        part = src[i]
+                    elif len(dsts) == 1:
+                        part = src
+                    else:
+                        sl = self.slices[i]
+                        part = src[sl.start:sl.stop]
+                    part.copyto(dst)
+        else:
+            if value is None:
+                raise MXNetError("set_states: give states or value")
+            for dsts in self.state_arrays:
+                for dst in dsts:
+                    dst[:] = value
 
     def install_monitor(self, mon) -> None:
         for e in self.execs:

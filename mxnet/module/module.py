@@ -424,11 +424,14 @@ class Module(BaseModule):
         return self._exec_group.get_input_grads(merge_multi_context=merge_multi_context)
 
     def get_states(self, merge_multi_context=True):
-        return []
+        """Values of the ``state_names`` inputs (per device unless merged)."""
+        assert self.binded and self.params_initialized
+        return self._exec_group.get_states(merge_multi_context=merge_multi_context)
 
     def set_states(self, states=None, value=None) -> None:
-        if self._state_names:
-            raise MXNetError("Module.set_states: state inputs are not supported")
+        """Set the ``state_names`` inputs from arrays (``states``) or a scalar ``value``."""
+        assert self.binded and self.params_initialized
+        self._exec_group.set_states(states, value)
 
     def update_metric(self, eval_metric, labels, pre_sliced=False) -> None:
         self._exec_group.update_metric(eval_metric, labels, pre_sliced)

@@ -240,3 +240,28 @@ def test_feedforward_legacy_api(tmp_path):
     model.save(str(tmp_path / "ff"), 5)
     again = mx.model.FeedForward.load(str(tmp_path / "ff"), 5)
     np.testing.assert_allclose(again.predict(x), pred, rtol=1e-6)
+
+
+def test_state_names_set_and_get_states():
+    """RNN begin states bound as module states, split over two contexts."""
+    stack = mx.rnn.SequentialRNNCell()
+    for i in range(2):
+        stack.add(mx.rnn.LSTMCell(num_hidden=6, prefix=f"lstm_l{i}_"))
+    begin = stack.begin_state(func=mx.sym.Variable)
+    _, states = stack.unroll(3, begin_state=begin, inputs=mx.sym.Variable("data"))
+    mod = mx.mod.Module(mx.sym.Group(states), context=[mx.cpu(0), mx.cpu(1)], label_names=None,
+                        state_names=[s.name for s in begin])
+    mod.bind(data_shapes=[("data", (4, 3))], for_training=False)
+    mod.init_params(mx.init.Xavier())
+    batch = mx.io.DataBatch(data=[mx.nd.zeros((4, 3))], label=[])
+    mod.set_states(value=1)
+    assert all((s.asnumpy() == 1).all() for s in mod.get_states())
+    mod.forward(batch)
+    first = mod.get_outputs()
+    mod.set_states(states=mod.get_outputs(merge_multi_context=False))
+    mod.forward(batch)
+    second = mod.get_outputs()
+    assert [o.shape for o in second] == [(4, 6)] * 4
+    assert not np.allclose(first[0].asnumpy(), second[0].asnumpy())
+    with pytest.raises(mx.MXNetError):
+        mod.set_states(states=first, value=1)

@@ -1,0 +1,83 @@
+"""``Module.fit`` images/sec of the seed's LeNet symbol (MNIST-shaped synthetic data).
+
+Public MXNet API only, so the same file runs under mxnet-ng and under real MXNet:
+
+    .venv/bin/python benchmarks/bench_module_fit.py              # this interpreter
+    .venv/bin/python benchmarks/bench_module_fit.py --compare    # side by side with MXNet
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_ORACLE = os.path.expanduser("~/.cache/mxnet-oracle/bin/python")
+
+
+def lenet(mx):
+    data = mx.sym.Variable("data")
+    net = mx.sym.Convolution(data, kernel=(5, 5), num_filter=20)
+    net = mx.sym.Pooling(mx.sym.Activation(net, act_type="tanh"), pool_type="max",
+                         kernel=(2, 2), stride=(2, 2))
+    net = mx.sym.Convolution(net, kernel=(5, 5), num_filter=50)
+    net = mx.sym.Pooling(mx.sym.Activation(net, act_type="tanh"), pool_type="max",
+                         kernel=(2, 2), stride=(2, 2))
+    net = mx.sym.Activation(mx.sym.FullyConnected(mx.sym.Flatten(net), num_hidden=500),
+                            act_type="tanh")
+    net = mx.sym.FullyConnected(net, num_hidden=10)
+    return mx.sym.SoftmaxOutput(net, name="softmax")
+
+
+def run(batch, nbatches, epochs):
+    import numpy as np
+
+    import mxnet as mx
+
+    rng = np.random.RandomState(0)
+    x = rng.rand(batch * nbatches, 1, 28, 28).astype("float32")
+    y = rng.randint(0, 10, batch * nbatches).astype("float32")
+    it = mx.io.NDArrayIter(x, y, batch_size=batch)
+    mod = mx.mod.Module(lenet(mx), context=mx.cpu())
+    mod.fit(it, num_epoch=1, optimizer="sgd", optimizer_params={"learning_rate": 0.05})
+    tic = time.time()
+    mod.fit(it, num_epoch=epochs, optimizer="sgd", optimizer_params={"learning_rate": 0.05})
+    mx.nd.waitall()
+    return batch * nbatches * epochs / (time.time() - tic)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--batch", type=int, default=128)
+    p.add_argument("--nbatches", type=int, default=20)
+    p.add_argument("--epochs", type=int, default=2)
+    p.add_argument("--compare", action="store_true")
+    p.add_argument("--oracle", default=os.environ.get("MXNET_ORACLE_PYTHON", DEFAULT_ORACLE))
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args()
+    if not args.compare:
+        rate = run(args.batch, args.nbatches, args.epochs)
+        print(json.dumps({"img_s": rate}) if args.json else f"LeNet Module.fit: {rate:.1f} img/s")
+        return
+    env = dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1"))
+    rows = []
+    for label, py, extra in (("mxnet-ng", sys.executable, {"PYTHONPATH": REPO}),
+                             ("MXNet 1.9.1", args.oracle, {})):
+        if not os.path.exists(py):
+            print(f"{label}: interpreter {py} not found, skipped")
+            continue
+        out = subprocess.run([py, os.path.abspath(__file__), "--json", "--batch",
+                              str(args.batch), "--nbatches", str(args.nbatches), "--epochs",
+                              str(args.epochs)], env={**env, **extra}, cwd="/tmp",
+                             capture_output=True, text=True, check=True).stdout
+        rows.append((label, json.loads(out.strip().splitlines()[-1])["img_s"]))
+    for label, rate in rows:
+        print(f"{label:12s} LeNet Module.fit batch {args.batch}: {rate:8.1f} img/s")
+    if len(rows) == 2:
+        print(f"ratio mxnet-ng / MXNet (img/s): {rows[0][1] / rows[1][1]:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
