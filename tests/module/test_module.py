@@ -226,12 +226,14 @@ def test_sequential_and_python_loss_modules():
 
 
 def test_feedforward_legacy_api(tmp_path):
+    np.random.seed(0)  # NDArrayIter's shuffle
+    mx.random.seed(0)  # the initializer
     rng = np.random.RandomState(0)
     x = rng.rand(100, 10).astype("float32")
     y = (x.sum(1) > 5).astype("float32")
     net = mx.sym.SoftmaxOutput(mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=2,
                                                      name="fc"), name="softmax")
-    model = mx.model.FeedForward(net, num_epoch=5, learning_rate=0.5, numpy_batch_size=20,
+    model = mx.model.FeedForward(net, num_epoch=20, learning_rate=0.5, numpy_batch_size=20,
                                  initializer=mx.init.Xavier())
     model.fit(x, y)
     pred = model.predict(x)
