@@ -206,6 +206,9 @@ def test_simple_bind_shared_exec_and_buffer():
 
 @pytest.mark.skipif(not has_op("Convolution"), reason="Convolution missing")
 def test_channels_last_switch_gives_same_numbers(monkeypatch):
+    from mxnet._executor import _program
+
+    monkeypatch.setattr(_program, "CHANNELS_LAST_MIN_CONVS", 1)  # engage on one conv
     x = sym.Variable('x')
     c = sym.Convolution(x, kernel=(3, 3), num_filter=4, pad=(1, 1), name='c')
     s = sym.exp(c) * 0.5
@@ -226,3 +229,16 @@ def test_channels_last_switch_gives_same_numbers(monkeypatch):
                     ex.grad_dict['x'].asnumpy()))
     for a, b in zip(*res):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_channels_last_only_for_deep_conv_graphs():
+    """Shallow conv graphs (LeNet) stay NCHW: the layout copies cost more than they save."""
+    from mxnet._executor import _program
+
+    x = sym.Variable('x')
+    shallow = sym.Convolution(x, kernel=(3, 3), num_filter=4, name='c0')
+    deep = x
+    for i in range(_program.CHANNELS_LAST_MIN_CONVS):
+        deep = sym.Convolution(deep, kernel=(3, 3), num_filter=4, pad=(1, 1), name=f'd{i}')
+    assert not shallow.simple_bind(mx.cpu(), x=(1, 3, 8, 8))._prog.cl_inputs
+    assert deep.simple_bind(mx.cpu(), x=(1, 3, 8, 8))._prog.cl_inputs

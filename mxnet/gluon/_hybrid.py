@@ -322,7 +322,9 @@ class HybridBlock(Block):
                 raise MXNetError(f"HybridBlock {self.name}: auxiliary state '{n}' is not a "
                                  "Parameter of this block")
             aux_params.append(params[n])
-        conv = '"op": "Convolution"' in out.tojson() or '"op": "Deconvolution"' in out.tojson()
+        from .._executor._program import CHANNELS_LAST_MIN_CONVS, channels_last_enabled
+
+        conv = channels_last_enabled() and prog.num_conv2d >= CHANNELS_LAST_MIN_CONVS
         return fn, in_src, aux_params, conv
 
     # -- shape / type inference and export ----------------------------------------------
