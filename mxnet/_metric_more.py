@@ -8,6 +8,7 @@ import math
 import numpy
 import torch
 
+from .base import abstract
 from .metric import EvalMetric, _Counting, _py, alias, check_label_shapes, register
 
 __all__ = ["F1", "MCC", "PCC", "PearsonCorrelation", "Perplexity"]
@@ -110,7 +111,7 @@ class _Binary(EvalMetric):
     """F1 and MCC: per-batch average ('macro') or over all samples ('micro')."""
 
     def _score(self, use_global):
-        raise NotImplementedError
+        raise abstract(self, "_score")
 
     def update(self, labels, preds):
         labels, preds = check_label_shapes(labels, preds, True)

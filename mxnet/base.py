@@ -6,7 +6,7 @@ import numbers
 
 import numpy as _np
 
-__all__ = ["MXNetError", "NotSupportedForSparseNDArray", "numeric_types", "integer_types", "string_types"]
+__all__ = ["MXNetError", "AbstractMethodError", "NotSupportedForSparseNDArray", "numeric_types", "integer_types", "string_types"]
 
 
 class MXNetError(RuntimeError):
@@ -21,6 +21,20 @@ class MXNetError(RuntimeError):
     ...     print("Cannot find argument 'foo'" in str(e))
     True
     """
+
+
+class AbstractMethodError(MXNetError, NotImplementedError):
+    """A method that a subclass must define was called on the base class.
+
+    It is also a ``NotImplementedError``, the type MXNet raises for these methods, so
+    ``except NotImplementedError`` in existing code keeps working.
+    """
+
+
+def abstract(owner, method: str) -> AbstractMethodError:
+    """The error for ``owner.method()`` called without a subclass definition."""
+    name = owner.__name__ if isinstance(owner, type) else type(owner).__name__
+    return AbstractMethodError(f"{name}.{method}() must be defined by a subclass")
 
 
 class NotSupportedForSparseNDArray(MXNetError):

@@ -18,6 +18,7 @@ import numpy as np
 import torch
 
 from . import registry
+from .base import abstract
 from .ndarray import NDArray, load
 
 __all__ = ["InitDesc", "Initializer", "Load", "Mixed", "Zero", "One", "Constant", "Uniform",
@@ -188,7 +189,7 @@ class Initializer:
         _fill(arr, 0.0)
 
     def _init_weight(self, name, arr):
-        raise NotImplementedError("Must override it")
+        raise abstract(self, "_init_weight")
 
     def _init_quantized_weight(self, _, arr):
         _fill(arr, torch.randint(-127, 127, arr.shape).numpy().astype(np.int8))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 from math import cos, pi
 
+from .base import abstract
+
 __all__ = ["LRScheduler", "FactorScheduler", "MultiFactorScheduler", "PolyScheduler",
            "CosineScheduler"]
 
@@ -55,7 +57,7 @@ class LRScheduler:
         raise ValueError(f"Invalid warmup mode {self.warmup_mode}")
 
     def __call__(self, num_update):
-        raise NotImplementedError("must override this")
+        raise abstract(self, "__call__")
 
 
 class FactorScheduler(LRScheduler):

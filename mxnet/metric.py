@@ -16,7 +16,7 @@ import numpy
 import torch
 
 from . import registry
-from .base import numeric_types, string_types
+from .base import AbstractMethodError, abstract, numeric_types, string_types
 from .ndarray import NDArray
 
 __all__ = ["EvalMetric", "CompositeEvalMetric", "Accuracy", "TopKAccuracy", "F1", "MCC",
@@ -94,7 +94,7 @@ class EvalMetric:
 
     def update(self, labels, preds):
         """Accumulate the statistics of one batch."""
-        raise NotImplementedError()
+        raise abstract(self, "update")
 
     def reset(self):
         """Clear local and global statistics."""
@@ -468,7 +468,7 @@ class CustomMetric(_Counting):
                 self._add(reval, 1)
 
     def get_config(self):
-        raise NotImplementedError("CustomMetric cannot be serialized")
+        raise AbstractMethodError("CustomMetric cannot be serialized (its feval is arbitrary code)")
 
 
 def np(numpy_feval, name=None, allow_extra_outputs=False):

@@ -58,3 +58,13 @@ def test_cpu_contexts_are_distinct_devices():
     b = a.copyto(mx.cpu(2))
     b[:] = 5
     assert a.asnumpy().tolist() == [1, 1] and b.context == mx.cpu(2)
+
+
+def test_abstract_method_error_is_mxnet_and_builtin_type():
+    """Base-class methods raise an MXNetError that is also MXNet's NotImplementedError."""
+    import mxnet as mx
+    from mxnet.base import AbstractMethodError
+
+    with pytest.raises(NotImplementedError, match=r"LRScheduler\.__call__"):
+        mx.lr_scheduler.LRScheduler()(1)
+    assert issubclass(AbstractMethodError, mx.MXNetError)

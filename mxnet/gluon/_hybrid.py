@@ -9,7 +9,7 @@ import torch
 
 from .. import ndarray
 from .._op._state import state as _state
-from ..base import MXNetError
+from ..base import MXNetError, abstract
 from ..context import Context
 from ._deferred import InferNamespace, Pending, deferred_error
 from .block import Block, _BlockScope  # noqa: F401
@@ -165,7 +165,7 @@ class HybridBlock(Block):
 
     def hybrid_forward(self, F, x, *args, **kwargs):
         """Override to define the computation with ``F`` (``mx.nd`` or ``mx.sym``)."""
-        raise NotImplementedError(f"{self.__class__.__name__} must implement hybrid_forward()")
+        raise abstract(self, "hybrid_forward")
 
     def optimize_for(self, x, *args, backend=None, **kwargs):
         raise MXNetError("HybridBlock.optimize_for: subgraph backends are not supported")

@@ -23,7 +23,7 @@ import warnings
 from collections import OrderedDict, defaultdict
 
 from .. import name as _name
-from ..base import MXNetError
+from ..base import MXNetError, abstract
 from .parameter import DeferredInitializationError, Parameter, ParameterDict, _brief_print_list
 
 __all__ = ["Block", "HybridBlock", "SymbolBlock"]
@@ -387,7 +387,7 @@ class Block:
 
     def forward(self, *args):
         """Override to define the computation."""
-        raise NotImplementedError(f"{self.__class__.__name__} must implement forward()")
+        raise abstract(self, "forward")
 
     def summary(self, *inputs):
         """Print each layer's output shape and parameter count for ``inputs``."""

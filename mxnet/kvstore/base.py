@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import warnings
 
-from ..base import MXNetError
+from ..base import MXNetError, abstract
 from ..ndarray import NDArray
 
 __all__ = ["create", "KVStoreBase"]
@@ -29,34 +29,34 @@ class KVStoreBase:
     kv_registry: dict = {}
 
     def broadcast(self, key, value, out, priority=0):
-        raise NotImplementedError()
+        raise abstract(self, "broadcast")
 
     def pushpull(self, key, value, out=None, priority=0):
-        raise NotImplementedError()
+        raise abstract(self, "pushpull")
 
     def set_optimizer(self, optimizer):
-        raise NotImplementedError()
+        raise abstract(self, "set_optimizer")
 
     def is_capable(self, capability):
-        raise NotImplementedError()
+        raise abstract(self, "is_capable")
 
     def save_optimizer_states(self, fname, dump_optimizer=False):
-        raise NotImplementedError()
+        raise abstract(self, "save_optimizer_states")
 
     def load_optimizer_states(self, fname):
-        raise NotImplementedError()
+        raise abstract(self, "load_optimizer_states")
 
     @property
     def type(self):
-        raise NotImplementedError()
+        raise abstract(self, "type")
 
     @property
     def rank(self):
-        raise NotImplementedError()
+        raise abstract(self, "rank")
 
     @property
     def num_workers(self):
-        raise NotImplementedError()
+        raise abstract(self, "num_workers")
 
     @staticmethod
     def register(klass):
@@ -112,13 +112,13 @@ class TestStore(KVStoreBase):
         return 1
 
     def set_optimizer(self, optimizer):
-        raise NotImplementedError()
+        raise abstract(self, "set_optimizer")
 
     def save_optimizer_states(self, fname, dump_optimizer=False):
-        raise NotImplementedError()
+        raise abstract(self, "save_optimizer_states")
 
     def load_optimizer_states(self, fname):
-        raise NotImplementedError()
+        raise abstract(self, "load_optimizer_states")
 
 
 def create(name="local"):

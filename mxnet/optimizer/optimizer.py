@@ -12,6 +12,7 @@ import warnings
 
 import numpy
 
+from ..base import abstract
 from ..ndarray import NDArray
 
 __all__ = [
@@ -200,7 +201,7 @@ class Optimizer:
 
     def update(self, index, weight, grad, state):
         """Update ``weight`` in place from ``grad`` and ``state``."""
-        raise NotImplementedError(f"{type(self).__name__}.update is not defined")
+        raise abstract(self, "update")
 
     def update_multi_precision(self, index, weight, grad, state):
         """:meth:`update` through the fp32 master copy when ``multi_precision`` is on."""

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from ... import ndarray
+from ...base import abstract
 from ..block import HybridBlock
 from ..parameter import shape_is_known, tensor_types
 
@@ -70,7 +71,7 @@ class _RNNLayer(HybridBlock):
                                 f"{shape[0] // self._gates}")
 
     def state_info(self, batch_size=0):
-        raise NotImplementedError(f"{self.__class__.__name__} must define state_info")
+        raise abstract(self, "state_info")
 
     def begin_state(self, batch_size=0, func=ndarray.zeros, **kwargs):
         """Initial states (zeros by default) for ``batch_size`` sequences."""
