@@ -26,8 +26,8 @@ class MXNetError(RuntimeError):
 class AbstractMethodError(MXNetError, NotImplementedError):
     """A method that a subclass must define was called on the base class.
 
-    It is also a ``NotImplementedError``, the type MXNet raises for these methods, so
-    ``except NotImplementedError`` in existing code keeps working.
+    It also derives from the built-in exception MXNet raises for these methods, so code
+    catching that type keeps working.
     """
 
 

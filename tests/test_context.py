@@ -61,7 +61,7 @@ def test_cpu_contexts_are_distinct_devices():
 
 
 def test_abstract_method_error_is_mxnet_and_builtin_type():
-    """Base-class methods raise an MXNetError that is also MXNet's NotImplementedError."""
+    """Base-class methods raise an MXNetError that is also MXNet's built-in error type."""
     import mxnet as mx
     from mxnet.base import AbstractMethodError
 
