@@ -221,6 +221,25 @@ def _torch_error(e: RuntimeError) -> MXNetError:
     return MXNetError(f"backward failed: {e}")
 
 
+# The train_mode of the backward pass running now. torch runs the backward of CUDA tensors on
+# its own device threads, which do not see this thread's (thread-local) training flag; user
+# Functions read the mode from here instead.
+_backward_mode: list = [None]
+
+
+def _run_backward(train_mode: bool, fn):
+    prev = set_training(train_mode)
+    prev_bwd, _backward_mode[0] = _backward_mode[0], bool(train_mode)
+    try:
+        with torch.enable_grad():
+            return fn()
+    except RuntimeError as e:
+        raise _torch_error(e) from None
+    finally:
+        state.is_train = prev
+        _backward_mode[0] = prev_bwd
+
+
 def backward(heads, head_grads=None, retain_graph: bool = False, train_mode: bool = True):
     """Compute the gradients of ``heads`` into the marked variables' buffers.
 
@@ -240,16 +259,9 @@ def backward(heads, head_grads=None, retain_graph: bool = False, train_mode: boo
     if head_grads is not None and len(head_grads) != len(heads):
         raise MXNetError("heads and head_grads must be lists of the same length")
     _check_heads(heads)
-    prev = set_training(train_mode)
     _fired[0] = 0
-    try:
-        with torch.enable_grad():
-            torch.autograd.backward([h._t for h in heads], _head_grads(heads, head_grads),
-                                    retain_graph=retain_graph)
-    except RuntimeError as e:
-        raise _torch_error(e) from None
-    finally:
-        state.is_train = prev
+    _run_backward(train_mode, lambda: torch.autograd.backward(
+        [h._t for h in heads], _head_grads(heads, head_grads), retain_graph=retain_graph))
     if not retain_graph:
         for h in heads:
             h._t._mx_freed = True
@@ -283,16 +295,9 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph: boo
     for v in variables:
         if not v._t.requires_grad:
             raise MXNetError(_NOT_IN_GRAPH)
-    prev = set_training(train_mode)
-    try:
-        with torch.enable_grad():
-            res = torch.autograd.grad([h._t for h in heads], [v._t for v in variables],
-                                      _head_grads(heads, head_grads), retain_graph=retain_graph,
-                                      create_graph=create_graph, allow_unused=True)
-    except RuntimeError as e:
-        raise _torch_error(e) from None
-    finally:
-        state.is_train = prev
+    res = _run_backward(train_mode, lambda: torch.autograd.grad(
+        [h._t for h in heads], [v._t for v in variables], _head_grads(heads, head_grads),
+        retain_graph=retain_graph, create_graph=create_graph, allow_unused=True))
     if not retain_graph:
         for h in heads:
             h._t._mx_freed = True
@@ -323,7 +328,8 @@ class _TorchBridge(torch.autograd.Function):
         from .ndarray.ndarray import NDArray
 
         fn = ctx.fn
-        with pause(train_mode=state.is_train):
+        mode = _backward_mode[0] if _backward_mode[0] is not None else state.is_train
+        with pause(train_mode=mode):
             res = fn.backward(*[NDArray._wrap(g.contiguous(), fn._ctx) for g in grads])
         res = [res] if not isinstance(res, (list, tuple)) else list(res)
         return (None, *[r._t if r is not None else None for r in res])

@@ -103,3 +103,22 @@ def _configure_threads() -> None:
 
 
 _configure_threads()
+
+
+def _configure_tensor_cores() -> None:
+    """Tensor-core math on float32, as MXNet 1.9.1 (cuDNN 8, cuBLAS 11) had it on Ampere+.
+
+    MXNet left cuDNN at its default math, which runs float32 convolutions in TF32 on Ampere
+    and newer GPUs, while its cuBLAS calls kept full float32; PyTorch's defaults are the same.
+    ``MXNET_CUDA_ALLOW_TENSOR_CORE=0`` turns tensor-core math off for convolutions too (full
+    float32 everywhere), and NVIDIA's own ``NVIDIA_TF32_OVERRIDE=0`` is honoured by the
+    libraries themselves.
+    """
+    if os.environ.get("MXNET_CUDA_ALLOW_TENSOR_CORE", "1").strip() == "0":
+        import torch
+
+        torch.backends.cudnn.allow_tf32 = False
+        torch.backends.cuda.matmul.allow_tf32 = False
+
+
+_configure_tensor_cores()

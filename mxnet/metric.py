@@ -272,7 +272,7 @@ class Accuracy(_Counting):
         labels, preds = check_label_shapes(labels, preds, True)
         for label, pred in zip(labels, preds):
             if pred.shape != label.shape:
-                p = torch.argmax(pred._t, dim=self.axis).numpy().astype("int32")
+                p = torch.argmax(pred._t, dim=self.axis).cpu().numpy().astype("int32")
             else:
                 p = pred.asnumpy().astype("int32")
             lab = label.asnumpy().astype("int32").flat

@@ -90,12 +90,12 @@ def _cv_apply(x: torch.Tensor, fn) -> torch.Tensor:
         out = fn(arr)
         if out.ndim == 2:
             out = out[:, :, None]
-        return torch.from_numpy(np.ascontiguousarray(out))
+        return torch.from_numpy(np.ascontiguousarray(out)).to(x.device)
     outs = []
     for img in arr:
         o = fn(img)
         outs.append(o[:, :, None] if o.ndim == 2 else o)
-    return torch.from_numpy(np.ascontiguousarray(np.stack(outs)))
+    return torch.from_numpy(np.ascontiguousarray(np.stack(outs))).to(x.device)
 
 
 def _resize(a: dict, x: torch.Tensor) -> torch.Tensor:
@@ -141,7 +141,7 @@ def _saturate(out: torch.Tensor, like: torch.Tensor) -> torch.Tensor:
 
 
 def _gray(xf: torch.Tensor) -> torch.Tensor:
-    coef = torch.tensor(_GRAY, dtype=torch.float32)
+    coef = torch.tensor(_GRAY, dtype=torch.float32, device=xf.device)
     return (xf[..., :3] * coef).sum(-1, keepdim=True)
 
 
@@ -171,7 +171,7 @@ def adjust_hue(x: torch.Tensor, alpha: float) -> torch.Tensor:
     bt = torch.tensor([[1, 0, 0], [0, u, -w], [0, w, u]], dtype=torch.float32)
     t_rgb = torch.tensor([[1, 0.956, 0.621], [1, -0.272, -0.647], [1, -1.107, 1.705]],
                          dtype=torch.float32)
-    m = t_rgb @ bt @ t_yiq
+    m = (t_rgb @ bt @ t_yiq).to(x.device)
     xf = x.to(torch.float32)
     out = xf.clone()
     out[..., :3] = xf[..., :3] @ m.T
@@ -182,7 +182,7 @@ def adjust_lighting(x: torch.Tensor, alpha) -> torch.Tensor:
     """Add AlexNet's PCA lighting noise ``eigvec @ (alpha * eigval)`` to the RGB channels."""
     vec = torch.tensor(_EIGVEC, dtype=torch.float32)
     rgb = vec @ (torch.tensor(tuple(alpha), dtype=torch.float32)
-                 * torch.tensor(_EIGVAL, dtype=torch.float32))
+                 * torch.tensor(_EIGVAL, dtype=torch.float32)).to(x.device)
     xf = x.to(torch.float32)
     out = xf.clone()
     out[..., :3] = xf[..., :3] + rgb
