@@ -181,8 +181,8 @@ def adjust_hue(x: torch.Tensor, alpha: float) -> torch.Tensor:
 def adjust_lighting(x: torch.Tensor, alpha) -> torch.Tensor:
     """Add AlexNet's PCA lighting noise ``eigvec @ (alpha * eigval)`` to the RGB channels."""
     vec = torch.tensor(_EIGVEC, dtype=torch.float32)
-    rgb = vec @ (torch.tensor(tuple(alpha), dtype=torch.float32)
-                 * torch.tensor(_EIGVAL, dtype=torch.float32)).to(x.device)
+    rgb = (vec @ (torch.tensor(tuple(alpha), dtype=torch.float32)
+                  * torch.tensor(_EIGVAL, dtype=torch.float32))).to(x.device)
     xf = x.to(torch.float32)
     out = xf.clone()
     out[..., :3] = xf[..., :3] + rgb

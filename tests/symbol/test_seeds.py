@@ -166,4 +166,4 @@ def test_single_convolution_simple_bind():
     import torch
 
     ref = torch.nn.functional.conv2d(exe.arg_arrays[0]._t, exe.arg_arrays[1]._t, padding=1)
-    np.testing.assert_allclose(t, ref.numpy(), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(t, ref.cpu().numpy(), rtol=1e-4, atol=1e-4)

@@ -100,8 +100,15 @@ def default_batchify_fn(data: list) -> Any:
 
 
 def default_mp_batchify_fn(data: list) -> Any:
-    """Batchify in a worker process (the batch then travels through shared memory)."""
-    return default_batchify_fn(data)
+    """Batchify in a worker process (the batch then travels through shared memory).
+
+    Arrays are made on ``cpu_shared(0)`` whatever the default context is, as in MXNet (a
+    forked worker must never touch a GPU).
+    """
+    from ...context import Context
+
+    with Context("cpu_shared", 0):
+        return default_batchify_fn(data)
 
 
 def _as_in_context(data: Any, ctx: Context) -> Any:
@@ -119,6 +126,7 @@ def _worker_initializer(dataset: Any) -> None:
     global _worker_dataset
     _worker_dataset = dataset
     torch.set_num_threads(1)
+    Context._default_ctx.value = Context("cpu", 0)  # a forked worker never touches a GPU
 
 
 def _worker_fn(samples: list, batchify_fn: Callable, dataset: Any = None) -> bytes:
