@@ -16,6 +16,7 @@ import torch
 from .._op._state import state
 from ..base import MXNetError
 from ..symbol._node import Node, aux_node_ids, topo_order
+from ._fuse import fusion_enabled
 
 Step = tuple  # (compute, attrs, in_slots, out_slots, free_slots, node)
 
@@ -48,6 +49,16 @@ class Program:
         self.partial: list[int] = []
         self._resolved: dict = {}
         self.last_watch: list | None = None  # (node name, input tensors) of a monitored run
+        self._infer_steps: list[Step] | None | bool = False  # False: not built yet
+
+    def _inference_steps(self) -> list[Step] | None:
+        """The steps with convolution chains fused for inference (see ``_fuse``), if any."""
+        if self._infer_steps is False:
+            from ._fuse import fuse_inference_steps
+
+            keep = set(range(len(self.arg_names) + len(self.aux_names))) | set(self.heads)
+            self._infer_steps = fuse_inference_steps(self.steps, self.heads, keep)
+        return self._infer_steps
 
     def _steps_for(self, inputs, aux) -> list[Step]:
         """The steps with every partial creation shape filled in by shape inference."""
@@ -85,14 +96,15 @@ class Program:
                 out[i] = t.contiguous(memory_format=cl)
         return out
 
-    def _raw(self, inputs: Sequence[torch.Tensor], aux: Sequence[torch.Tensor]):
+    def _raw(self, inputs: Sequence[torch.Tensor], aux: Sequence[torch.Tensor],
+             steps: list[Step] | None = None):
         if self.cl_inputs:
             inputs = self._to_channels_last(inputs)
         buf: list = [None] * self.nslots
         nargs = len(inputs)
         buf[:nargs] = inputs
         buf[nargs:nargs + len(aux)] = aux
-        for compute, attrs, ins, outs, frees, _node in self._steps_for(inputs, aux):
+        for compute, attrs, ins, outs, frees, _node in steps or self._steps_for(inputs, aux):
             r = compute(attrs, *[buf[i] for i in ins])
             if isinstance(r, torch.Tensor):
                 buf[outs[0]] = r
@@ -153,13 +165,19 @@ class Program:
                     self._compiled = torch.compile(self._raw, dynamic=False)
                 outs = self._compiled(list(inputs), list(aux))
             else:
+                fused = None
+                if (not is_train and not self.partial and not torch.is_grad_enabled()
+                        and fusion_enabled()):
+                    fused = self._inference_steps()
                 try:
-                    outs = self._raw(inputs, aux)
+                    outs = self._raw(inputs, aux, fused)
                 except MXNetError:
                     raise
                 except (RuntimeError, ValueError, IndexError, TypeError):
                     # run again step by step to name the failing node
                     outs = self._checked(inputs, aux)
+                if fused:
+                    outs = [o.contiguous() for o in outs]
             if self.cl_inputs:
                 outs = [o.contiguous() for o in outs]
             return outs

@@ -1,0 +1,124 @@
+"""Inference fusion of convolution chains (mxnet/_executor/_fuse.py) gives the unfused
+results: BatchNorm folding, relu and residual post-ops, weight changes between calls,
+outputs that must not be overwritten, and the fallback for what oneDNN does not take."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mxnet as mx
+from mxnet import autograd, gluon
+from mxnet._executor import _fuse
+
+pytestmark = pytest.mark.skipif(not _fuse.fusion_enabled(), reason="no oneDNN in this torch")
+
+
+def _count_fused(monkeypatch) -> list:
+    calls = []
+    orig = _fuse._FusedConv.__call__
+
+    def counted(self, *a):
+        calls.append(self)
+        return orig(self, *a)
+
+    monkeypatch.setattr(_fuse._FusedConv, "__call__", counted)
+    return calls
+
+
+def _unit(x, name, nf, stride=1, group=1, dilate=1, bias=False, fix_gamma=False):
+    c = mx.sym.Convolution(x, num_filter=nf, kernel=(3, 3), stride=(stride, stride),
+                           pad=(dilate, dilate), dilate=(dilate, dilate), num_group=group,
+                           no_bias=not bias, name=name + "_conv")
+    return mx.sym.BatchNorm(c, fix_gamma=fix_gamma, eps=1e-3, name=name + "_bn")
+
+
+def _residual_net():
+    data = mx.sym.Variable("data")
+    a = mx.sym.Activation(_unit(data, "a", 8), act_type="relu")
+    b = _unit(a, "b", 8)
+    sc = _unit(data, "sc", 8, fix_gamma=True)
+    out = mx.sym.Activation(b + sc, act_type="relu")
+    d = mx.sym.relu(_unit(out, "d", 4, stride=2, group=4, dilate=2, bias=True))
+    return mx.sym.Group([mx.sym.Pooling(d, kernel=(2, 2), pool_type="avg"), out])
+
+
+def _bind(sym, shape, seed=0):
+    rng = np.random.RandomState(seed)
+    ex = sym.simple_bind(mx.cpu(), data=shape, grad_req="null")
+    for name, arr in list(ex.arg_dict.items()) + list(ex.aux_dict.items()):
+        if name.endswith("moving_var"):
+            arr[:] = rng.uniform(0.5, 1.5, arr.shape)
+        else:
+            arr[:] = rng.uniform(-0.5, 0.5, arr.shape)
+    return ex
+
+
+def test_fused_executor_matches_unfused(monkeypatch):
+    ex = _bind(_residual_net(), (2, 8, 12, 12))
+    calls = _count_fused(monkeypatch)
+    fused = [o.asnumpy() for o in ex.forward(is_train=False)]
+    assert len(calls) == 4  # a (bn+relu), b (bn+add+relu), sc (bn), d (bias+bn+relu)
+    monkeypatch.setenv("MXNET_NG_FUSE", "0")
+    plain = [o.asnumpy() for o in ex.forward(is_train=False)]
+    assert len(calls) == 4
+    for f, p in zip(fused, plain):
+        np.testing.assert_allclose(f, p, rtol=1e-5, atol=1e-5)
+
+
+def test_weight_changes_between_calls_are_seen():
+    ex = _bind(_residual_net(), (1, 8, 6, 6))
+    first = ex.forward(is_train=False)[0].asnumpy()
+    ex.arg_dict["a_conv_weight"][:] *= 2
+    ex.aux_dict["b_bn_moving_mean"][:] += 0.25
+    second = ex.forward(is_train=False)[0].asnumpy()
+    import os
+
+    os.environ["MXNET_NG_FUSE"] = "0"
+    try:
+        plain = ex.forward(is_train=False)[0].asnumpy()
+    finally:
+        del os.environ["MXNET_NG_FUSE"]
+    assert np.abs(first - second).max() > 1e-3
+    np.testing.assert_allclose(second, plain, rtol=1e-5, atol=1e-5)
+
+
+def test_training_forward_is_not_fused(monkeypatch):
+    ex = _bind(_residual_net(), (2, 8, 6, 6))
+    calls = _count_fused(monkeypatch)
+    ex.forward(is_train=True)
+    assert not calls
+
+
+def test_float64_falls_back_to_the_plain_steps():
+    sym = _residual_net()
+    ex = sym.simple_bind(mx.cpu(), data=(1, 8, 6, 6), type_dict={"data": "float64"},
+                         grad_req="null")
+    for name, arr in list(ex.arg_dict.items()) + list(ex.aux_dict.items()):
+        arr[:] = 0.5 if name.endswith("var") else 0.1
+    out = ex.forward(is_train=False)[1]
+    assert out.dtype == np.float64 and np.isfinite(out.asnumpy()).all()
+
+
+def test_gluon_resnet_hybridized_inference_and_training_between():
+    net = gluon.model_zoo.vision.resnet18_v1(classes=10)
+    net.initialize(mx.init.Xavier())
+    x = mx.nd.random.uniform(shape=(2, 3, 32, 32))
+    net(x)
+    for name, p in net.collect_params().items():
+        if name.endswith("running_var"):
+            p.set_data(mx.nd.random.uniform(0.5, 1.5, p.shape))
+        elif name.endswith(("running_mean", "gamma", "beta")):
+            p.set_data(mx.nd.random.uniform(-0.2, 0.2, p.shape) + name.endswith("gamma"))
+    eager = net(x).asnumpy()
+    net.hybridize(static_alloc=True)
+    np.testing.assert_allclose(net(x).asnumpy(), eager, rtol=1e-4, atol=1e-5)
+    trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.01})
+    with autograd.record():
+        loss = net(x).mean()
+    loss.backward()
+    trainer.step(2)
+    after = net(x).asnumpy()
+    net.hybridize(active=False)
+    np.testing.assert_allclose(after, net(x).asnumpy(), rtol=1e-4, atol=1e-5)
+    assert np.abs(after - eager).max() > 1e-4
