@@ -152,12 +152,21 @@ def _make_hook(vref):
         if v._t is not t or v._grad is None:  # re-attached since the graph was recorded
             return
         v._fresh = 1
-        buf = v._grad._t
+        garr = v._grad
+        if getattr(garr, "_sdata", None) is not None:  # a sparse gradient buffer
+            with torch.no_grad():
+                new = garr._dense() + g if v._grad_req == "add" else g
+                garr._set_from_dense(new.detach().to(garr._sdata.dtype))
+            return
+        buf = garr._t
         with torch.no_grad():
             if v._grad_req == "add":
                 buf.add_(g)
             else:
                 buf.copy_(g)
+        cb = getattr(v, "_on_grad", None)
+        if cb is not None:  # e.g. a dist_sync Trainer starting this gradient's reduction
+            cb()
 
     return hook
 
@@ -301,8 +310,16 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph: boo
     if not retain_graph:
         for h in heads:
             h._t._mx_freed = True
-    return [NDArray._wrap(r if r is not None else torch.zeros_like(v._t), v._ctx)
-            for r, v in zip(res, variables)]
+    out = []
+    for r, v in zip(res, variables):
+        if r is None or r._is_zerotensor():
+            r = torch.zeros_like(v._t.detach())
+        if create_graph and not r.requires_grad:
+            # a gradient that no longer depends on the variable stays in the graph (MXNet
+            # differentiates it again to zeros): tie it to the variable with a zero term
+            r = r + (v._t - v._t.detach()) * 0
+        out.append(NDArray._wrap(r, v._ctx))
+    return out
 
 
 def get_symbol(x):

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
+
 from ..base import MXNetError
 from .parameter import Parameter, ParameterDict
 
 __all__ = ["Trainer"]
 
 
-def _create_kvstore(kvstore, num_device):
+def _create_kvstore(kvstore, num_device, max_size=0):
     """MXNet's rule: no kvstore for one device unless distributed."""
     update_on_kvstore = bool(int(os.getenv("MXNET_UPDATE_ON_KVSTORE", "1")))
     if kvstore is None:
@@ -31,6 +33,8 @@ def _create_kvstore(kvstore, num_device):
             from .. import kvstore as kvs
 
             kv = kvs.create(kvstore)
+            if kvstore == "local" and max_size > 1024 * 1024 * 16:
+                update_on_kvstore = False  # big weights: update on the devices
     elif hasattr(kvstore, "pushpull") or hasattr(kvstore, "push"):
         kv = kvstore
     else:
@@ -38,6 +42,17 @@ def _create_kvstore(kvstore, num_device):
     if kv is None:
         update_on_kvstore = False
     return kv, update_on_kvstore
+
+
+def _create_sparse_kvstore(kvstore):
+    """A kvstore is required when weights are sparse; they are updated on it."""
+    from .. import kvstore as kvs
+
+    if isinstance(kvstore, str):
+        return kvs.create(kvstore), True
+    if kvstore is not None and (hasattr(kvstore, "pushpull") or hasattr(kvstore, "push")):
+        return kvstore, True
+    raise ValueError(f"Cannot create KVStore with row_sparse weights for input {kvstore}")
 
 
 class Trainer:
@@ -82,6 +97,10 @@ class Trainer:
             self._param2idx[param.name] = i
             self._params.append(param)
             param._set_trainer(self)
+            if param._stype != "default":
+                self._contains_sparse_weight = True
+            if param._grad_stype != "default":
+                self._contains_sparse_grad = True
         self._compression_params = compression_params
         self._contexts = self._check_contexts()
         self._init_optimizer(optimizer, optimizer_params or {})
@@ -132,14 +151,31 @@ class Trainer:
 
     def _init_kvstore(self):
         config = self._kvstore_params
-        kvstore, _ = _create_kvstore(config["kvstore"], len(self._contexts or [None]))
-        self._distributed = "dist" in kvstore.type if kvstore is not None else False
-        update_on_kvstore = self._distributed
-        if config["update_on_kvstore"] is not None:
-            if config["update_on_kvstore"] is False and self._distributed:
-                raise ValueError("Cannot set update_on_kvstore=False on dist kvstore when "
-                                 "sparse gradients are present.")
-            update_on_kvstore = config["update_on_kvstore"]
+        if self._contains_sparse_weight:
+            # sparse weights live in the kvstore, which also updates them
+            kvstore, update_on_kvstore = _create_sparse_kvstore(config["kvstore"])
+            self._distributed = "dist" in kvstore.type
+            if config["update_on_kvstore"] is False:
+                raise ValueError("Cannot set update_on_kvstore=False when sparse weights "
+                                 "are present.")
+        else:
+            max_size = max((int(np.prod(p.shape)) for p in self._params if p.shape), default=0)
+            kvstore, update_on_kvstore = _create_kvstore(
+                config["kvstore"], len(self._contexts or [None]), max_size)
+            self._distributed = "dist" in kvstore.type if kvstore is not None else False
+            if self._contains_sparse_grad:
+                update_on_kvstore = self._distributed
+            elif self._distributed and "async" in kvstore.type:
+                update_on_kvstore = True
+                if config["update_on_kvstore"] is False:
+                    raise ValueError("Please set update_on_kvstore=True when training in "
+                                     "async mode.")
+            if config["update_on_kvstore"] is not None:
+                if (config["update_on_kvstore"] is False and self._distributed
+                        and self._contains_sparse_grad):
+                    raise ValueError("Cannot set update_on_kvstore=False on dist kvstore when "
+                                     "sparse gradients are present.")
+                update_on_kvstore = config["update_on_kvstore"]
         if kvstore is not None:
             if self._compression_params:
                 kvstore.set_gradient_compression(self._compression_params)
@@ -165,14 +201,35 @@ class Trainer:
                 arrays = param._check_and_get(param._data, list)
                 idx = self._param2idx[param.name]
                 self._kvstore.init(idx, arrays[0])
-                self._kvstore.pull(idx, arrays, priority=-idx)
+                if param._stype == "default" and len(arrays) > 1:
+                    # arrays[0] holds the stored value already: leaving it untouched keeps
+                    # it valid in a graph being recorded
+                    self._kvstore.pull(idx, arrays[1:], priority=-idx)
         self._params_to_init = pending
 
+    def _row_sparse_pull(self, parameter, out, row_id, full_idx=False):
+        """Pull rows ``row_id`` of a row_sparse parameter from the kvstore into ``out``."""
+        self._prepare()
+        from .. import autograd
+
+        idx = self._param2idx[parameter.name]
+        with autograd.pause():
+            self._pull_rows(idx, out, row_id, full_idx)
+
+    def _pull_rows(self, idx, out, row_id, full_idx):
+        if full_idx and "dist" not in self._kvstore.type:
+            self._kvstore.pull(idx, out=out, priority=-idx, ignore_sparse=False)
+        else:
+            self._kvstore.row_sparse_pull(idx, out=out, row_ids=row_id, priority=-idx)
+
     def _prepare(self):
+        from .. import autograd
+
         if not self._kv_initialized:
             self._init_kvstore()
         if self._params_to_init:
-            self._init_params()
+            with autograd.pause():  # may run inside record() (row_sparse_data in forward)
+                self._init_params()
 
     @property
     def learning_rate(self):
@@ -231,21 +288,45 @@ class Trainer:
         from ..kvstore.kvstore import KVStore
 
         if isinstance(self._kvstore, KVStore) and "dist" in self._kvstore.type:
+            overlap = self._grad_overlap()
+            if overlap is not None and overlap.active:  # reductions started during backward
+                overlap.finish()
+                return
             # one call: a dist_sync store reduces the next keys while updating this one
             live = [(i, p) for i, p in enumerate(self._params) if p.grad_req != "null"]
             if live:
-                keys, grads = [i for i, _ in live], [p.list_grad() for _, p in live]
-                outs = [p.list_data() for _, p in live] if self._update_on_kvstore else None
+                keys, grads = [i for i, _ in live], [p._grad for _, p in live]
+                outs = [p._data for _, p in live] if self._update_on_kvstore else None
                 self._kvstore.pushpull(keys, grads, out=outs)
+            if overlap is not None:
+                overlap.establish()  # the order of this round's gradients is known now
             return
         for i, param in enumerate(self._params):
             if param.grad_req == "null":
                 continue
-            grad_list = param.list_grad()
-            if self._update_on_kvstore:
+            grad_list = param._check_and_get(param._grad, list)
+            if param._stype != "default":  # the kvstore updates; rows are pulled on use
+                self._kvstore.push(i, grad_list, priority=-i)
+            elif self._update_on_kvstore:
                 self._kvstore.pushpull(i, grad_list, out=param.list_data(), priority=-i)
             else:
                 self._kvstore.pushpull(i, grad_list, priority=-i)
+
+    def _grad_overlap(self):
+        """The overlapped-reduction helper of a ``dist_sync`` store (see ``_overlap``): it is
+        installed at the first step, learns the gradients' order in the second and overlaps
+        the reductions with backward from the third."""
+        from ._overlap import GradOverlap, overlap_possible
+
+        ov = getattr(self, "_overlap", None)
+        if ov is not None and ov.usable():
+            return ov
+        self._overlap = None
+        if overlap_possible(self):
+            ov = GradOverlap(self)
+            if ov.keys:
+                self._overlap = ov  # records the gradients' order from the next backward
+        return None
 
     def update(self, batch_size, ignore_stale_grad=False):
         """Apply the optimizer (after :meth:`allreduce_grads`)."""
@@ -274,8 +355,9 @@ class Trainer:
         for i, param in enumerate(self._params):
             if param.grad_req == "null":
                 continue
-            datas, grads = param.list_data(), param.list_grad()
-            if not ignore_stale_grad:
+            datas = param._check_and_get(param._data, list)
+            grads = param._check_and_get(param._grad, list)
+            if not ignore_stale_grad and param._stype == "default":
                 for k, (data, grad) in enumerate(zip(datas, grads)):
                     if not self._is_fresh(param, k, grad):
                         raise UserWarning(

@@ -18,11 +18,27 @@ from .._op._state import state
 from ..base import MXNetError
 from ..context import Context
 from . import _invoke
-from ._indexing import ASSIGN_IN_GRAPH, INPLACE_IN_RECORD, getitem, setitem
+from ._indexing import (
+    ASSIGN_IN_GRAPH,
+    INPLACE_IN_RECORD,
+    basic_slice_is_contiguous,
+    getitem,
+    setitem,
+)
 from ._invoke import invoke
 
 __all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "waitall",
            "from_numpy", "from_dlpack", "concatenate", "moveaxis", "onehot_encode"]
+
+# storage-type ids as MXNet's C API numbers them (tests and Symbol attrs use these)
+_STORAGE_TYPE_UNDEFINED = -1
+_STORAGE_TYPE_DEFAULT = 0
+_STORAGE_TYPE_ROW_SPARSE = 1
+_STORAGE_TYPE_CSR = 2
+_STORAGE_TYPE_STR_TO_ID = {"undefined": -1, "default": 0, "row_sparse": 1, "csr": 2}
+_STORAGE_TYPE_ID_TO_STR = {v: k for k, v in _STORAGE_TYPE_STR_TO_ID.items()}
+_GRAD_REQ_MAP = {"null": 0, "write": 1, "add": 3}
+py_slice = slice  # MXNet keeps the builtin under this name (ndarray shadows `slice`)
 
 def _op_call(opname: str, inputs: list, kwargs: dict, out=None):
     op = get_op(opname)
@@ -47,7 +63,8 @@ class NDArray(ArithMixin):
     3.0
     """
 
-    __slots__ = ("_t", "_ctx", "_grad", "_grad_req", "_marked", "_fresh", "__weakref__")
+    __slots__ = ("_t", "_ctx", "_grad", "_grad_req", "_marked", "_fresh", "_on_grad",
+                 "__weakref__")
     __array_priority__ = 1000.0
     __array_ufunc__ = None  # NumPy operators defer to NDArray's (MXNet raises TypeError)
     _ARITH = NDARRAY_TABLE
@@ -297,7 +314,12 @@ class NDArray(ArithMixin):
         """Allocate a gradient buffer; ``backward`` writes (``write``) or adds (``add``)."""
         from .. import autograd
 
-        autograd.mark_variables([self], [_zeros_like_t(self)], grad_reqs=grad_req)
+        grad = _zeros_like_t(self)
+        if stype is not None and stype != "default":
+            from ._sparse_ops import zeros
+
+            grad = zeros(stype, self.shape, ctx=self._ctx, dtype=self.dtype)
+        autograd.mark_variables([self], [grad], grad_reqs=grad_req)
 
     def backward(self, out_grad=None, retain_graph: bool = False, train_mode: bool = True):
         from .. import autograd
@@ -352,6 +374,8 @@ class NDArray(ArithMixin):
     def __setitem__(self, key, value):
         setitem(self, key, value)
 
+    _basic_indexing_slice_is_contiguous = staticmethod(basic_slice_is_contiguous)
+
     def __reduce__(self):
         from ._serial import dumps_one
 
@@ -402,6 +426,38 @@ class NDArray(ArithMixin):
                 raise
             raise ValueError(f"Cannot reshape array of size {self.size} into shape "
                              f"{dims}") from None
+
+    def _view_as(self, shape) -> NDArray:
+        return NDArray._wrap(self._t.reshape(tuple(shape)), self._ctx)
+
+    def flatten(self, inplace: bool = False) -> NDArray:
+        """Collapse all but the first axis; ``inplace=True`` returns a view."""
+        if not inplace:
+            return _op_call("Flatten", [self], {})
+        return self._view_as((self.shape[0], -1) if self.ndim else (1, 1))
+
+    def expand_dims(self, axis: int, inplace: bool = False) -> NDArray:
+        """Insert a size-1 axis at ``axis``; ``inplace=True`` returns a view."""
+        if not inplace:
+            return _op_call("expand_dims", [self], {"axis": axis})
+        ndim = self.ndim
+        if not -ndim - 1 <= axis <= ndim:
+            raise MXNetError(f"axis {axis} is out of range for an array of {ndim} dims")
+        shape = list(self.shape)
+        shape.insert(axis % (ndim + 1), 1)
+        return self._view_as(shape)
+
+    def squeeze(self, axis=None, inplace: bool = False) -> NDArray:
+        """Drop size-1 axes; ``inplace=True`` returns a view."""
+        if not inplace:
+            return _op_call("squeeze", [self], {"axis": axis})
+        ndim = self.ndim
+        axes = range(ndim) if axis is None else [axis] if isinstance(axis, int) else axis
+        drop = {int(a) % ndim for a in axes if self.shape[int(a) % ndim] == 1}
+        if axis is not None and len(drop) != len(list(axes)):
+            raise MXNetError("cannot select an axis to squeeze out which has size not 1")
+        shape = [d for i, d in enumerate(self.shape) if i not in drop]
+        return self._view_as(shape or [1])
 
     # -- dlpack -------------------------------------------------------------------------
     def to_dlpack_for_read(self):

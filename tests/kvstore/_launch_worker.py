@@ -61,6 +61,41 @@ def gluon_train(kvstore, x, y, steps=5):
     return np.concatenate([net.weight.data().asnumpy().ravel(), net.bias.data().asnumpy()])
 
 
+class _TwoLayer(gluon.nn.Block):
+    """An MLP with a parameter the forward pass never uses."""
+
+    def __init__(self):
+        super().__init__()
+        with self.name_scope():
+            self.fc1 = gluon.nn.Dense(5, in_units=3, activation="relu")
+            self.fc2 = gluon.nn.Dense(1, in_units=5)
+            self.unused = gluon.nn.Dense(2, in_units=3)
+
+    def forward(self, x):
+        return self.fc2(self.fc1(x))
+
+
+def gluon_overlap(kvstore, x, y, update_on_kvstore, steps=4):
+    """Trainer steps with an unused parameter and one round with two backward passes.
+    Returns the final weights and how many keys were started during backward."""
+    mx.random.seed(7)
+    net = _TwoLayer()
+    net.initialize(mx.init.Xavier())
+    trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.1, "momentum": 0.9},
+                            kvstore=kvstore, update_on_kvstore=update_on_kvstore)
+    started = 0
+    for step in range(steps):
+        for _ in range(2 if step == 2 else 1):
+            with mx.autograd.record():
+                loss = gluon.loss.L2Loss()(net(mx.nd.array(x)), mx.nd.array(y))
+            loss.backward()
+        ov = getattr(trainer, "_overlap", None)
+        started += ov._next if ov is not None else 0
+        trainer.step(N, ignore_stale_grad=True)
+    w = [p.data().asnumpy().ravel() for p in net.collect_params().values()]
+    return np.concatenate(w), started
+
+
 def module_train(kvstore, x, y, batch):
     d = mx.sym.Variable("data")
     h = mx.sym.Activation(mx.sym.FullyConnected(d, num_hidden=4, name="fc1"), act_type="relu")
@@ -98,6 +133,12 @@ def run_sync(outdir):
            "pushpull": np.stack([both.asnumpy(), pulled.asnumpy()]), "raw": raw_train(kv, xs, ys), "gluon": gluon_train("dist_sync", xs, ys),
            "module": module_train("dist_sync", shard(x, rank, n, 4), shard(y, rank, n, 4),
                                   batch=4 // n)}
+    for uok in (False, True):
+        os.environ["MXNET_KVSTORE_OVERLAP"] = "0"
+        res[f"plain{int(uok)}"], _ = gluon_overlap("dist_sync", xs, ys, uok)
+        del os.environ["MXNET_KVSTORE_OVERLAP"]
+        res[f"overlap{int(uok)}"], res[f"started{int(uok)}"] = gluon_overlap(
+            "dist_sync", xs, ys, uok)
     np.savez(os.path.join(outdir, f"sync{rank}.npz"), **res)
     kv.barrier()
     kv.init(99, mx.nd.ones((2,)))

@@ -46,7 +46,8 @@ def _launch(launch_args, worker_args, tmp_path, timeout=90, extra_env=None, modu
 
 def test_dist_sync_raw_gluon_module_match_one_process_and_dead_worker(tmp_path):
     """2 workers on halves of each batch end with one process's weights (4-float chunks:
-    every reduction is pipelined); then rank 1 is killed and rank 0's next push raises a
+    every reduction is pipelined), also when gluon.Trainer starts reductions during backward
+    (unused parameter, a round with two backward passes); then rank 1 is killed and rank 0's next push raises a
     clear MXNetError within the timeout."""
     rc, log = _launch(["-n", "2", "--launcher", "local"],
                       ["-m", "tests.kvstore._launch_worker", "sync", str(tmp_path)], tmp_path,
@@ -63,6 +64,12 @@ def test_dist_sync_raw_gluon_module_match_one_process_and_dead_worker(tmp_path):
         np.testing.assert_array_equal(r["pushpull"], np.stack([np.arange(6) * 3.0] * 2))
         for k, v in ref.items():
             np.testing.assert_allclose(r[k], v, rtol=1e-5, atol=1e-5, err_msg=k)
+        for uok in (0, 1):  # reductions started during backward change nothing
+            one, _ = W.gluon_overlap("local", x, y, bool(uok))
+            np.testing.assert_allclose(r[f"overlap{uok}"], r[f"plain{uok}"], rtol=1e-6,
+                                       atol=1e-6)
+            np.testing.assert_allclose(r[f"overlap{uok}"], one, rtol=1e-5, atol=1e-5)
+            assert int(r[f"started{uok}"]) == 8  # 2 overlapped rounds x 4 used keys
     elapsed, msg = (tmp_path / "die.txt").read_text().split("\n", 1)
     assert float(elapsed) < KV_TIMEOUT + 2
     assert "KVStore 'dist_sync': push of key 99 failed" in msg, msg
