@@ -226,3 +226,34 @@ def _refree(steps: list, keep: set[int]) -> list:
         unread = [o for o in outs if o not in last and o not in keep]
         out.append((compute, attrs, ins, outs, tuple(frees.get(k, []) + unread), node))
     return out
+
+
+# producers whose backward does not read their output: a relu right after them may overwrite
+# that output in place under autograd too
+_NO_SAVED_OUTPUT = ("Convolution", "FullyConnected", "BatchNorm", "elemwise_add",
+                    "broadcast_add")
+
+
+def _relu_inplace(attrs, x):
+    return torch.relu_(x)
+
+
+def inplace_relu_steps(steps: list, keep: set[int]) -> list | None:
+    """Steps where a relu whose input is read by nobody else overwrites that input instead
+    of allocating (conv/dense/BatchNorm outputs only: their gradients do not need them).
+    ``None`` when no step changes."""
+    producer: dict[int, tuple] = {}
+    for st in steps:
+        for s in st[3]:
+            producer[s] = st
+    out, changed = [], False
+    for st in steps:
+        compute, attrs, ins, outs, frees, node = st
+        if (_is_relu(node) and len(ins) == 1 and ins[0] in frees and ins[0] not in keep
+                and ins[0] in producer
+                and producer[ins[0]][5].op.name in _NO_SAVED_OUTPUT
+                and producer[ins[0]][3][0] == ins[0]):
+            st = (_relu_inplace, attrs, ins, outs, frees, node)
+            changed = True
+        out.append(st)
+    return out if changed else None

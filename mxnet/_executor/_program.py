@@ -50,6 +50,16 @@ class Program:
         self._resolved: dict = {}
         self.last_watch: list | None = None  # (node name, input tensors) of a monitored run
         self._infer_steps: list[Step] | None | bool = False  # False: not built yet
+        self._fast: list[Step] | None | bool = False
+
+    def _fast_steps(self) -> list[Step] | None:
+        """The steps with relus that overwrite their dead inputs (see ``_fuse``)."""
+        if self._fast is False:
+            from ._fuse import inplace_relu_steps
+
+            keep = set(range(len(self.arg_names) + len(self.aux_names))) | set(self.heads)
+            self._fast = inplace_relu_steps(self.steps, keep)
+        return self._fast
 
     def _inference_steps(self) -> list[Step] | None:
         """The steps with convolution chains fused for inference (see ``_fuse``), if any."""
@@ -169,6 +179,8 @@ class Program:
                 if (not is_train and not self.partial and not torch.is_grad_enabled()
                         and fusion_enabled()):
                     fused = self._inference_steps()
+                if fused is None and not self.partial and fusion_enabled():
+                    fused = self._fast_steps()
                 try:
                     outs = self._raw(inputs, aux, fused)
                 except MXNetError:

@@ -122,3 +122,34 @@ def test_gluon_resnet_hybridized_inference_and_training_between():
     net.hybridize(active=False)
     np.testing.assert_allclose(after, net(x).asnumpy(), rtol=1e-4, atol=1e-5)
     assert np.abs(after - eager).max() > 1e-4
+
+
+def test_inplace_relu_keeps_training_gradients(monkeypatch):
+    data = mx.sym.Variable("data")
+    c = mx.sym.Convolution(data, num_filter=4, kernel=(3, 3), name="c")
+    r1 = mx.sym.Activation(c, act_type="relu")  # overwrites c: nobody else reads it
+    f = mx.sym.FullyConnected(r1, num_hidden=6, name="f")
+    t = mx.sym.tanh(f)
+    r2 = mx.sym.relu(t)  # tanh needs its output for backward: a fresh array
+    g = mx.sym.FullyConnected(r2, num_hidden=3, name="g")
+    sym = mx.sym.Group([mx.sym.relu(g), g])  # g is an output: never overwritten
+
+    def run(flag):
+        monkeypatch.setenv("MXNET_NG_FUSE", flag)
+        ex = _bind(sym, (2, 3, 6, 6), seed=3)
+        ex2 = sym.simple_bind(mx.cpu(), data=(2, 3, 6, 6))
+        ex2.copy_params_from({k: v for k, v in ex.arg_dict.items()}, allow_extra_params=True)
+        outs = [o.asnumpy() for o in ex2.forward(is_train=True)]
+        ex2.backward([mx.nd.ones(o.shape) for o in outs])
+        return outs, {k: v.asnumpy() for k, v in ex2.grad_dict.items()}
+
+    calls = []
+    orig = _fuse._relu_inplace
+    monkeypatch.setattr(_fuse, "_relu_inplace", lambda a, x: calls.append(1) or orig(a, x))
+    (o1, g1), (o0, g0) = run("1"), run("0")
+    assert len(calls) == 1  # only the relu after the convolution
+    for a, b in zip(o1, o0):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6)
+    for k in g0:
+        np.testing.assert_allclose(g1[k], g0[k], rtol=1e-6, atol=1e-6, err_msg=k)
+    assert (o1[1] < 0).any()  # g kept its negative values
