@@ -243,13 +243,17 @@ def inplace_relu_steps(steps: list, keep: set[int]) -> list | None:
     of allocating (conv/dense/BatchNorm outputs only: their gradients do not need them).
     ``None`` when no step changes."""
     producer: dict[int, tuple] = {}
+    nreads: dict[int, int] = {}
     for st in steps:
         for s in st[3]:
             producer[s] = st
+        for s in st[2]:
+            nreads[s] = nreads.get(s, 0) + 1
     out, changed = [], False
     for st in steps:
         compute, attrs, ins, outs, frees, node = st
-        if (_is_relu(node) and len(ins) == 1 and ins[0] in frees and ins[0] not in keep
+        if (_is_relu(node) and len(ins) == 1 and nreads.get(ins[0]) == 1
+                and ins[0] in frees and ins[0] not in keep
                 and ins[0] in producer
                 and producer[ins[0]][5].op.name in _NO_SAVED_OUTPUT
                 and producer[ins[0]][3][0] == ins[0]):

@@ -153,3 +153,19 @@ def test_inplace_relu_keeps_training_gradients(monkeypatch):
     for k in g0:
         np.testing.assert_allclose(g1[k], g0[k], rtol=1e-6, atol=1e-6, err_msg=k)
     assert (o1[1] < 0).any()  # g kept its negative values
+
+
+def test_relu_input_read_twice_is_not_overwritten():
+    data = mx.sym.Variable("data")
+    c = mx.sym.FullyConnected(data, num_hidden=4, name="c")
+    sym = mx.sym.relu(c) * c  # c is read by the product too (which saves it for backward)
+    ex = sym.simple_bind(mx.cpu(), data=(3, 5))
+    for arr in ex.arg_dict.values():
+        arr[:] = np.random.RandomState(0).uniform(-1, 1, arr.shape)
+    out = ex.forward(is_train=True)[0].asnumpy()
+    ex.backward(mx.nd.ones(out.shape))
+    cv = ex.arg_dict["data"].asnumpy() @ ex.arg_dict["c_weight"].asnumpy().T \
+        + ex.arg_dict["c_bias"].asnumpy()
+    np.testing.assert_allclose(out, np.maximum(cv, 0) * cv, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ex.grad_dict["c_bias"].asnumpy(),
+                               (2 * np.maximum(cv, 0)).sum(0), rtol=1e-5, atol=1e-5)
