@@ -49,6 +49,8 @@ from . import gluon
 from . import profiler
 from . import runtime
 from . import util
+from .util import (is_np_array, is_np_shape, np_array, np_shape, set_np_shape, use_np,
+                   use_np_array, use_np_shape)
 from . import test_utils
 from . import visualization
 from . import visualization as viz

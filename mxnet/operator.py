@@ -18,12 +18,13 @@ array([1., 4.], dtype=float32)
 
 from __future__ import annotations
 
+from ._legacy_pyop import NDArrayOp, NumpyOp, PythonOp  # noqa: F401
 from ._op._custom import PROPS
 from ._op._registry import get_op
 from .base import MXNetError
 
 __all__ = ["CustomOp", "CustomOpProp", "register", "get_all_registered_operators",
-           "get_operator_arguments"]
+           "get_operator_arguments", "PythonOp", "NumpyOp", "NDArrayOp"]
 
 
 class CustomOp:

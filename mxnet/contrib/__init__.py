@@ -4,6 +4,6 @@ from ..ndarray import contrib as nd
 from ..ndarray import contrib as ndarray
 from ..symbol import contrib as sym
 from ..symbol import contrib as symbol
-from . import onnx
+from . import autograd, io, onnx, text
 
-__all__ = ["nd", "ndarray", "sym", "symbol", "onnx"]
+__all__ = ["nd", "ndarray", "sym", "symbol", "autograd", "io", "onnx", "text"]
