@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import torch
 
 from .._dtype import to_torch
@@ -193,7 +194,17 @@ def _histogram(a: dict, data: torch.Tensor, bins: torch.Tensor | None = None):
     return counts.to(torch.int64), edges.to(data.dtype)
 
 
-register(OpDef("_histogram", _histogram, inputs=("data", "bins"),
+def _histogram_out(a: dict, s: list) -> list:
+    if a["bin_cnt"] is not None:
+        n = int(a["bin_cnt"])
+    elif len(s) > 1 and s[1] is not None:
+        n = int(np.prod(s[1])) - 1
+    else:
+        return [None, None]
+    return [(n,), (n + 1,)]
+
+
+register(OpDef("_histogram", _histogram, inputs=("data", "bins"), infer_out=_histogram_out,
                active_inputs=lambda a: ("data",) if a["bin_cnt"] is not None else
                ("data", "bins"), outputs=("output0", "output1"),
                params=[Param("bin_cnt", "int_or_none", None, doc="Number of bins for uniform "

@@ -10,8 +10,8 @@ array([2., 2.], dtype=float32)
 
 from . import _internal, contrib, image, linalg, op, random, sparse
 from ._create import Group, Variable, var
-from ._frontend import (arange, eye, full, hypot, linspace, maximum, minimum, ones, pow,
-                        power, split_v2, zeros)
+from ._frontend import (arange, eye, full, histogram, hypot, linspace, maximum, minimum, ones,
+                        pow, power, split_v2, zeros)
 from ._frontend import attach as _attach_frontends
 from ._json import load, load_json
 from ._namespace import attach_fluent as _attach_fluent

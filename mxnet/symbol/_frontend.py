@@ -10,7 +10,7 @@ from ._create import create_op_symbol
 from .symbol import Symbol
 
 __all__ = ["split_v2", "pow", "power", "maximum", "minimum", "hypot", "zeros", "ones", "full", "arange",
-           "linspace", "eye"]
+           "linspace", "eye", "histogram"]
 
 
 def _binary(left, right, names: tuple[str, str, str], pyfn, what: str):
@@ -124,6 +124,28 @@ def split_v2(ary, indices_or_sections, axis: int = 0, squeeze_axis: bool = False
     from ._namespace import function_for
 
     return function_for("_split_v2")(ary, axis=axis, squeeze_axis=squeeze_axis, **kw)
+
+
+def histogram(a, bins=10, range=None, **kwargs):  # noqa: A002 (MXNet's argument name)
+    """Histogram of ``a`` (flattened): ``bins`` is a count with ``range`` required, or a
+    symbol of bin edges.
+
+    Examples
+    --------
+    >>> h = mx.sym.histogram(mx.sym.var('x'), bins=4, range=(0, 1))
+    >>> len(h.list_outputs())
+    2
+    """
+    from ..base import integer_types
+    from ._namespace import function_for
+
+    if isinstance(bins, Symbol):
+        return function_for("_histogram")(data=a, bins=bins, **kwargs)
+    if isinstance(bins, integer_types):
+        if range is None:
+            raise ValueError("null range is not supported in symbol mode")
+        return function_for("_histogram")(data=a, bin_cnt=bins, range=range, **kwargs)
+    raise ValueError("bins argument should be either an integer or an NDArray")
 
 
 def _split_v2_method(self, indices_or_sections, axis=0, squeeze_axis=False):

@@ -1,0 +1,22 @@
+"""mx.sym.histogram (values from MXNet 1.9.1)."""
+
+import pytest
+
+import mxnet as mx
+
+
+def test_symbol_histogram_count_and_edges():
+    x = mx.sym.var("x")
+    h = mx.sym.histogram(x, bins=5, range=(0, 10))
+    assert h.list_outputs() == ["_histogram0_output0", "_histogram0_output1"] or \
+        len(h.list_outputs()) == 2
+    ex = h.bind(mx.cpu(), {"x": mx.nd.array([0, 1, 2, 3, 9.9, 10, 11])})
+    counts, edges = [o.asnumpy().tolist() for o in ex.forward()]
+    assert counts == [2, 2, 0, 0, 2]
+    assert edges == [0, 2, 4, 6, 8, 10]
+    h2 = mx.sym.histogram(x, bins=mx.sym.var("b"))
+    ex = h2.bind(mx.cpu(), {"x": mx.nd.array([0, 1, 2, 3, 9.9]),
+                            "b": mx.nd.array([0, 2, 5, 10])})
+    assert ex.forward()[0].asnumpy().tolist() == [2, 2, 1]
+    with pytest.raises(ValueError, match="null range"):
+        mx.sym.histogram(x, bins=3)
