@@ -17,6 +17,26 @@ def _default_init():
     return Uniform(0.01)
 
 
+class _EpochLog:
+    """Logger view for ``Module.fit`` printing what MXNet's FeedForward loop prints: no
+    ``Train-<metric>`` lines, one ``Resetting Data Iterator`` line per epoch instead."""
+
+    def __init__(self, log):
+        self._log = log
+        self._epoch = None
+
+    def info(self, msg, *args):
+        if isinstance(msg, str) and msg.startswith("Epoch[%d] Train-"):
+            if args and args[0] != self._epoch:
+                self._epoch = args[0]
+                self._log.info("Epoch[%d] Resetting Data Iterator", args[0])
+            return
+        self._log.info(msg, *args)
+
+    def __getattr__(self, name):
+        return getattr(self._log, name)
+
+
 class FeedForward:
     """MXNet's pre-Module model class (deprecated in MXNet too): fit/predict/score/save/load.
 
@@ -88,8 +108,9 @@ class FeedForward:
         if isinstance(eval_data, tuple):
             eval_data = self._iter(eval_data[0], eval_data[1], is_train=False)
         mod = self._module(data, for_training=True, bind=False)  # fit binds
-        if logger is not None:
-            mod.logger = logger
+        log = logger if logger is not None else logging
+        log.info("Start training with %s", str(self.ctx))
+        mod.logger = _EpochLog(log)
         mod.fit(data, eval_data=eval_data, eval_metric=eval_metric,
                 epoch_end_callback=epoch_end_callback, batch_end_callback=batch_end_callback,
                 kvstore=kvstore, optimizer=self.optimizer, optimizer_params=self.kwargs,

@@ -11,6 +11,7 @@ from collections import OrderedDict  # noqa: F401
 from contextlib import contextmanager
 
 import numpy as np
+import numpy.random as rnd  # noqa: F401  (exported as MXNet does)
 from numpy.testing import assert_allclose  # noqa: F401
 
 import mxnet as mx  # noqa: F401
@@ -25,8 +26,12 @@ def download(url, fname=None, dirname=None, overwrite=False, retries=5):
     """Download ``url`` (see :func:`mxnet.gluon.utils.download`)."""
     from .gluon.utils import download as _download
 
-    path = os.path.join(dirname, fname) if dirname and fname else fname
-    return _download(url, path=path, overwrite=overwrite, retries=retries)
+    if fname is None:
+        fname = url.split("/")[-1]
+    if dirname:
+        os.makedirs(dirname, exist_ok=True)
+        fname = os.path.join(dirname, fname)
+    return _download(url, path=fname, overwrite=overwrite, retries=retries)
 
 
 @contextmanager
@@ -62,11 +67,12 @@ def getenv(name):
 
 
 def random_uniform_arrays(*shapes, **kwargs):
-    """NumPy arrays of uniform values in ``[low, high)`` for each shape."""
+    """A list of NumPy arrays of uniform values in ``[low, high)``, one per shape."""
     low, high = kwargs.pop("low", 0.0), kwargs.pop("high", 1.0)
     dtype = kwargs.pop("dtype", "float32")
-    arrays = [np.random.uniform(low, high, size=s).astype(dtype) for s in shapes]
-    return arrays[0] if len(arrays) == 1 else arrays
+    if kwargs:
+        raise TypeError(f"Got unexpected argument/s : {kwargs.keys()}")
+    return [np.random.uniform(low, high, size=s).astype(dtype) for s in shapes]
 
 
 def create_2d_tensor(rows, columns, dtype=np.int64):
@@ -144,7 +150,89 @@ def compare_optimizer(opt1, opt2, shape, dtype, w_stype="default", g_stype="defa
     assert_almost_equal(w1.asnumpy(), w2.asnumpy(), rtol=rtol, atol=atol)
 
 
+def get_mnist_ubyte():
+    """Fetch MNIST in idx (ubyte) form into ``./data`` unless the four files are there."""
+    import zipfile
+
+    os.makedirs("data", exist_ok=True)
+    names = ["train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte",
+             "t10k-labels-idx1-ubyte"]
+    if not all(os.path.exists(os.path.join("data", n)) for n in names):
+        path = download("http://data.mxnet.io/mxnet/data/mnist.zip", dirname="data")
+        with zipfile.ZipFile(path) as zf:
+            zf.extractall("data")
+
+
+def get_cifar10():
+    """Fetch the CIFAR-10 RecordIO files into ``./data/cifar`` unless they are there."""
+    import zipfile
+
+    os.makedirs("data", exist_ok=True)
+    names = ["train.rec", "test.rec", "train.lst", "test.lst"]
+    if not all(os.path.exists(os.path.join("data", "cifar", n)) for n in names):
+        path = download("http://data.mxnet.io/mxnet/data/cifar10.zip", dirname="data")
+        with zipfile.ZipFile(path) as zf:
+            zf.extractall("data")
+
+
+def get_bz2_data(data_dir, data_name, url, data_origin_name):
+    """Download ``url`` (a .bz2 file) into ``data_dir`` and decompress it to ``data_name``
+    unless that file exists."""
+    import bz2
+
+    target = os.path.join(data_dir, data_name)
+    if os.path.exists(target):
+        return
+    packed = os.path.join(data_dir, data_origin_name)
+    download(url, fname=data_origin_name, dirname=data_dir)
+    with bz2.BZ2File(packed, "rb") as fin, open(target, "wb") as fout:
+        for line in fin:
+            fout.write(line)
+    os.remove(packed)
+
+
+def rand_sparse_ndarray(shape, stype, density=None, dtype=None, distribution=None,
+                        data_init=None, rsp_indices=None, modifier_func=None,
+                        shuffle_csr_indices=False, ctx=None):
+    """A random sparse array and its parts: ``(csr, (indptr, indices, data))`` for 'csr',
+    ``(rsp, (values, row_indices))`` for 'row_sparse' (uniform values in [0, 1))."""
+    rnd = np.random
+    density = rnd.rand() if density is None else density
+    dtype = np.float32 if dtype is None else dtype
+    if distribution not in (None, "uniform"):
+        raise mx.base.MXNetError("rand_sparse_ndarray: distribution '%s' is not supported"
+                                 % distribution)
+    if stype == "row_sparse":
+        if rsp_indices is not None:
+            indices = np.asarray(rsp_indices)
+        else:
+            indices = np.argwhere(rnd.rand(shape[0]) < density).flatten()
+        if indices.shape[0] == 0:
+            arr = mx.nd.zeros(shape, stype="row_sparse", dtype=dtype, ctx=ctx)
+            return arr, (np.array([], dtype=dtype), np.array([]))
+        val = rnd.rand(indices.shape[0], *shape[1:]).astype(dtype)
+        if data_init is not None:
+            val.fill(data_init)
+        if modifier_func is not None:
+            val = np.vectorize(modifier_func)(val).astype(dtype)
+        arr = mx.nd.sparse.row_sparse_array((val, indices), shape=shape, dtype=dtype, ctx=ctx)
+        return arr, (val, indices)
+    if stype == "csr":
+        if len(shape) != 2:
+            raise mx.base.MXNetError("rand_sparse_ndarray: csr arrays are 2-D, got %s"
+                                     % (shape,))
+        dense = rnd.rand(*shape)
+        dense = np.where(rnd.rand(*shape) < density, dense, 0).astype(dtype)
+        if data_init is not None:
+            dense[dense != 0] = data_init
+        csr = mx.nd.sparse.csr_matrix(dense, dtype=dtype, ctx=ctx)
+        return csr, (csr.indptr, csr.indices, csr.data)
+    raise mx.base.MXNetError("rand_sparse_ndarray: unknown storage type '%s'" % stype)
+
+
 __all__ = ["download", "discard_stderr", "setenv", "getenv", "random_uniform_arrays",
            "create_2d_tensor", "mean_check", "var_check", "same_symbol_structure",
            "is_op_runnable", "DummyIter", "compare_optimizer", "Symbol", "array", "Features",
-           "use_np", "OrderedDict", "assert_allclose", "mx", "json", "logging", "time"]
+           "use_np", "OrderedDict", "assert_allclose", "mx", "json", "logging", "time",
+           "get_mnist_ubyte", "get_cifar10", "get_bz2_data", "rand_sparse_ndarray",
+           "rnd"]

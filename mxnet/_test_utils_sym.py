@@ -25,7 +25,16 @@ _EPS = {np.dtype(np.float16): 1.0 / 2 ** 6, np.dtype(np.float32): 1e-3,
 def _tol(value, table, dtype, default=0.0):
     if value is not None:
         return value
+    if isinstance(dtype, str) and dtype == "asnumpy":
+        dtype = np.float32
     return table.get(np.dtype(dtype), default)
+
+
+def _dt(dtype, value):
+    """``dtype``, or the dtype of ``value`` when ``dtype`` is MXNet's ``"asnumpy"``."""
+    if isinstance(dtype, str) and dtype == "asnumpy":
+        return _np(value).dtype
+    return dtype
 
 
 def _np(x):
@@ -45,7 +54,7 @@ def _location(sym, location, ctx, dtype) -> dict:
         if isinstance(v, NDArray):
             out[k] = v.as_in_context(ctx)
         else:
-            out[k] = array(np.asarray(v), ctx=ctx, dtype=dtype)
+            out[k] = array(np.asarray(v), ctx=ctx, dtype=_dt(dtype, v))
     return out
 
 
@@ -56,11 +65,17 @@ def _aux(sym, aux_states, ctx, dtype):
     if not isinstance(aux_states, dict):
         aux_states = dict(zip(names, aux_states))
     return {k: (v.as_in_context(ctx) if isinstance(v, NDArray)
-                else array(np.asarray(v), ctx=ctx, dtype=dtype)) for k, v in aux_states.items()}
+                else array(np.asarray(v), ctx=ctx, dtype=_dt(dtype, v)))
+            for k, v in aux_states.items()}
 
 
 def _assert_close(a, b, rtol, atol, names=("a", "b"), equal_nan=False):
     a, b = _np(a), _np(b)
+    try:  # MXNet's assert_almost_equal is np.allclose: broadcastable shapes compare
+        if np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan):
+            return
+    except (TypeError, ValueError):
+        pass
     np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan,
                                err_msg=f"{names[0]} vs {names[1]}")
 
@@ -111,7 +126,7 @@ def check_symbolic_backward(sym, location, out_grads, expected, rtol=None, atol=
         grad_req = dict(zip(names, grad_req))
     rng = np.random.RandomState(0)
     init = {k: rng.normal(size=loc[k].shape) for k in expected}
-    grads = {k: array(init[k], ctx=ctx, dtype=dtype) for k in expected}
+    grads = {k: array(init[k], ctx=ctx, dtype=_dt(dtype, expected[k])) for k in expected}
     req = {k: (grad_req.get(k, "null") if k in grads else "null") for k in names}
     ex = sym.bind(ctx, loc, args_grad=grads, grad_req=req,
                   aux_states=_aux(sym, aux_states, ctx, dtype))
@@ -119,8 +134,8 @@ def check_symbolic_backward(sym, location, out_grads, expected, rtol=None, atol=
     if isinstance(out_grads, dict):
         out_grads = [out_grads[k] for k in sym.list_outputs()]
     if out_grads is not None:
-        out_grads = [g if isinstance(g, NDArray) else array(np.asarray(g), ctx=ctx, dtype=dtype)
-                     for g in out_grads]
+        out_grads = [g if isinstance(g, NDArray)
+                     else array(np.asarray(g), ctx=ctx, dtype=_dt(dtype, g)) for g in out_grads]
     ex.backward(out_grads)
     got = {k: g.asnumpy() for k, g in ex.grad_dict.items() if g is not None}
     for k, e in expected.items():
@@ -142,15 +157,22 @@ def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=None, rto
     ctx = ctx or current_context()
     loc = _location(sym, location, ctx, dtype)
     names = sym.list_arguments()
+    node_req = {}
     if grad_nodes is None:
         grad_nodes = list(names)
     elif isinstance(grad_nodes, dict):
+        # MXNet: a dict gives each node's grad_req; 'null' nodes must keep their gradient
+        node_req = dict(grad_nodes)
         grad_nodes = list(grad_nodes)
     aux = _aux(sym, aux_states, ctx, dtype)
     _, out_shapes, _ = sym.infer_shape(**{k: v.shape for k, v in loc.items()})
     proj = np.random.RandomState(1).uniform(-1, 1, out_shapes[0])
-    grads = {k: array(np.zeros(loc[k].shape), ctx=ctx, dtype=dtype) for k in grad_nodes}
-    req = {k: ("write" if k in grads else "null") for k in names}
+    init_rng = np.random.RandomState(2)
+    grad_init = {k: (init_rng.normal(size=loc[k].shape) if node_req.get(k, "write") != "write"
+                     else np.zeros(loc[k].shape)) for k in grad_nodes}
+    grads = {k: array(grad_init[k], ctx=ctx, dtype=_dt(dtype, loc[k])) for k in grad_nodes}
+    grad_init = {k: g.asnumpy() for k, g in grads.items()}
+    req = {k: (node_req.get(k, "write") if k in grads else "null") for k in names}
     ex = sym.bind(ctx, {k: v.copy() for k, v in loc.items()}, args_grad=grads, grad_req=req,
                   aux_states={k: v.copy() for k, v in aux.items()} if aux else None)
     ex.forward(is_train=use_forward_train)
@@ -159,27 +181,36 @@ def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=None, rto
     eps = _tol(numeric_eps, _EPS, dtype, 1e-4)
     base = {k: v.asnumpy().astype(np.float64) for k, v in loc.items()}
 
-    def f(vals):
-        args = {k: array(v, ctx=ctx, dtype=np.float64 if v.dtype.kind == "f" else v.dtype)
-                for k, v in vals.items()}
-        auxv = {k: array(v.asnumpy().astype(np.float64), ctx=ctx) for k, v in aux.items()} \
-            if aux else None
-        out = sym.bind(ctx, args, aux_states=auxv).forward(is_train=use_forward_train)[0]
+    # one float64 executor, perturbed in place (as MXNet's numeric_grad does)
+    fex = sym.bind(ctx, {k: array(v, ctx=ctx, dtype=np.float64 if v.dtype.kind == "f" else v.dtype)
+                         for k, v in base.items()},
+                   aux_states={k: array(v.asnumpy().astype(np.float64), ctx=ctx)
+                               for k, v in aux.items()} if aux else None)
+    aux0 = {k: v.asnumpy().copy() for k, v in fex.aux_dict.items()}
+
+    def f():
+        for name, v in aux0.items():  # training-mode forwards may update auxiliary states
+            fex.aux_dict[name][:] = v
+        out = fex.forward(is_train=use_forward_train)[0]
         return float((out.asnumpy() * proj).sum())
 
     for k in grad_nodes:
+        if req[k] == "null":
+            _assert_close(grad_init[k], ex.grad_dict[k], 0, 0, (f"INIT_{k}", f"NULL_{k}"))
+            continue
         x = base[k]
         num = np.zeros_like(x)
-        flat = x.reshape(-1)
-        for j in range(flat.size):
-            old = flat[j]
+        flat = fex.arg_dict[k]._t.view(-1)
+        for j in range(x.size):
+            old = float(flat[j])
             flat[j] = old + eps / 2
-            fp = f(base)
+            fp = f()
             flat[j] = old - eps / 2
-            fm = f(base)
+            fm = f()
             flat[j] = old
             num.reshape(-1)[j] = (fp - fm) / eps
-        _assert_close(num, ex.grad_dict[k], _tol(rtol, {np.dtype(np.float32): 1e-2,
+        got = _np(ex.grad_dict[k]) - (grad_init[k] if req[k] == "add" else 0)
+        _assert_close(num, got, _tol(rtol, {np.dtype(np.float32): 1e-2,
                                                          np.dtype(np.float64): 1e-4}, dtype,
                                                  1e-2),
                       _tol(atol, {}, dtype, 1e-4), (f"NUMERICAL_{k}", f"BACKWARD_{k}"))

@@ -323,9 +323,47 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph: boo
 
 
 def get_symbol(x):
-    """Recorded-graph retrieval is not available: torch autograd keeps no MXNet Symbol."""
-    raise MXNetError("autograd.get_symbol is not supported: the recorded graph is held by "
-                     "torch.autograd and has no Symbol form; use HybridBlock.export instead")
+    """The recorded computation that produced ``x``, as a Symbol.
+
+    Arrays not computed by a recorded operator (variables, constants) become variables
+    ``var0``, ``var1``... in the order they are met.
+
+    Examples
+    --------
+    >>> x = mx.nd.ones((1,)); x.attach_grad()
+    >>> with mx.autograd.record():
+    ...     y = x * x + 1
+    >>> mx.autograd.get_symbol(y).list_arguments()
+    ['var0']
+    """
+    from .symbol import var
+    from .symbol._namespace import function_for
+
+    memo: dict = {}
+    nvars = [0]
+
+    def build(rec):
+        if not isinstance(rec, tuple):  # a Leaf: an input array
+            hit = memo.get(id(rec))
+            if hit is None:
+                hit = memo[id(rec)] = var(f"var{nvars[0]}")
+                nvars[0] += 1
+            return hit
+        op, attrs, ins, idx = rec
+        hit = memo.get(id(ins))  # one node per invocation (shared by its outputs)
+        if hit is None:
+            kwargs = {k: v for k, v in attrs.items() if v is not None and k != op.variadic}
+            hit = memo[id(ins)] = function_for(op.name)(*[build(r) for r in ins], **kwargs)
+        return hit[idx] if len(hit.list_outputs()) > 1 else hit
+
+    rec = getattr(x, "_prov", None)
+    if rec is None:
+        return var("var0")
+    try:
+        return build(rec)
+    except (TypeError, ValueError, KeyError) as e:
+        raise MXNetError(f"autograd.get_symbol: cannot express the recorded graph as a "
+                         f"Symbol: {e}") from None
 
 
 class _TorchBridge(torch.autograd.Function):

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import ctypes
 import numbers
+import os
+import sys
 
 import numpy as _np
 
-__all__ = ["MXNetError", "AbstractMethodError", "NotSupportedForSparseNDArray", "numeric_types", "integer_types", "string_types"]
+__all__ = ["MXNetError", "AbstractMethodError", "NotSupportedForSparseNDArray", "numeric_types",
+           "integer_types", "string_types", "mx_real_t", "mx_uint", "mx_int", "mx_float",
+           "data_dir", "data_dir_default"]
 
 
 class MXNetError(RuntimeError):
@@ -54,6 +59,25 @@ numeric_types = (float, int, _np.generic, numbers.Number)
 integer_types = (int, _np.integer)
 string_types = (str,)
 py_str = str
+mx_real_t = _np.float32  # MXNet's default real type
+mx_uint = ctypes.c_uint
+mx_int = ctypes.c_int
+mx_float = ctypes.c_float
+mx_float_p = ctypes.POINTER(mx_float)
+
+
+def data_dir_default() -> str:
+    """MXNet's default data folder: ``~/.mxnet`` (``%APPDATA%/mxnet`` on Windows)."""
+    if sys.platform.startswith("win"):
+        return os.path.join(os.environ.get("APPDATA", ""), "mxnet")
+    return os.path.join(os.path.expanduser("~"), ".mxnet")
+
+
+def _as_list(obj):
+    """Return ``obj`` unchanged when it is a list or tuple, else ``[obj]``."""
+    if isinstance(obj, (list, tuple)):
+        return obj
+    return [obj]
 
 
 class _NullType:

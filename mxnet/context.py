@@ -11,6 +11,17 @@ from .base import MXNetError
 __all__ = ["Context", "cpu", "gpu", "cpu_pinned", "current_context", "num_gpus", "gpu_memory_info"]
 
 
+class _ClassProperty:
+    """A read-only property on the class itself (MXNet's ``classproperty``)."""
+
+    def __init__(self, fget):
+        self.fget = fget
+        self.__doc__ = fget.__doc__
+
+    def __get__(self, obj, cls=None):
+        return self.fget(cls if cls is not None else type(obj))
+
+
 class Context:
     """A device on which arrays live and operators run.
 
@@ -96,8 +107,9 @@ class Context:
             with torch.cuda.device(self.device_id):
                 torch.cuda.empty_cache()
 
-    @classmethod
+    @_ClassProperty
     def default_ctx(cls):
+        """The current default context (a class-level property, as in MXNet 1.9)."""
         if not hasattr(cls._default_ctx, "value"):
             cls._default_ctx.value = Context("cpu", 0)
         return cls._default_ctx.value
@@ -146,4 +158,4 @@ def gpu_memory_info(device_id: int = 0) -> tuple[int, int]:
 
 def current_context() -> Context:
     """Return the current default context (``cpu(0)`` unless changed with ``with ctx:``)."""
-    return Context.default_ctx()
+    return Context.default_ctx

@@ -26,11 +26,13 @@ array([2., 2.], dtype=float32)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
 import torch
 
+from ._dtype import to_torch
 from ._executor._program import Program, compile_enabled, compile_program
 from .base import MXNetError
 from .context import Context
@@ -145,6 +147,7 @@ class Executor:
         self._leaves: list[torch.Tensor] | None = None
         self._out_t: list[torch.Tensor] | None = None
         self._last_is_train = False
+        self._write_outputs = False  # outputs are views shared with another executor
         self._grad_idx = [i for i, (r, g) in enumerate(zip(grad_req, grad_arrays or []))
                           if r != "null" and g is not None]
         self.outputs: list[NDArray] = self._init_outputs(out_shapes)
@@ -156,11 +159,21 @@ class Executor:
             known = {n: a.shape for n, a in zip(names, self.arg_arrays)}
             known.update({n: a.shape for n, a in zip(self._prog.aux_names, self.aux_arrays)})
             _, outs, _ = self._symbol.infer_shape_partial(**known)  # raises on bad shapes
+        types = [None] * len(outs or [])
+        try:  # MXNet allocates the outputs with their inferred dtypes (Cast, amp_cast...)
+            names = self._prog.arg_names
+            _, out_types, _ = self._symbol.infer_type(
+                **{n: a.dtype for n, a in zip(names, self.arg_arrays)})
+            types = list(out_types or types)
+        except MXNetError:
+            pass
         res = []
-        for s in outs or []:
+        for s, t in zip(outs or [], types):
             if not s or 0 in s:
                 return []
-            res.append(NDArray._wrap(torch.zeros(s, device=self._ctx.torch_device), self._ctx))
+            dt = to_torch(t) if t is not None else torch.float32
+            res.append(NDArray._wrap(torch.zeros(s, dtype=dt, device=self._ctx.torch_device),
+                                     self._ctx))
         return res
 
     # -- dict views -------------------------------------------------------------------
@@ -225,9 +238,13 @@ class Executor:
         aux = [a._t for a in self.aux_arrays]
         leaves = []
         for i in self._grad_idx:
-            t = args[i].detach().requires_grad_(True)
-            args[i] = t
-            leaves.append(t)
+            t = args[i].detach()
+            if t.is_floating_point() or t.is_complex():
+                t.requires_grad_(True)
+                args[i] = t
+                leaves.append(t)
+            else:  # integer inputs (indices) get no gradient; their buffer is zeroed
+                leaves.append(None)
         with torch.enable_grad():
             outs = self._prog.run(args, aux, is_train, monitor, self._compile, self._monitor_all)
         self._leaves = leaves
@@ -238,7 +255,11 @@ class Executor:
         cur = self.outputs
         if len(cur) == len(outs):
             for nd, t in zip(cur, outs):
-                nd._t = t.detach()
+                if self._write_outputs and nd._t.shape == t.shape:
+                    with torch.no_grad():
+                        nd._t.copy_(t)
+                else:
+                    nd._t = t.detach()
         else:
             self.outputs = [NDArray._wrap(t.detach(), self._ctx) for t in outs]
 
@@ -269,9 +290,12 @@ class Executor:
             outs.append(t)
             heads.append(g)
         grads = [None] * len(self._leaves)
-        if outs:
-            grads = torch.autograd.grad(outs, self._leaves, heads, retain_graph=True,
-                                        allow_unused=True)
+        live = [k for k, leaf in enumerate(self._leaves) if leaf is not None]
+        if outs and live:
+            found = torch.autograd.grad(outs, [self._leaves[k] for k in live], heads,
+                                        retain_graph=True, allow_unused=True)
+            for k, g in zip(live, found):
+                grads[k] = g
         if self._monitor is not None and outs:
             self._monitor_backward(outs, heads)
         with torch.no_grad():
@@ -354,8 +378,8 @@ class Executor:
                                      "efficient than the reverse. If you really want to up "
                                      "size, set allow_up_sizing=True to enable allocation "
                                      "of new arrays.")
-            new_args.append(_alloc(shape, arr._t.dtype, arr._ctx))
-            new_grads.append(None if grad is None else _alloc(shape, grad._t.dtype, grad._ctx))
+            new_args.append(_shrink_or_alloc(arr, shape))
+            new_grads.append(None if grad is None else _shrink_or_alloc(grad, shape))
         new_aux = []
         for i, (name, shape) in enumerate(zip(self._prog.aux_names, aux_shapes)):
             arr = self.aux_arrays[i]
@@ -368,15 +392,41 @@ class Executor:
                                      "intended, set partial_shaping=True to suppress this "
                                      "warning.")
             else:
-                new_aux.append(_alloc(shape, arr._t.dtype, arr._ctx))
+                new_aux.append(_shrink_or_alloc(arr, shape))
         if self.grad_arrays is None:
             new_grads = None
-        return Executor(self._symbol, self._ctx, new_args, new_grads, self._grad_req, new_aux,
-                        self._group2ctx, self._compile)
+        exe = Executor(self._symbol, self._ctx, new_args, new_grads, self._grad_req, new_aux,
+                       self._group2ctx, self._compile)
+        if len(exe.outputs) == len(self.outputs):
+            # as in MXNet, a smaller executor writes its outputs into the old ones' memory
+            exe.outputs = [_shrink_or_alloc(o, n.shape) for o, n in zip(self.outputs,
+                                                                       exe.outputs)]
+            exe._write_outputs = True
+        return exe
 
     def debug_str(self) -> str:
-        """Text description of the bound graph."""
-        return self._symbol.debug_str()
+        """Text description of the bound graph, then MXNet's memory summary lines.
+
+        The ``Total N MB allocated`` figure estimates the intermediate storage: every node
+        output is kept when a gradient flows back to an argument, otherwise two buffers of
+        the largest output are reused.
+        """
+        return (f"{self._symbol.debug_str()}Total {self._graph_bytes() >> 20} MB allocated\n"
+                "Total 0 TempSpace resource requested\n")
+
+    def _graph_bytes(self) -> int:
+        from ._executor._memory import graph_bytes
+
+        return graph_bytes(self._symbol, self.arg_arrays, self._grad_req)
+
+
+def _shrink_or_alloc(arr: NDArray, shape) -> NDArray:
+    """A view on the first elements of ``arr`` with ``shape`` if it fits, else a new array."""
+    n = math.prod(shape)
+    t = arr._t
+    if n <= t.numel() and t.is_contiguous():
+        return NDArray._wrap(t.reshape(-1)[:n].view(tuple(shape)), arr._ctx)
+    return _alloc(shape, t.dtype, arr._ctx)
 
 
 def _alloc(shape, tdtype: torch.dtype, ctx: Context) -> NDArray:
@@ -414,6 +464,8 @@ def simple_bind(symbol, ctx: Context, grad_req="write", type_dict=None, group2ct
     if not isinstance(ctx, Context):
         raise TypeError("Context type error")
     order = topo_order([n for n, _ in symbol._outputs])
+    # like MXNet, only tuple/list values are shapes; other keywords are ignored
+    kwargs = {k: v for k, v in kwargs.items() if isinstance(v, (tuple, list))}
     shapes = infer_graph_shapes(order, {k: tuple(v) for k, v in kwargs.items()})
     tdict = {k: _dtype_of(v) for k, v in (type_dict or {}).items()}
     types = infer_graph_types(order, tdict, shapes)

@@ -125,6 +125,12 @@ class Initializer:
         return json.dumps([self.__class__.__name__.lower(), self._kwargs])
 
     def __call__(self, desc, arr):
+        if isinstance(arr, NDArray) and arr.stype != "default":
+            # sparse storage: initialise a dense copy, then store it back
+            dense = NDArray._wrap(arr._t, arr.context)
+            self(desc, dense)
+            arr._t = dense._t
+            return
         if not isinstance(desc, InitDesc):
             self._legacy_init(desc, arr)
             return

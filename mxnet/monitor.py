@@ -80,8 +80,9 @@ class Monitor:
         queue = sorted(self.queue, key=lambda x: x[1]) if self.sort else self.queue
         for n, k, v_list in queue:
             vals = v_list if isinstance(v_list, list) else [v_list]
-            s = "\t".join(str(v.asnumpy().reshape(-1)[0]) if v.size == 1 else str(v.asnumpy())
-                          for v in vals)
+            # MXNet ends every value with a tab (also the last one)
+            s = "".join((str(v.asscalar()) if v.shape == (1,) else str(v.asnumpy())) + "\t"
+                        for v in vals)
             res.append((n, k, s))
         self.queue = []
         return res

@@ -18,13 +18,17 @@ array([1., 4.], dtype=float32)
 
 from __future__ import annotations
 
+import collections
+
 from ._legacy_pyop import NDArrayOp, NumpyOp, PythonOp  # noqa: F401
 from ._op._custom import PROPS
 from ._op._registry import get_op
 from .base import MXNetError
 
 __all__ = ["CustomOp", "CustomOpProp", "register", "get_all_registered_operators",
-           "get_operator_arguments", "PythonOp", "NumpyOp", "NDArrayOp"]
+           "get_operator_arguments", "OperatorArguments", "PythonOp", "NumpyOp", "NDArrayOp"]
+
+OperatorArguments = collections.namedtuple("OperatorArguments", ["narg", "names", "types"])
 
 
 class CustomOp:
@@ -120,11 +124,37 @@ def get_all_registered_operators() -> list[str]:
     return all_names()
 
 
-def get_operator_arguments(op_name: str):
-    """``(names, types)`` of an operator's parameters."""
-    from collections import namedtuple
+def get_operator_arguments(op_name: str) -> OperatorArguments:
+    """``OperatorArguments(narg, names, types)`` of an operator: its array inputs (type
+    ``NDArray-or-Symbol``) followed by its parameters.
 
+    Examples
+    --------
+    >>> get_operator_arguments('Activation').names
+    ['data', 'act_type']
+    """
     op = get_op(op_name)
-    Args = namedtuple("OperatorArguments", ["narg", "names", "types"])
-    names = [p.name for p in op.params]
-    return Args(len(names), names, [p.type_doc() for p in op.params])
+    if op.variadic:
+        inputs, in_types = ["data"], ["NDArray-or-Symbol[]"]
+    else:
+        inputs = list(op._inputs) + ([] if callable(op._aux) else list(op._aux))
+        in_types = ["NDArray-or-Symbol"] * len(inputs)
+    names = inputs + [p.name for p in op.params]
+    return OperatorArguments(len(names), names, in_types + [_arg_type(p) for p in op.params])
+
+
+def _arg_type(p) -> str:
+    """MXNet's argument type string: ``"int, required"``, ``"{'a', 'b'},optional,
+    default='a'"``, ``"boolean, optional, default=0"``..."""
+    from ._op._params import format_attr
+
+    if p.kind == "enum":
+        opts = sorted(repr(c) for c in p.choices if c is not None)
+        if None in p.choices or (not p.required and p.default is None):
+            opts = ["None"] + opts
+        head = "{" + ", ".join(opts) + "}"
+        return f"{head}, required" if p.required else f"{head},optional, default='{p.default}'"
+    if p.required:
+        return f"{p.type_doc()}, required"
+    default = int(p.default) if isinstance(p.default, bool) else format_attr(p.default)
+    return f"{p.type_doc()}, optional, default={default}"

@@ -1,14 +1,19 @@
-"""``mx.profiler``: MXNet's profiler interface over ``torch.profiler``.
+"""``mx.profiler``: MXNet's profiler interface.
 
-``set_config(filename=...)``, ``set_state('run')`` ... ``set_state('stop')`` and ``dump()``
-write a Chrome ``trace_event`` JSON file (open it in chrome://tracing or Perfetto);
-``dumps()`` returns the aggregate table.
+While the profiler runs (``set_state('run')``), imperative operators, tasks, frames, events,
+counters and markers are recorded. ``dump()`` writes them as a Chrome ``trace_event`` JSON
+file (chrome://tracing, Perfetto); with ``aggregate_stats=True`` ``dumps()`` returns the
+per-domain statistics as a table or JSON (times in ms).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import threading
+import time
+import warnings
 
 from .base import MXNetError
 
@@ -16,81 +21,207 @@ __all__ = ["set_config", "set_state", "dump", "dumps", "pause", "resume", "scope
            "Task", "Frame", "Event", "Counter", "Marker", "profiler_set_config",
            "profiler_set_state", "dump_profile"]
 
-_config = {"filename": "profile.json", "aggregate_stats": False}
-_prof = None
+_KNOWN = ("profile_all", "profile_symbolic", "profile_imperative", "profile_memory",
+          "profile_api", "filename", "continuous_dump", "dump_period", "aggregate_stats",
+          "profile_process", "contiguous_dump")
+_SORT_KEYS = {"total": "Total", "avg": "Avg", "min": "Min", "max": "Max", "count": "Count"}
+
+_config: dict = {"filename": "profile.json", "aggregate_stats": False}
 _state = "stop"
+_paused = False
+_events: list = []
+_stats: dict = {}  # domain -> name -> [count, total_ms, min_ms, max_ms]
+_lock = threading.Lock()
+_t0 = time.perf_counter()
+
+
+def _active() -> bool:
+    return _state == "run" and not _paused
+
+
+def _now_us() -> float:
+    return (time.perf_counter() - _t0) * 1e6
+
+
+def _record(domain: str, name: str, start_us: float, end_us: float, kind: str = "X") -> None:
+    """Store one duration (or instant) in the trace and the aggregate statistics."""
+    if not _active():
+        return
+    with _lock:
+        ev = {"name": name, "cat": domain, "ph": kind, "ts": start_us, "pid": os.getpid(),
+              "tid": threading.get_ident() % (1 << 31)}
+        if kind == "X":
+            ev["dur"] = end_us - start_us
+        _events.append(ev)
+        if _config.get("aggregate_stats"):
+            dom = _stats.setdefault(domain, {})
+            if kind == "i":
+                return
+            ms = (end_us - start_us) / 1000.0
+            s = dom.get(name)
+            if s is None:
+                dom[name] = [1, ms, ms, ms]
+            else:
+                s[0] += 1
+                s[1] += ms
+                s[2] = min(s[2], ms)
+                s[3] = max(s[3], ms)
+
+
+@contextlib.contextmanager
+def _operator_span(name: str):
+    start = _now_us()
+    try:
+        yield
+    finally:
+        _record("operator", name, start, _now_us())
+
+
+def _install_hook() -> None:
+    from .ndarray import _invoke
+
+    on = _active() and (_config.get("profile_imperative") or _config.get("profile_all"))
+    _invoke._profile_hook = _operator_span if on else None
 
 
 def set_config(**kwargs) -> None:
-    """Set profiler options (``filename``, ``profile_all``, ``aggregate_stats``...)."""
-    known = {"filename", "profile_all", "profile_symbolic", "profile_imperative",
-             "profile_memory", "profile_api", "contiguous_dump", "dump_period",
-             "aggregate_stats", "profile_process", "continuous_dump"}
+    """Set profiler options: ``filename``, ``profile_all``, ``profile_symbolic``,
+    ``profile_imperative``, ``profile_memory``, ``profile_api``, ``continuous_dump``,
+    ``aggregate_stats``...
+
+    Examples
+    --------
+    >>> mx.profiler.set_config(profile_all=True, filename='trace.json')
+    """
     for k in kwargs:
-        if k not in known:
-            raise MXNetError(f"profiler.set_config: unknown option '{k}'")
+        if k not in _KNOWN:
+            raise MXNetError(f"Cannot find argument '{k}', Possible Arguments: "
+                             f"{', '.join(_KNOWN)}")
     _config.update(kwargs)
+    _install_hook()
 
 
 def set_state(state: str = "stop", profile_process: str = "worker") -> None:
-    """Start (``'run'``) or stop (``'stop'``) profiling."""
-    global _prof, _state
-    if state not in ("run", "stop"):
-        raise MXNetError(f"profiler.set_state: state must be 'run' or 'stop', got {state!r}")
-    import torch.profiler as tp
+    """Start (``'run'``) or stop (``'stop'``) profiling.
 
-    if state == "run" and _state != "run":
-        acts = [tp.ProfilerActivity.CPU]
-        import torch
-
-        if torch.cuda.is_available():
-            acts.append(tp.ProfilerActivity.CUDA)
-        _prof = tp.profile(activities=acts,
-                           profile_memory=bool(_config.get("profile_memory", False)),
-                           record_shapes=True)
-        _prof.__enter__()
-    elif state == "stop" and _state == "run":
-        _prof.__exit__(None, None, None)
+    Examples
+    --------
+    >>> mx.profiler.set_state('run')
+    """
+    global _state
+    {"run": 1, "stop": 0}[state]  # KeyError for anything else, like MXNet
     _state = state
+    _install_hook()
+
+
+def pause(profile_process: str = "worker") -> None:
+    """Stop recording until :func:`resume` (the profiler stays configured)."""
+    global _paused
+    _paused = True
+    _install_hook()
+
+
+def resume(profile_process: str = "worker") -> None:
+    """Resume recording after :func:`pause`."""
+    global _paused
+    _paused = False
+    _install_hook()
 
 
 def dump(finished: bool = True, profile_process: str = "worker") -> None:
-    """Write the collected trace to the configured file (Chrome trace_event JSON)."""
-    if _prof is None:
-        raise MXNetError("profiler.dump: nothing was profiled (call set_state('run') first)")
-    if _state == "run":
-        set_state("stop")
-    fname = _config["filename"]
+    """Write the recorded trace to the configured file (Chrome trace_event JSON).
+
+    With ``finished=False`` (continuous dumping) later calls rewrite the file with
+    everything recorded so far.
+
+    Examples
+    --------
+    >>> mx.profiler.dump()
+    """
+    fname = _config.get("filename", "profile.json")
+    with _lock:
+        payload = {"traceEvents": list(_events), "displayTimeUnit": "ms"}
     tmp = f"{fname}.tmp{os.getpid()}"
-    _prof.export_chrome_trace(tmp)
+    with open(tmp, "w") as f:
+        json.dump(payload, f)
     os.replace(tmp, fname)
+
+
+def _rows(domain_stats: dict, sort_by: str, ascending: bool) -> list:
+    rows = []
+    for name, (count, total, mn, mx_) in domain_stats.items():
+        rows.append((name, {"Count": count, "Total": round(total, 4), "Min": round(mn, 4),
+                            "Max": round(mx_, 4), "Avg": round(total / count, 4)}))
+    key = _SORT_KEYS[sort_by]
+    rows.sort(key=lambda r: r[1][key], reverse=not ascending)
+    return rows
 
 
 def dumps(reset: bool = False, format: str = "table", sort_by: str = "total",
           ascending: bool = False) -> str:
-    """Return aggregate statistics of the profiled operators as a table."""
-    if _prof is None:
-        return ""
-    key = {"total": "cpu_time_total", "avg": "cpu_time", "min": "cpu_time",
-           "max": "cpu_time", "count": "count"}.get(sort_by, "cpu_time_total")
-    return _prof.key_averages().table(sort_by=key)
+    """Aggregate statistics (``aggregate_stats=True``) as a table or a JSON string.
+
+    Examples
+    --------
+    >>> stats = json.loads(mx.profiler.dumps(format='json'))  # doctest: +SKIP
+    >>> sorted(stats)  # doctest: +SKIP
+    ['Memory', 'Time', 'Unit']
+    """
+    assert format in ("table", "json"), \
+        f"Invalid value provided for format: {format}. Support: 'table', 'json'"
+    assert sort_by in _SORT_KEYS, (f"Invalid value provided for sort_by: {sort_by}. "
+                                   "Support: 'total', 'avg', 'min', 'max', 'count'")
+    with _lock:
+        domains = {d: _rows(s, sort_by, ascending) for d, s in sorted(_stats.items())}
+        if reset:
+            _stats.clear()
+    if format == "json":
+        out = {"Time": {d: dict(rows) for d, rows in domains.items()}, "Memory": {},
+               "Unit": {"Time": "ms", "Memory": "kB"}}
+        return json.dumps(out, indent=4)
+    lines = ["", "Profile Statistics:", "\tNote the difference in units for different entries."]
+    heads = ("Name", "Total Count", "Time (ms)", "Min Time (ms)", "Max Time (ms)",
+             "Avg Time (ms)")
+    for d, rows in domains.items():
+        lines += [d, "=================",
+                  f"{heads[0]:<30}{heads[1]:>11}" + "".join(f"{h:>17}" for h in heads[2:]),
+                  f"{'----':<30}{'-' * 11:>11}" + "".join(f"{'-' * len(h):>17}"
+                                                          for h in heads[2:])]
+        for name, s in rows:
+            lines.append(f"{name:<30}{s['Count']:>11}" + "".join(
+                f"{s[k]:>17.4f}" for k in ("Total", "Min", "Max", "Avg")))
+        lines.append("")
+    return "\n".join(lines) + "\n"
 
 
-def pause(profile_process: str = "worker") -> None:
-    set_state("stop")
+def profiler_set_config(mode: str = "symbolic", filename: str = "profile.json") -> None:
+    """Deprecated: use :func:`set_config` (``mode`` is ``'symbolic'`` or ``'all'``)."""
+    warnings.warn("profiler.profiler_set_config() is deprecated. Please use "
+                  "profiler.set_config() instead", stacklevel=2)
+    set_config(profile_symbolic=True, profile_all=mode == "all", filename=filename)
 
 
-def resume(profile_process: str = "worker") -> None:
-    set_state("run")
+def profiler_set_state(state: str = "stop") -> None:
+    """Deprecated: use :func:`set_state`."""
+    warnings.warn("profiler.profiler_set_state() is deprecated. Please use "
+                  "profiler.set_state() instead", stacklevel=2)
+    set_state(state)
 
 
-profiler_set_config = set_config
-profiler_set_state = set_state
-dump_profile = dump
+def dump_profile() -> None:
+    """Deprecated: use :func:`dump`."""
+    warnings.warn("profiler.dump_profile() is deprecated. Please use profiler.dump() "
+                  "instead", stacklevel=2)
+    dump(True)
 
 
 class Domain:
-    """A named group of profiling objects."""
+    """A named group of profiling objects.
+
+    Examples
+    --------
+    >>> task = mx.profiler.Domain('mine').new_task('step')
+    """
 
     def __init__(self, name: str):
         self.name = name
@@ -112,21 +243,20 @@ class Domain:
 
 
 class _Range:
+    """A start/stop duration recorded in ``domain``."""
+
     def __init__(self, domain, name):
         self.domain = domain
         self.name = name
-        self._rf = None
+        self._start = None
 
     def start(self):
-        import torch
-
-        self._rf = torch.autograd.profiler.record_function(f"{self.domain}::{self.name}")
-        self._rf.__enter__()
+        self._start = _now_us()
 
     def stop(self):
-        if self._rf is not None:
-            self._rf.__exit__(None, None, None)
-            self._rf = None
+        if self._start is not None:
+            _record(str(self.domain), self.name, self._start, _now_us())
+            self._start = None
 
     def __enter__(self):
         self.start()
@@ -140,34 +270,64 @@ class _Range:
 
 
 class Task(_Range):
-    """A named duration in a domain."""
+    """A named duration in a domain.
+
+    Examples
+    --------
+    >>> t = mx.profiler.Task(mx.profiler.Domain('d'), 'work'); t.start(); t.stop()
+    """
 
 
 class Frame(_Range):
-    """A named frame duration in a domain."""
+    """A named frame (e.g. one iteration) in a domain.
+
+    Examples
+    --------
+    >>> f = mx.profiler.Frame(mx.profiler.Domain('d'), 'iter'); f.start(); f.stop()
+    """
 
 
 class Event(_Range):
-    """A named duration without a domain."""
+    """A named duration in the ``event`` domain.
+
+    Examples
+    --------
+    >>> e = mx.profiler.Event('load'); e.start(); e.stop()
+    """
 
     def __init__(self, name):
         super().__init__("event", name)
 
 
 class Counter:
-    """A named integer counter."""
+    """A named integer counter; each change is recorded.
+
+    Examples
+    --------
+    >>> c = mx.profiler.Counter(mx.profiler.Domain('d'), 'items', 0); c += 2
+    """
 
     def __init__(self, domain, name, value=None):
-        self.domain, self.name, self.value = domain, name, value or 0
+        self.domain, self.name = domain, name
+        self.value = 0
+        if value is not None:
+            self.set_value(value)
+
+    def _mark(self):
+        now = _now_us()
+        _record(str(self.domain), self.name, now, now)
 
     def set_value(self, value):
         self.value = value
+        self._mark()
 
     def increment(self, delta=1):
         self.value += delta
+        self._mark()
 
     def decrement(self, delta=1):
         self.value -= delta
+        self._mark()
 
     def __iadd__(self, v):
         self.increment(v)
@@ -182,22 +342,32 @@ class Counter:
 
 
 class Marker:
-    """An instant marker."""
+    """An instant marker (``scope``: 'global', 'process', 'thread', 'task' or 'marker').
+
+    Examples
+    --------
+    >>> mx.profiler.Marker(mx.profiler.Domain('d'), 'here').mark('process')
+    """
 
     def __init__(self, domain, name):
         self.domain, self.name = domain, name
 
     def mark(self, scope="process"):
-        import torch
-
-        with torch.autograd.profiler.record_function(f"{self.domain}::{self.name}"):
-            pass
+        now = _now_us()
+        _record(f"{self.domain},instant_marker", self.name, now, now, kind="i")
 
 
 @contextlib.contextmanager
 def scope(name="<unk>:", append_mode=False):
-    """Name the operators run inside this scope (shown in the trace)."""
-    import torch
+    """Record the block as a task named ``name`` in the ``scope`` domain.
 
-    with torch.autograd.profiler.record_function(name):
+    Examples
+    --------
+    >>> with mx.profiler.scope('load'):
+    ...     pass
+    """
+    start = _now_us()
+    try:
         yield
+    finally:
+        _record("scope", name, start, _now_us())

@@ -338,10 +338,21 @@ def rand_ndarray(shape, stype="default", density=None, dtype=None, modifier_func
     (2, 3)
     """
     ctx = ctx if ctx else default_context()
-    if stype != "default":
-        raise MXNetError(f"rand_ndarray: storage type '{stype}' is not supported; only dense "
-                         "('default') arrays are available")
-    return _nd.array(random_arrays(shape), dtype=dtype, ctx=ctx)
+    if stype == "default":
+        return _nd.array(random_arrays(shape), dtype=dtype, ctx=ctx)
+    if stype not in ("csr", "row_sparse"):
+        raise MXNetError(f"rand_ndarray: unknown storage type '{stype}'")
+    # sparse: each entry (csr) or row (row_sparse) is kept with probability ``density``
+    density = np.random.rand() if density is None else density
+    vals = np.random.uniform(size=shape)
+    if modifier_func is not None:
+        vals = assign_each(vals, modifier_func)
+    if stype == "csr":
+        keep = np.random.rand(*shape) < density
+    else:
+        keep = (np.random.rand(shape[0]) < density).reshape((-1,) + (1,) * (len(shape) - 1))
+    dense = _nd.array(vals * keep, dtype=dtype if dtype is not None else np.float32, ctx=ctx)
+    return dense.tostype(stype)
 
 
 def create_vector(size, dtype=np.int64):
@@ -498,5 +509,9 @@ check_speed = _sym("check_speed")
 # the rest of MXNet's helpers, and the names ``from mxnet.test_utils import *`` gave users
 from ._test_utils_more import *  # noqa: E402,F401,F403
 from ._test_utils_more import __all__ as _more_names  # noqa: E402
+from ._test_utils_stats import *  # noqa: E402,F401,F403
+from ._test_utils_stats import __all__ as _stats_names  # noqa: E402
+
+_more_names = _more_names + _stats_names
 
 __all__ = __all__ + _more_names + ["np", "npt", "os", "numbers", "Context", "current_context"]

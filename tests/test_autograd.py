@@ -310,3 +310,40 @@ def test_inplace_arith_in_record():
         z = t * x
     z.backward()
     assert x.grad.asnumpy().tolist() == [1.0, 1.0]
+
+
+def test_higher_order_grad_of_constant_and_zero_gradients():
+    # found by MXNet's test_higher_order_grad: a gradient that no longer depends on x
+    # (radians, abs) differentiates again to zeros instead of raising
+    for op in (mx.nd.radians, mx.nd.abs, lambda v: mx.nd.clip(v, 0.2, 0.8)):
+        x = mx.nd.array([0.3, -0.5, 0.6])
+        x.attach_grad()
+        with mx.autograd.record():
+            y = op(x)
+            g = mx.autograd.grad(y, x, head_grads=mx.nd.ones(3), create_graph=True,
+                                 retain_graph=True)[0]
+            gg = mx.autograd.grad(g, x, head_grads=mx.nd.ones(3), create_graph=True,
+                                  retain_graph=True)[0]
+        assert gg.asnumpy().tolist() == [0.0, 0.0, 0.0]
+
+
+def test_random_uniform_arrays_returns_list():
+    from mxnet.test_utils import random_uniform_arrays
+
+    arrs = random_uniform_arrays((2, 3), low=-1, high=1)
+    assert isinstance(arrs, list) and arrs[0].shape == (2, 3)
+
+
+def test_get_symbol_of_recorded_graph():
+    x = mx.nd.ones((1,))
+    x.attach_grad()
+    z = mx.nd.ones((1,))
+    z.attach_grad()
+    with mx.autograd.record():
+        y1 = x * x + 2 * x - 1
+        y2 = x * x + 2 * z - 1
+    assert mx.autograd.get_symbol(y1).list_arguments() == ["var0"]
+    sym = mx.autograd.get_symbol(y2)
+    assert len(sym.list_arguments()) == 2
+    out = sym.eval(var0=mx.nd.array([3.0]), var1=mx.nd.array([2.0]))[0]
+    assert out.asscalar() == 12.0

@@ -33,6 +33,32 @@ def apply(op: OpDef, attrs: dict, tensors) -> tuple[torch.Tensor, ...]:
     except (RuntimeError, ValueError, IndexError, TypeError) as e:
         shapes = ", ".join(str(tuple(t.shape)) for t in tensors)
         raise MXNetError(f"Error in operator {op.name}: {e} (input shapes: [{shapes}])") from None
-    if isinstance(out, torch.Tensor):
-        return (out,)
-    return tuple(out)
+    out = (out,) if isinstance(out, torch.Tensor) else tuple(out)
+    if state.is_recording and not op.mutates:
+        out = _link_constant_outputs(out, tensors)
+    return out
+
+
+class _ZeroLink(torch.autograd.Function):
+    """Identity on ``out`` whose backward sends zero gradients to ``inputs``."""
+
+    @staticmethod
+    def forward(ctx, out, *inputs):
+        ctx.specs = [(t.shape, t.dtype, t.device) for t in inputs]
+        return out.view_as(out)
+
+    @staticmethod
+    def backward(ctx, g):
+        return (None, *[torch.zeros(s, dtype=d, device=v) for s, d, v in ctx.specs])
+
+
+def _link_constant_outputs(out: tuple, tensors) -> tuple:
+    # MXNet records every op, so a float output with no gradient path (BlockGrad,
+    # logical_not, zeros_like, argmax...) still backpropagates: zeros to its inputs
+    if all(o.requires_grad or not o.is_floating_point() for o in out):
+        return out
+    needs = [t for t in tensors if isinstance(t, torch.Tensor) and t.requires_grad]
+    if not needs:
+        return out
+    return tuple(_ZeroLink.apply(o, *needs) if not o.requires_grad and o.is_floating_point()
+                 else o for o in out)

@@ -361,3 +361,51 @@ register(OpDef("_contrib_hawkesll", _hawkesll,
                    "kernels, and the updated kernel states.\n\n"
                    "Example: ``ll, st = mx.nd.contrib.hawkesll(mu, alpha, beta, state, lags, "
                    "marks, valid_length, max_time)``"))
+
+
+# ---------------------------------------------------------------------------------------
+# quantize / dequantize (MXNet's CPU build: the range is max(|min_range|, |max_range|))
+
+
+def _real_range(lo: torch.Tensor, hi: torch.Tensor) -> torch.Tensor:
+    return torch.maximum(lo.detach().abs(), hi.detach().abs()).reshape(())
+
+
+def _quantize(a: dict, data: torch.Tensor, lo: torch.Tensor, hi: torch.Tensor):
+    r = _real_range(lo, hi).float()
+    x = data.detach().float()
+    if a["out_type"] == "int8":
+        q = x * (127.0 / r)
+        q = (torch.sign(q) * torch.floor(q.abs() + 0.5)).clamp(-128, 127).to(torch.int8)
+        return q, (-r).reshape(1), r.reshape(1)
+    q = torch.floor(x * (255.0 / r) + 0.5).clamp(0, 255).to(torch.uint8)
+    return q, lo.detach().float().reshape(1), hi.detach().float().reshape(1)
+
+
+def _dequantize(a: dict, data: torch.Tensor, lo: torch.Tensor, hi: torch.Tensor):
+    if data.dtype not in (torch.int8, torch.uint8) and data.device.type != "meta":
+        raise op_error("_contrib_dequantize", f"the input data type must be uint8 or int8, "
+                                              f"got {data.dtype}")
+    levels = 127.5 if data.dtype == torch.int8 else 255.5
+    return data.float() * (_real_range(lo, hi).float() / levels)
+
+
+_RANGE_INPUTS = ("data", "min_range", "max_range")
+
+register(OpDef(
+    "_contrib_quantize", _quantize, inputs=_RANGE_INPUTS,
+    outputs=("output0", "output1", "output2"),
+    infer_type=lambda a, t: (t, [a["out_type"], "float32", "float32"]),
+    params=[Param("out_type", "enum", "uint8", choices=["int8", "uint8"],
+                  doc="Output data type.")],
+    doc="Quantize float data to int8/uint8 with the range [min_range, max_range]; returns the "
+        "quantized data and its range.\n\n"
+        "Example: ``q, lo, hi = mx.nd.contrib.quantize(x, lo, hi, out_type='int8')``"))
+
+register(OpDef(
+    "_contrib_dequantize", _dequantize, inputs=_RANGE_INPUTS,
+    infer_type=lambda a, t: (t, [a["out_type"]]),
+    params=[Param("out_type", "enum", "float32", choices=["float32"],
+                  doc="Output data type.")],
+    doc="Turn int8/uint8 data quantized over [min_range, max_range] back to float32.\n\n"
+        "Example: ``x = mx.nd.contrib.dequantize(q, lo, hi)``"))

@@ -166,6 +166,9 @@ def _deconv(a, x, w, b=None):
     if nd not in _DECONV:
         raise MXNetError(f"Deconvolution: data must be 3-D, 4-D or 5-D, got {tuple(x.shape)}")
     k, s, d, p = _geom(a, nd, "Deconvolution")
+    if a["num_filter"] % a["num_group"]:
+        raise MXNetError(f"Deconvolution: output num_filter {a['num_filter']} must divide "
+                         f"group size num_group={a['num_group']}")
     cl = channel_last(a["layout"])
     if cl:
         x, w = to_cf(x), to_cf(w)
@@ -219,9 +222,12 @@ def _pool_geom(a, sp):
                          "dims")
     s = tuple(a["stride"]) or (1,) * nd
     p = tuple(a["pad"]) or (0,) * nd
-    if len(s) != nd or len(p) != nd:
+    if len(s) < nd or len(p) < nd:  # (MXNet ignores extra entries)
         raise MXNetError(f"Pooling: stride {s} and pad {p} must have {nd} dims like kernel {k}")
-    return k, s, p
+    if a["pooling_convention"] == "same" and any(p):
+        raise MXNetError(f"Pooling: Same pooling convention disables the use of pad parameter "
+                         f"(pad={p})")
+    return k, s[:nd], p[:nd]
 
 
 def _pool_out(a, sp, k, s, p):

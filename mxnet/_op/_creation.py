@@ -71,7 +71,11 @@ def _arange(a):
         start, stop = 0.0, start
     n = _arange_len(a) // a["repeat"]
     dt = to_torch(a["dtype"])
-    t = start + step * torch.arange(n, dtype=torch.float64, device=_device(a))
+    if dt.is_floating_point:
+        t = start + step * torch.arange(n, dtype=torch.float64, device=_device(a))
+    else:
+        # integer dtypes: MXNet truncates start and step to the dtype before stepping
+        t = int(start) + int(step) * torch.arange(n, dtype=torch.int64, device=_device(a))
     t = t.to(dt)
     if a["repeat"] > 1:
         t = t.repeat_interleave(a["repeat"])

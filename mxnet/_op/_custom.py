@@ -7,6 +7,7 @@ Forward and backward call the user's NDArray code inside a ``torch.autograd.Func
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import torch
@@ -148,6 +149,17 @@ def _operator(attrs: dict, in_shapes, in_dtypes, ctx):
     return op
 
 
+@contextlib.contextmanager
+def _user_errors(stage: str):
+    """Re-raise an error of the user's CustomOp code as MXNetError (as MXNet does)."""
+    try:
+        yield
+    except MXNetError:
+        raise
+    except Exception as e:  # noqa: BLE001 - any Python error of user code
+        raise MXNetError(f"Error in CustomOp.{stage}: {type(e).__name__}: {e}") from e
+
+
 class _CustomFunction(torch.autograd.Function):
     @staticmethod
     def forward(ctx_, attrs: dict, nargs: int, *tensors):
@@ -172,7 +184,7 @@ class _CustomFunction(torch.autograd.Function):
         dev = args[0].device if args else torch.device("cpu")
         out_nd = [wrap(torch.zeros(s, dtype=d, device=dev), mctx)
                   for s, d in zip(out_shapes, out_dtypes)]
-        with torch.no_grad():
+        with torch.no_grad(), _user_errors("forward"):
             op.forward(is_train=state.is_train, req=["write"] * len(out_nd), in_data=in_nd,
                        out_data=out_nd, aux=aux_nd)
         outs = tuple(o._t for o in out_nd)
@@ -198,7 +210,7 @@ class _CustomFunction(torch.autograd.Function):
         in_grad = [wrap(torch.zeros_like(t), mctx) for t in args]
         out_grad = [wrap(g if g is not None else torch.zeros_like(o), mctx)
                     for g, o in zip(grads, outs)]
-        with torch.no_grad():
+        with torch.no_grad(), _user_errors("backward"):
             ctx_.op.backward(req=["write"] * nargs, out_grad=out_grad,
                              in_data=[wrap(t, mctx) for t in args],
                              out_data=[wrap(t, mctx) for t in outs], in_grad=in_grad,

@@ -152,7 +152,7 @@ def _box_nms(a: dict, data: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         d = det[b]
         score = d[:, si]
         valid = score > a["valid_thresh"]
-        if ii >= 0 and a["background_id"] >= 0:
+        if ii >= 0:  # MXNet drops boxes of the background class, -1 included
             valid &= d[:, ii] != a["background_id"]
         cand = torch.nonzero(valid).reshape(-1)
         order = cand[torch.sort(score[cand], descending=True, stable=True).indices]

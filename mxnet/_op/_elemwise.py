@@ -11,6 +11,7 @@ from .._dtype import to_torch
 from ..base import MXNetError
 from ._params import Param
 from ._registry import OpDef, register
+from ._unary_grad import _GammaFn, _OnesGrad, _Pointwise
 
 
 def _same_shape(attrs, shapes):
@@ -58,10 +59,10 @@ _UNARY = {
     "square": (torch.square, True, (), "Element-wise square."),
     "sqrt": (_float_only(torch.sqrt), True, (), "Element-wise square root."),
     "rsqrt": (_float_only(torch.rsqrt), True, (), "Element-wise inverse square root."),
-    "cbrt": (_float_only(lambda x: torch.sign(x) * torch.abs(x).pow(1.0 / 3)), True, (),
+    "cbrt": (_float_only(lambda x: _Pointwise.apply(x, "cbrt")), True, (),
              "Element-wise cube root."),
-    "rcbrt": (_float_only(lambda x: 1.0 / (torch.sign(x) * torch.abs(x).pow(1.0 / 3))), True,
-              (), "Element-wise inverse cube root."),
+    "rcbrt": (_float_only(lambda x: _Pointwise.apply(x, "rcbrt")), True, (),
+              "Element-wise inverse cube root."),
     "exp": (_float_only(torch.exp), True, (), "Element-wise exponential."),
     "expm1": (_float_only(torch.expm1), True, (), "exp(x) - 1, element-wise."),
     "log": (_float_only(torch.log), True, (), "Natural logarithm, element-wise."),
@@ -84,14 +85,14 @@ _UNARY = {
     "radians": (_float_only(torch.deg2rad), True, (), "Degrees to radians."),
     "sigmoid": (_float_only(torch.sigmoid), True, (), "Logistic sigmoid, element-wise."),
     "relu": (torch.relu, True, (), "Rectified linear unit, element-wise."),
-    "softsign": (_float_only(lambda x: x / (1 + torch.abs(x))), False, (),
+    "softsign": (_float_only(lambda x: _Pointwise.apply(x, "softsign")), False, (),
                  "x / (1 + |x|), element-wise."),
     "reciprocal": (_float_only(torch.reciprocal), True, (), "1 / x, element-wise."),
     "erf": (_float_only(torch.erf), False, (), "Gauss error function."),
     "erfinv": (_float_only(torch.erfinv), False, (), "Inverse Gauss error function."),
-    "gamma": (_float_only(lambda x: torch.exp(torch.lgamma(x)) * _gamma_sign(x)), False, (),
-              "Gamma function."),
-    "gammaln": (_float_only(torch.lgamma), False, (), "Log of the absolute gamma function."),
+    "gamma": (_float_only(lambda x: _GammaFn.apply(x, False)), False, (), "Gamma function."),
+    "gammaln": (_float_only(lambda x: _GammaFn.apply(x, True)), False, (),
+                "Log of the absolute gamma function."),
     "logical_not": (lambda x: (x == 0).to(x.dtype), False, (), "Logical NOT, 0/1 output."),
     "_copy": (lambda x: x.clone(), False, ("identity",), "Identity (copy) of the input."),
     "BlockGrad": (lambda x: x.detach(), False, ("stop_gradient",),
@@ -99,24 +100,6 @@ _UNARY = {
     "make_loss": (lambda x: _OnesGrad.apply(x) if x.requires_grad else x, False, (),
                   "Mark a symbol as a loss: its gradient is ones, whatever the head gradient."),
 }
-
-
-def _gamma_sign(x):
-    # sign of Gamma(x): negative on (-2k-1, -2k) for x < 0
-    neg = (x < 0) & (torch.remainder(torch.floor(x), 2) == 1)
-    return torch.where(neg, -torch.ones_like(x), torch.ones_like(x))
-
-
-class _OnesGrad(torch.autograd.Function):
-    """Identity forward; backward sends ones (MXNet's ``make_loss`` gradient)."""
-
-    @staticmethod
-    def forward(ctx, x):
-        return x.view_as(x)
-
-    @staticmethod
-    def backward(ctx, g):
-        return torch.ones_like(g)
 
 
 def _unary(fn):
@@ -148,7 +131,9 @@ def _hard_sigmoid(a, x):
     z = x * a["alpha"] + a["beta"]
     # MXNet's gradient is alpha strictly inside (0, 1) and 0 at the clamp boundaries
     inside = (z > 0) & (z < 1)
-    return torch.where(inside, z, (z >= 1).to(z.dtype))
+    # NaN passes through (with a zero gradient), as in MXNet
+    rest = torch.where(torch.isnan(z), z.detach(), (z >= 1).to(z.dtype))
+    return torch.where(inside, z, rest)
 
 
 register(OpDef("hard_sigmoid", _hard_sigmoid, infer_shape=_same_shape,

@@ -78,6 +78,9 @@ def _softmax_output(a, data, label):
         out = p.reshape(x.shape)
         if not grad:
             return out, None
+        if lab.numel() == x.numel() and lab.numel() != n:  # probability labels, data's shape
+            # (MXNet applies grad_scale but no normalization here)
+            return out, (out - lab.reshape(x.shape).to(out.dtype)) * a["grad_scale"]
         if not (multi or keep):
             if lab2.shape[0] < n:
                 raise MXNetError(f"SoftmaxOutput: label shape {tuple(lab.shape)} does not "
@@ -114,6 +117,8 @@ def _softmax_output(a, data, label):
 
 def _softmax_output_shape(a, s):
     d = s[0]
+    if d is not None and s[1] is not None and math.prod(s[1]) == math.prod(d):
+        return s  # a label shaped like the data holds class probabilities
     if d is not None:
         if a["multi_output"]:
             fill(s, 1, (d[0], math.prod(d[2:])))
@@ -162,10 +167,15 @@ def _regression(kind: str):
 
 
 def _regression_shape(a, s):
-    if s[0] is not None:
-        fill(s, 1, s[0])
-    elif s[1] is not None:
-        s[0] = s[1]
+    d, lab = s[0], s[1]
+    if d is not None and lab is not None and 0 not in d and 0 not in lab \
+            and len(lab) != len(d) and lab[:1] == d[:1] and math.prod(lab) == math.prod(d):
+        return s  # like MXNet: any label with the batch size and the element count of data
+    if d is not None:
+        # a (N, 1) output takes a 1-D label by default, as in MXNet
+        fill(s, 1, (d[0],) if len(d) == 2 and d[1] == 1 and lab is None else d)
+    elif lab is not None:
+        s[0] = lab
     return s
 
 
@@ -252,7 +262,11 @@ def _ctc(a, data, label, *rest):
     tgt_len = ll.long() if ll is not None else _lengths_from_padding(lab, 0 if first else -1)
     if data.device.type == "meta":
         return data.new_empty((n,))
-    logp = torch.log_softmax(data.float() if data.dtype == torch.float16 else data, 2)
+    x = data.float() if data.dtype == torch.float16 else data
+    if dl is not None:  # steps past a sequence's length (may hold NaN) get a zero gradient
+        steps = torch.arange(t, device=data.device)[:, None] < in_len[None, :]
+        x = torch.where(steps[:, :, None], x, torch.zeros((), dtype=x.dtype, device=x.device))
+    logp = torch.log_softmax(x, 2)
     loss = F.ctc_loss(logp, lab.clamp_min(0), in_len, tgt_len, blank=blank,
                       reduction="none", zero_infinity=False)
     return loss.to(data.dtype)

@@ -287,31 +287,38 @@ def _psroi(a: dict, data: torch.Tensor, rois: torch.Tensor) -> torch.Tensor:
     r = rois.detach().double()
     boxes = (torch.sign(r) * torch.floor(r.abs() + 0.5)).tolist()  # C round: halves away
 
-    cidx = torch.arange(od, device=data.device)
-    out = []
+    if nr == 0:
+        return data.new_zeros((0, od, p, p))
+    # bin bounds per (roi, ph, pw), then every bin sum from one summed-area table
+    bi, hs, he, ws, we = [], [], [], [], []
     for b, x1, y1, x2, y2 in boxes:
         sw, sh = x1 * sc, y1 * sc
         rw, rh = max((x2 + 1) * sc - sw, 0.1), max((y2 + 1) * sc - sh, 0.1)
         bh, bw = rh / p, rw / p
-        rows = []
         for ph in range(p):
-            hs = min(max(math.floor(ph * bh + sh), 0), h)
-            he = min(max(math.ceil((ph + 1) * bh + sh), 0), h)
-            gh = min(max(ph * g // p, 0), g - 1)
-            cols = []
             for pw in range(p):
-                ws = min(max(math.floor(pw * bw + sw), 0), w)
-                we = min(max(math.ceil((pw + 1) * bw + sw), 0), w)
-                gw = min(max(pw * g // p, 0), g - 1)
-                if he <= hs or we <= ws:
-                    cols.append(data.new_zeros(od))
-                    continue
-                ch = (cidx * g + gh) * g + gw
-                patch = data[int(b), :, hs:he, ws:we].index_select(0, ch)
-                cols.append(patch.sum(dim=(1, 2)) / ((he - hs) * (we - ws)))
-            rows.append(torch.stack(cols, -1))
-        out.append(torch.stack(rows, -2))
-    return torch.stack(out, 0) if out else data.new_zeros((0, od, p, p))
+                bi.append(int(b))
+                hs.append(min(max(math.floor(ph * bh + sh), 0), h))
+                he.append(min(max(math.ceil((ph + 1) * bh + sh), 0), h))
+                ws.append(min(max(math.floor(pw * bw + sw), 0), w))
+                we.append(min(max(math.ceil((pw + 1) * bw + sw), 0), w))
+    dev = data.device
+
+    def idx(v):
+        return torch.tensor(v, dtype=torch.long, device=dev).reshape(nr, 1, p, p)
+
+    bi_t, hs_t, he_t, ws_t, we_t = idx(bi), idx(hs), idx(he), idx(ws), idx(we)
+    gh = torch.tensor([min(ph * g // p, g - 1) for ph in range(p)], device=dev)
+    gw = torch.tensor([min(pw * g // p, g - 1) for pw in range(p)], device=dev)
+    cidx = torch.arange(od, device=dev)
+    ch = ((cidx[:, None, None] * g + gh[None, :, None]) * g + gw[None, None, :])[None]
+    sat = F.pad(data.double().cumsum(2).cumsum(3), (1, 0, 1, 0))
+    total = (sat[bi_t, ch, he_t, we_t] - sat[bi_t, ch, hs_t, we_t]
+             - sat[bi_t, ch, he_t, ws_t] + sat[bi_t, ch, hs_t, ws_t])
+    area = ((he_t - hs_t) * (we_t - ws_t)).to(torch.float64)
+    out = torch.where(area > 0, total / area.clamp_min(1), torch.zeros((), dtype=total.dtype,
+                                                                       device=dev))
+    return out.to(data.dtype)
 
 
 register(OpDef("_contrib_PSROIPooling", _psroi, inputs=("data", "rois"),

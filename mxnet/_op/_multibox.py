@@ -34,7 +34,8 @@ def _prior(a: dict, data: torch.Tensor) -> torch.Tensor:
     steps, offsets = a["steps"], a["offsets"]
     sy = steps[0] if steps[0] > 0 else 1.0 / h
     sx = steps[1] if len(steps) > 1 and steps[1] > 0 else 1.0 / w
-    half = [(s * h / w / 2, s / 2) for s in sizes]
+    r0 = math.sqrt(ratios[0])  # the sizes use the first ratio (1 by default)
+    half = [(s * h / w * r0 / 2, s / r0 / 2) for s in sizes]
     half += [(sizes[0] * h / w * math.sqrt(r) / 2, sizes[0] / math.sqrt(r) / 2)
              for r in ratios[1:]]
     dev = data.device

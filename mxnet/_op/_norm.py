@@ -184,7 +184,7 @@ def _layernorm(a, x, gamma, beta):
     std = torch.sqrt(var + a["eps"])
     bs = _bshape(x.dim(), ax)
     out = (x - mean) / std * gamma.reshape(bs) + beta.reshape(bs)
-    return out, mean, std
+    return out, mean.detach(), std.detach()  # MXNet: no gradient flows from mean / std
 
 
 def _ln_shape(a, s):
@@ -242,7 +242,7 @@ def _groupnorm(a, x, gamma, beta):
     xn = ((xg - mean) / std).reshape((n, g, c // g) + tuple(x.shape[2:]))
     bs = (1, g) + (1,) * (x.dim() - 1)
     out = (xn * gamma.reshape(bs) + beta.reshape(bs)).reshape(x.shape)
-    return out, mean.reshape(n, g), std.reshape(n, g)
+    return out, mean.detach().reshape(n, g), std.detach().reshape(n, g)  # (as LayerNorm)
 
 
 def _gn_shape(a, s):

@@ -83,6 +83,8 @@ def _to_shape(v: Any, allow_none_items: bool = False) -> tuple:
         v = _literal(v)
     if v is None:
         return ()
+    if hasattr(v, "tolist") and getattr(v, "ndim", 0) > 0:  # a NumPy array of dims
+        v = v.tolist()
     if hasattr(v, "__index__") and not isinstance(v, Sequence):
         return (int(v),)
     if isinstance(v, (int,)):
@@ -151,6 +153,10 @@ class Param:
                     return (float(value),)
                 return tuple(float(x) for x in value)
             if k == "enum":
+                if "dtype" in self.name and not isinstance(value, str):
+                    from .._dtype import dtype_name  # np.float64 / np.dtype -> 'float64'
+
+                    value = dtype_name(value)
                 s = str(value)
                 if s not in self.choices:
                     raise MXNetError(
@@ -180,6 +186,18 @@ class Param:
                          f"but value='{value}', in operator {op_name}")
 
 
+def _plain(v: Any) -> Any:
+    """A NumPy scalar as the Python number whose repr matches NumPy 1.x's (float32 0.1 ->
+    0.1, not 0.10000000149011612)."""
+    import numpy as np
+
+    if isinstance(v, np.floating):
+        return float(str(v))
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
 def format_attr(value: Any) -> str:
     """The attribute string MXNet stores for a Python value (``str(value)``, as 1.9.1 does)."""
     if isinstance(value, str):
@@ -193,6 +211,9 @@ def format_attr(value: Any) -> str:
             return np.dtype(value).name
         if isinstance(value, np.dtype):
             return value.name
+        if isinstance(value, (tuple, list)):
+            # numpy 2 prints scalars inside containers as "np.int64(3)": store plain numbers
+            value = type(value)(_plain(v) for v in value)
     except TypeError:
         pass
     return str(value)

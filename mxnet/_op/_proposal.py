@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import torch
 
 from ._detection import zero_grad
 from ._params import Param
 from ._registry import OpDef, register
 from ._shape import fmt_shape, op_error
+from ._state import state
 
 __all__: list[str] = []
 
@@ -39,25 +41,22 @@ def _anchors(stride: int, ratios, scales) -> torch.Tensor:
 
 
 def _nms(dets: torch.Tensor, thresh: float, limit: int) -> list[int]:
-    x1, y1, x2, y2 = dets[:, 0], dets[:, 1], dets[:, 2], dets[:, 3]
+    """Greedy NMS over score-sorted ``dets``: each kept box suppresses the later ones."""
+    d = dets.detach().to(torch.float32).cpu().numpy()
+    x1, y1, x2, y2 = d[:, 0], d[:, 1], d[:, 2], d[:, 3]
     area = (x2 - x1 + 1) * (y2 - y1 + 1)
-    w = (torch.minimum(x2[:, None], x2[None]) - torch.maximum(x1[:, None], x1[None]) + 1)
-    h = (torch.minimum(y2[:, None], y2[None]) - torch.maximum(y1[:, None], y1[None]) + 1)
-    inter = w.clamp(min=0) * h.clamp(min=0)
-    over = (inter / (area[:, None] + area[None] - inter) > thresh).tolist()
-    n = dets.shape[0]
-    dead = [False] * n
-    keep = []
-    for i in range(n):
+    alive = np.ones(d.shape[0], dtype=bool)
+    keep: list[int] = []
+    for i in range(d.shape[0]):
         if len(keep) >= limit:
             break
-        if dead[i]:
+        if not alive[i]:
             continue
         keep.append(i)
-        row = over[i]
-        for j in range(i + 1, n):
-            if not dead[j] and row[j]:
-                dead[j] = True
+        w = np.minimum(x2[i], x2[i + 1:]) - np.maximum(x1[i], x1[i + 1:]) + 1
+        h = np.minimum(y2[i], y2[i + 1:]) - np.maximum(y1[i], y1[i + 1:]) + 1
+        inter = np.clip(w, 0, None) * np.clip(h, 0, None)
+        alive[i + 1:] &= ~(inter / (area[i] + area[i + 1:] - inter) > thresh)
     return keep
 
 
@@ -161,8 +160,24 @@ _PARAMS = [
     Param("output_score", "bool", False, doc="Add score to outputs"),
     Param("iou_loss", "bool", False, doc="Usage of IoU Loss"),
 ]
+
+
+def _zero_or_no_grad(fn):
+    """Zero gradients under ``autograd.record``; in a bound executor the outputs carry no
+    gradient at all, so (as in MXNet) any head gradient, whatever its shape, is ignored."""
+    recorded = zero_grad(fn)
+
+    def compute(a: dict, *tensors: torch.Tensor):
+        if state.is_recording:
+            return recorded(a, *tensors)
+        with torch.no_grad():
+            return fn(a, *[t.detach() for t in tensors])
+
+    return compute
+
+
 for _name, _multi in (("_contrib_Proposal", False), ("_contrib_MultiProposal", True)):
-    register(OpDef(_name, zero_grad(_proposal(_multi)),
+    register(OpDef(_name, _zero_or_no_grad(_proposal(_multi)),
                    inputs=("cls_prob", "bbox_pred", "im_info"), params=_PARAMS,
                    outputs=("output", "score"),
                    num_visible=lambda a: 2 if a["output_score"] else 1,

@@ -54,6 +54,10 @@ class OpDef:
         ``infer_out`` is given.
     infer_out : callable, optional
         ``infer_out(attrs, in_shapes) -> list of output shapes``.
+    infer_back : callable, optional
+        ``infer_back(attrs, in_shapes, out_shapes) -> in_shapes``: input shapes recovered
+        from complete output shapes when inputs are partial (unknown dims are 0), as MXNet's
+        Reshape and transpose do in symbolic shape inference.
     infer_type : callable, optional
         ``infer_type(attrs, in_dtypes) -> (in_dtypes, out_dtypes)`` with dtype names.
     aliases : list of str
@@ -70,7 +74,8 @@ class OpDef:
                  infer_shape: Callable | None = None, infer_out: Callable | None = None,
                  infer_type: Callable | None = None, aliases: Sequence[str] = (),
                  fluent: bool = False, doc: str = "", creation: bool = False,
-                 mutates: Sequence[int] = (), active_inputs: Callable | None = None):
+                 mutates: Sequence[int] = (), active_inputs: Callable | None = None,
+                 infer_back: Callable | None = None):
         self.name = name
         self.compute = compute
         self.params = tuple(params)
@@ -84,6 +89,7 @@ class OpDef:
         self.infer_shape_fn = infer_shape
         self.infer_out_fn = infer_out
         self.infer_type_fn = infer_type
+        self.infer_back_fn = infer_back
         self.aliases = tuple(aliases)
         self.fluent = fluent
         self.doc = doc

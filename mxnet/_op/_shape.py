@@ -162,8 +162,20 @@ def _reshape(a: dict, x: torch.Tensor) -> torch.Tensor:
     return x.reshape(_reshape_target(a, tuple(x.shape)))
 
 
+def _size_back(a: dict, ins: list, outs: list) -> list:
+    """A size-preserving op: the single unknown input dim is total size / known dims."""
+    d = ins[0]
+    if d is None or list(d).count(0) != 1:
+        return [None]
+    known = math.prod(v for v in d if v)
+    total = math.prod(outs[0])
+    if not known or total % known:
+        return [None]
+    return [tuple(total // known if v == 0 else v for v in d)]
+
+
 register(OpDef(
-    "Reshape", _reshape, aliases=("reshape",), fluent=True,
+    "Reshape", _reshape, aliases=("reshape",), fluent=True, infer_back=_size_back,
     params=[Param("shape", "shape", (), doc="The target shape"),
             Param("reverse", "bool", False,
                   doc="If true then the special values are inferred from right to left"),
@@ -216,7 +228,7 @@ def _flatten(a: dict, x: torch.Tensor) -> torch.Tensor:
     return fresh(x.reshape(x.shape[0], -1))
 
 
-register(OpDef("Flatten", _flatten, aliases=("flatten",), fluent=True,
+register(OpDef("Flatten", _flatten, aliases=("flatten",), fluent=True, infer_back=_size_back,
                doc="Flatten the input to 2-D: (d1, d2*...*dk)."))
 
 
@@ -271,7 +283,21 @@ def _transpose(a: dict, x: torch.Tensor) -> torch.Tensor:
     return fresh(x.permute(axes))
 
 
-register(OpDef("transpose", _transpose, fluent=True,
+def _transpose_back(a: dict, ins: list, outs: list) -> list:
+    out = outs[0]
+    axes = a["axes"] or tuple(range(len(out) - 1, -1, -1))
+    if len(axes) != len(out) or sorted(axes) != list(range(len(out))):
+        return [None]
+    shp = [0] * len(out)
+    for i, ax in enumerate(axes):
+        shp[ax] = out[i]
+    d = ins[0]
+    if d is not None and (len(d) != len(shp) or any(v and v != w for v, w in zip(d, shp))):
+        return [None]
+    return [tuple(shp)]
+
+
+register(OpDef("transpose", _transpose, fluent=True, infer_back=_transpose_back,
                params=[Param("axes", "shape", (), doc="Target axis order. By default the axes "
                              "will be inverted.")],
                doc="Permute the dimensions of an array."))
@@ -327,6 +353,8 @@ def _broadcast_like(a: dict, lhs: torch.Tensor, rhs: torch.Tensor) -> torch.Tens
         out = rs
     else:
         la, ra = la or (), ra or ()
+        if not la or not ra:
+            raise op_error("broadcast_like", "Empty axes tuple is not allowed")
         if len(la) != len(ra):
             raise op_error("broadcast_like", f"lhs_axes {la} and rhs_axes {ra} must have the "
                                              "same length")
@@ -378,9 +406,13 @@ register(OpDef("broadcast_axis", _broadcast_axis, aliases=("broadcast_axes",), f
 
 def _tile(a: dict, x: torch.Tensor) -> torch.Tensor:
     reps = a["reps"]
+    from ..util import is_np_shape
+
     for r in reps:
-        if r < 0:
-            raise op_error("tile", f"reps {tuple(reps)} must be non-negative")
+        # a 0 repeat (an empty result) is only valid with NumPy shape semantics on
+        if r < 0 or (r == 0 and not is_np_shape()):
+            raise op_error("tile", f"reps {tuple(reps)} must be positive (non-negative with "
+                                   "np_shape)")
     if not reps:
         return fresh(x)
     return x.tile(tuple(reps))

@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-import copy
 import warnings
 
 import torch
 
-from .. import ndarray
+from .. import autograd, ndarray
 from .._executor._fuse import fusion_enabled
 from .._op._state import state as _state
 from ..base import MXNetError, abstract
 from ..context import Context
 from ._deferred import InferNamespace, Pending, deferred_error
 from .block import Block, _BlockScope  # noqa: F401
-from .parameter import DeferredInitializationError, ParameterDict, shape_is_known
+from .parameter import DeferredInitializationError, shape_is_known
 
-__all__ = ["HybridBlock", "SymbolBlock"]
+__all__ = ["HybridBlock"]
 
 
 def _symbol_mod():
@@ -51,6 +50,20 @@ def _flatten(args, inout_str):
         flat.extend(arg)
         fmts.append(fmt)
     return flat, fmts
+
+
+def _match_default_nones(flat, fmt, stored):
+    """Accept trailing ``None`` arguments that differ from the traced call only by relying
+    on default values; returns ``flat`` aligned with the stored format."""
+    n = min(len(fmt), len(stored)) if isinstance(fmt, list) and isinstance(stored, list) else 0
+    longer = fmt if len(fmt) > len(stored) else stored
+    valid = (isinstance(fmt, list) and isinstance(stored, list) and len(fmt) != len(stored)
+             and fmt[:n] == stored[:n] and all(f == -1 for f in longer[n:]))
+    if not valid:
+        raise ValueError("The argument structure of HybridBlock does not match the cached "
+                         f"version. Stored format = {fmt}, input format = {stored}")
+    extra = len(longer) - n  # each trailing None is one flat entry
+    return flat[:len(flat) - extra] if len(fmt) > len(stored) else flat + [None] * extra
 
 
 def _regroup(args, fmt):
@@ -233,7 +246,7 @@ class HybridBlock(Block):
             self._cached_graph = inputs, sym.Group(out)
         return self._cached_graph
 
-    def _infer_params(self, graph_inputs, out, flat_args):
+    def _infer_params(self, graph_inputs, out, flat_args, args=None):
         """Give deferred parameters their shapes from the traced graph, then init them."""
         params = self.collect_params()
         pending = [p for p in params.values() if p._data is None and p._deferred_init]
@@ -250,7 +263,29 @@ class HybridBlock(Block):
             s = shapes.get(p.name)
             if s is not None and shape_is_known(s):
                 p.shape = s
+        if args is not None and any(not shape_is_known(p.shape) for p in pending):
+            # some shapes only follow from imperative code (e.g. fused RNN layers): run one
+            # imperative pass, which finishes every deferred initialization on the way
+            self._imperative_init(args)
+        for p in pending:
             p._finish_deferred_init()
+
+    def _imperative_init(self, args):
+        blocks = []
+
+        def collect(b):
+            if isinstance(b, HybridBlock) and b._active:
+                blocks.append(b)
+
+        self.apply(collect)
+        for b in blocks:
+            b._active = False
+        try:
+            with autograd.pause():
+                self(*args)
+        finally:
+            for b in blocks:
+                b._active = True
 
     def _call_cached_op(self, *args):
         if (len(args) == 1 and isinstance(args[0], ndarray.NDArray)
@@ -260,14 +295,14 @@ class HybridBlock(Block):
             flat, fmt = _flatten(list(args), "input")
         if not self._cached_graph or not self._callables:
             graph_inputs, out = self._get_graph(*args)
-            self._infer_params(graph_inputs, out, flat)
+            self._infer_params(graph_inputs, out, flat, args)
         if fmt != self._in_format:
-            raise ValueError("Invalid input format")
+            flat = _match_default_nones(flat, fmt, self._in_format)
         key = tuple((a._t.shape, a._t.dtype) if a is not None else None for a in flat)
         entry = self._callables.get(key)
         if entry is None:
             graph_inputs, out = self._get_graph(*args)
-            self._infer_params(graph_inputs, out, flat)
+            self._infer_params(graph_inputs, out, flat, args)
             entry = self._build_callable(graph_inputs, out)
             self._callables[key] = entry
         fn, in_src, aux_params, conv = entry
@@ -313,6 +348,7 @@ class HybridBlock(Block):
 
         data_pos = {v.name: i for i, v in enumerate(graph_inputs) if v is not None}
         params = {p.name: p for p in self.collect_params().values()}
+        params.update(self.collect_params().items())  # keys win (Block.load renames them)
         in_src = []
         for n in input_names:
             if n in data_pos:
@@ -385,109 +421,4 @@ class HybridBlock(Block):
         return sym_filename, params_filename
 
 
-class SymbolBlock(HybridBlock):
-    """A Block built from a Symbol graph (for example an exported model).
-
-    Parameters
-    ----------
-    outputs : Symbol or list of Symbol
-        The outputs.
-    inputs : Symbol or list of Symbol
-        The input variables.
-    params : ParameterDict, optional
-        Parameters to reuse.
-
-    Examples
-    --------
-    >>> net = mx.gluon.SymbolBlock.imports('model-symbol.json', ['data'],
-    ...                                    'model-0000.params')  # doctest: +SKIP
-    """
-
-    @staticmethod
-    def imports(symbol_file, input_names, param_file=None, ctx=None, allow_missing=False,
-                ignore_extra=False):
-        """Load a block from ``symbol_file`` and (optionally) ``param_file``."""
-        sym = _symbol_mod()
-        out = sym.load(symbol_file)
-        if isinstance(input_names, str):
-            input_names = [input_names]
-        if param_file is None:
-            inputs = [sym.var(i, dtype="float32") for i in input_names]
-        else:
-            inputs = [sym.var(i) for i in input_names]
-        ret = SymbolBlock(out, inputs)
-        if param_file is not None:
-            ret.collect_params().load(param_file, ctx, allow_missing, ignore_extra,
-                                      cast_dtype=True, dtype_source="saved")
-        return ret
-
-    def __repr__(self):
-        inputs, out = self._cached_graph
-        modstr = f"{out} : {len(inputs)} -> {len(out.list_outputs())}"
-        return f"{self.__class__.__name__}(\n{modstr}\n)"
-
-    def __init__(self, outputs, inputs, params=None):
-        super().__init__(prefix=None, params=None)
-        self._prefix = ""
-        self._params = ParameterDict("", params)
-        sym = _symbol_mod()
-        if _is_symbol(inputs) and len(inputs.list_outputs()) == 1:
-            inputs = [inputs]
-        if isinstance(outputs, (list, tuple)) and len(outputs) == 1:
-            outputs = outputs[0]
-        syms, self._in_format = _flatten(inputs, "input")
-        out, self._out_format = _flatten(outputs, "output")
-        out = sym.Group(out)
-        for i in out.get_internals():
-            if i.attr("__storage_type__") == "1":  # row_sparse
-                raise AssertionError(f"SymbolBlock doesn't support Parameter '{i.name}' "
-                                     "because its storage type is 'row_sparse'.")
-        input_names = set()
-        for i in syms:
-            if len(i.get_internals().list_outputs()) != 1:
-                raise AssertionError(f"Input symbols must be variable, but {i} is an output "
-                                     "of operators")
-            input_names.add(i.name)
-        for i in out.list_arguments():
-            if i not in input_names:
-                self.params.get(i, allow_deferred_init=True)
-        for i in out.list_auxiliary_states():
-            if i not in input_names:
-                self.params.get(i, grad_req="null", allow_deferred_init=True)
-        self._cached_graph = syms, out
-        len_prefix = len(_common_prefix(list(self._params.keys())))
-        self._reg_params = {key[len_prefix:]: val for key, val in self._params.items()}
-        self._active = True
-
-    def forward(self, x, *args):
-        has_sym, has_nd, ctxs = _scan((x,) + args)
-        if has_nd and not has_sym:
-            with Context(ctxs[0]):
-                return self._call_cached_op(x, *args)
-        if not has_sym:
-            raise ValueError("In HybridBlock, there must be one NDArray or one Symbol in the "
-                             "input. Please check the type of the args.\n")
-        flat, _ = _flatten([x] + list(args), "input")
-        ret = copy.copy(self._cached_graph[1])
-        ret._compose(**{k.name: v for k, v in zip(self._cached_graph[0], flat)})
-        return _regroup(list(ret), self._out_format)[0]
-
-    def _clear_cached_op(self):
-        graph = getattr(self, "_cached_graph", ())
-        super()._clear_cached_op()
-        self._cached_graph = graph
-
-    def hybridize(self, active=True, **kwargs):
-        self._flags = list(kwargs.items())
-        self._callables = {}
-
-    def cast(self, dtype):
-        self._callables = {}
-        Block.cast(self, dtype)
-
-    def hybrid_forward(self, F, x, *args, **kwargs):
-        raise MXNetError("SymbolBlock runs its Symbol graph; hybrid_forward is not used")
-
-
 HybridBlock.__module__ = "mxnet.gluon.block"
-SymbolBlock.__module__ = "mxnet.gluon.block"

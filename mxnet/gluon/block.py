@@ -319,6 +319,20 @@ class Block:
             params[name]._load_init(value, ctx, cast_dtype=cast_dtype,
                                     dtype_source=dtype_source)
 
+    def save(self, prefix):
+        """Save the block tree (names and traced graphs) to ``prefix-model.json`` and the
+        parameters to ``prefix-model.params``; rebuild the same model and call :meth:`load`.
+        """
+        from ._block_io import save_block
+
+        save_block(self, prefix)
+
+    def load(self, prefix):
+        """Load what :meth:`save` wrote into a freshly built, identical model."""
+        from ._block_io import load_block
+
+        load_block(self, prefix)
+
     def load_params(self, filename, ctx=None, allow_missing=False, ignore_extra=False):
         """Deprecated alias of :meth:`load_parameters`."""
         warnings.warn("load_params is deprecated. Please use load_parameters.", stacklevel=2)
@@ -396,6 +410,7 @@ class Block:
         summary(self, *inputs)
 
 
-from ._hybrid import HybridBlock, SymbolBlock  # noqa: E402
+from ._hybrid import HybridBlock  # noqa: E402
+from ._symbol_block import SymbolBlock  # noqa: E402
 
 __all__ += ["DeferredInitializationError"]

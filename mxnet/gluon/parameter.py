@@ -17,7 +17,6 @@ Examples
 from __future__ import annotations
 
 import warnings
-import weakref
 
 import numpy as np
 
@@ -134,8 +133,8 @@ class Parameter:
         self.init = init
         for st, what in ((stype, "stype"), (grad_stype, "grad_stype")):
             if st not in ("default", "row_sparse", "csr"):
-                raise ValueError(f"Parameter {what} must be one of 'default', 'row_sparse', "
-                                 f"'csr', but got '{st}'")
+                raise AssertionError(f"{what} for Parameter '{name}' must be one of "
+                                     f"'default', 'row_sparse', or 'csr', but got '{st}'")
         self._stype = stype
         self._grad_stype = grad_stype
 
@@ -221,24 +220,36 @@ class Parameter:
 
     def data(self, ctx=None):
         """The value on ``ctx`` (the only context when there is one)."""
+        if self._stype != "default":
+            raise RuntimeError(f"Cannot return a copy of Parameter '{self.name}' on ctx {ctx} "
+                               f"via data() because its storage type is {self._stype}. Please "
+                               "use row_sparse_data() instead.")
         return self._check_and_get(self._data, ctx)
 
     def list_data(self):
         """Values on every context, in ``list_ctx()`` order."""
+        if self._stype != "default":
+            raise RuntimeError(f"Cannot return copies of Parameter '{self.name}' on all "
+                               "contexts via list_data() because its storage type is "
+                               f"{self._stype}. Please use row_sparse_data() instead.")
         return self._check_and_get(self._data, list)
+
+    def _public_grad(self, g):
+        # gradients are accumulated densely; a sparse grad_stype is a view converted on read
+        return g if self._grad_stype == "default" else g.tostype(self._grad_stype)
 
     def grad(self, ctx=None):
         """The gradient buffer on ``ctx``."""
         if self._data is not None and self._grad is None:
             raise RuntimeError(f"Cannot get gradient array for Parameter '{self.name}' "
                                "because grad_req='null'")
-        return self._check_and_get(self._grad, ctx)
+        return self._public_grad(self._check_and_get(self._grad, ctx))
 
     def list_grad(self):
         if self._data is not None and self._grad is None:
             raise RuntimeError(f"Cannot get gradient array for Parameter '{self.name}' "
                                "because grad_req='null'")
-        return self._check_and_get(self._grad, list)
+        return [self._public_grad(g) for g in self._check_and_get(self._grad, list)]
 
     def list_ctx(self):
         """Contexts the parameter lives on."""
@@ -249,14 +260,35 @@ class Parameter:
         return self._ctx_list
 
     def row_sparse_data(self, row_id):
+        """The rows ``row_id`` of a row_sparse parameter, on ``row_id``'s context (pulled
+        through the Trainer's kvstore)."""
         if self._stype != "row_sparse":
-            raise RuntimeError(f"Cannot return copies of Parameter '{self.name}' on all "
-                               f"contexts via list_row_sparse_data() because its storage "
-                               f"type is {self._stype}. Please use data() instead.")
-        raise MXNetError(f"Parameter '{self.name}': row_sparse storage is not supported")
+            raise RuntimeError(f"Cannot return a copy of Parameter {self.name} via "
+                               f"row_sparse_data() because its storage type is {self._stype}. "
+                               "Please use data() instead.")
+        return self._get_row_sparse(self._data, row_id.context, row_id)
 
     def list_row_sparse_data(self, row_id):
-        return self.row_sparse_data(row_id)
+        """The rows ``row_id`` of a row_sparse parameter on every context."""
+        if self._stype != "row_sparse":
+            raise RuntimeError(f"Cannot return copies of Parameter '{self.name}' on all "
+                               "contexts via list_row_sparse_data() because its storage type "
+                               f"is {self._stype}. Please use data() instead.")
+        return self._get_row_sparse(self._data, list, row_id)
+
+    def _get_row_sparse(self, arr_list, ctx, row_id):
+        if not isinstance(row_id, _nd().NDArray):
+            raise TypeError(f"row_id must have NDArray type, but {type(row_id)} is given")
+        if not self._trainer:
+            raise RuntimeError(f"Cannot get row_sparse data for Parameter '{self.name}' when "
+                               "no Trainer is created with it.")
+        results = self._check_and_get(arr_list, ctx)
+        self._trainer._row_sparse_pull(self, results, row_id)
+        if self._grad is not None:  # the pulled rows are new leaves for autograd
+            outs = results if isinstance(results, list) else [results]
+            grads = [self._grad[self._ctx_map[o.context]] for o in outs]
+            autograd.mark_variables(outs, grads, self.grad_req)
+        return results
 
     # -- initialization -----------------------------------------------------------------
     def initialize(self, init=None, ctx=None, default_init=None, force_reinit=False):
@@ -316,11 +348,20 @@ class Parameter:
                     initializer.InitDesc(self.name, {"__init__": init}), data)
             self._init_impl(data, ctx)
 
+    def _as_stype(self, data):
+        stype = getattr(data, "stype", "default")
+        return data if stype == self._stype else data.tostype(self._stype)
+
     def _init_impl(self, data, ctx_list):
         self._ctx_list = list(ctx_list)
         self._ctx_map = {c: i for i, c in enumerate(self._ctx_list)}
         with autograd.pause():
+            data = self._as_stype(data)
             self._data = [data.copyto(c) for c in self._ctx_list]
+            if self._stype == "row_sparse":
+                from ._sparse_param import track
+
+                self._data = [track(d) for d in self._data]
         self._init_grad()
 
     def _init_grad(self):
@@ -329,7 +370,8 @@ class Parameter:
             return
         nd = _nd()
         self._grad = [nd.zeros(d.shape, ctx=d.context, dtype=d.dtype) for d in self._data]
-        autograd.mark_variables(self._data, self._grad, self.grad_req)
+        if self._stype in ("default", "row_sparse"):
+            autograd.mark_variables(self._data, self._grad, self.grad_req)
 
     def _check_load(self, data, cast_dtype=False, dtype_source="current"):
         """Validate a loaded array against this parameter; returns (shape, dtype, data)."""
@@ -379,11 +421,12 @@ class Parameter:
                     f"Failed to load Parameter '{self.name}' on {ctx} because it was "
                     f"previous initialized on {self.list_ctx()}.")
             self._shape = shape
-            if _np_type(dtype) != _np_type(self._data[0].dtype):
+            if (_np_type(dtype) != _np_type(self._data[0].dtype)
+                    or self._stype != "default"):
                 self._dtype = dtype
                 self._init_impl(data, self._ctx_list)
             else:
-                self.set_data(data)
+                self.set_data(self._as_stype(data))
         self._deferred_init = ()
 
     # -- mutation -----------------------------------------------------------------------
@@ -395,7 +438,7 @@ class Parameter:
                 raise AssertionError(f"Parameter '{self.name}' has not been initialized")
             self._deferred_init = self._deferred_init[:3] + (data,)
             return
-        trainer = self._trainer() if self._trainer else None
+        trainer = self._trainer
         if (trainer is not None and getattr(trainer, "_kv_initialized", False)
                 and getattr(trainer, "_update_on_kvstore", False)):
             if self not in trainer._params_to_init:
@@ -429,6 +472,15 @@ class Parameter:
 
     def _reduce(self):
         """Average of the values over every context, on the CPU."""
+        if self._stype != "default":  # every row, fetched from the trainer's kvstore
+            nd = _nd()
+            all_row_ids = nd.arange(0, self.shape[0], dtype="int64", ctx=cpu())
+            data = nd.zeros(self.shape, stype="row_sparse", ctx=cpu(), dtype=self.dtype)
+            if not self._trainer:
+                raise RuntimeError(f"Cannot reduce row_sparse Parameter '{self.name}' without "
+                                   "a Trainer. Please create a Trainer with it first.")
+            self._trainer._row_sparse_pull(self, data, all_row_ids, full_idx=True)
+            return data
         block = self.list_data()
         if len(block) == 1:
             return block[0].copyto(cpu())
@@ -452,11 +504,11 @@ class Parameter:
 
     def _set_trainer(self, trainer):
         if (self._stype != "default" and self._trainer and trainer
-                and self._trainer() is not trainer):
+                and self._trainer is not trainer):
             raise RuntimeError(f"Failed to set the trainer for Parameter '{self.name}' "
                                "because it was already set. More than one trainers for a "
                                f"{self._stype} Parameter is not supported.")
-        self._trainer = weakref.ref(trainer) if trainer is not None else None
+        self._trainer = trainer
 
     def var(self):
         """A Symbol variable standing for this parameter."""

@@ -110,6 +110,19 @@ def check_sha1(filename, sha1_hash):
 
 
 def _fetch(url, dest, verify_ssl):
+    try:  # MXNet downloads through requests; use it when installed
+        import requests
+    except ImportError:
+        requests = None
+    if requests is not None:
+        r = requests.get(url, stream=True, verify=verify_ssl)
+        if r.status_code != 200:
+            raise RuntimeError(f"Failed downloading url {url}")
+        with open(dest, "wb") as f:
+            for chunk in r.iter_content(chunk_size=1024):
+                if chunk:
+                    f.write(chunk)
+        return
     import ssl
     import urllib.request
 

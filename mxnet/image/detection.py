@@ -30,6 +30,7 @@ from ._augment import (
     HueJitterAug,
     LightingAug,
     RandomGrayAug,
+    RandomOrderAug,  # noqa: F401  (MXNet's module namespace has it)
     ResizeAug,
 )
 from ._imageiter import ImageIter

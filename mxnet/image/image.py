@@ -41,6 +41,7 @@ from ._augment import (  # noqa: F401
     SaturationJitterAug,
     SequentialAug,
 )
+from ._rotate import imrotate, random_rotate  # noqa: F401
 
 __all__ = ['imread', 'imdecode', 'imresize', 'scale_down', 'copyMakeBorder', 'resize_short',
            'fixed_crop', 'random_crop', 'center_crop', 'color_normalize', 'random_size_crop',
@@ -48,7 +49,7 @@ __all__ = ['imread', 'imdecode', 'imresize', 'scale_down', 'copyMakeBorder', 're
            'RandomSizedCropAug', 'CenterCropAug', 'RandomOrderAug', 'BrightnessJitterAug',
            'ContrastJitterAug', 'SaturationJitterAug', 'HueJitterAug', 'ColorJitterAug',
            'LightingAug', 'ColorNormalizeAug', 'RandomGrayAug', 'HorizontalFlipAug', 'CastAug',
-           'CreateAugmenter']
+           'CreateAugmenter', 'imrotate', 'random_rotate']
 
 _CPU = Context('cpu', 0)
 

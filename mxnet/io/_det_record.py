@@ -58,10 +58,8 @@ class ImageDetRecordIter(MXDataIter):
     """
 
     def __init__(self, **kwargs: Any) -> None:
-        unknown = [k for k in kwargs if k not in _PARAMS]
-        if unknown:
-            raise MXNetError("Cannot find argument '%s' of ImageDetRecordIter" % unknown[0])
-        p = dict(_PARAMS, **kwargs)
+        # unknown keyword arguments are ignored, as by MXNet's C++ iterators
+        p = dict(_PARAMS, **{k: v for k, v in kwargs.items() if k in _PARAMS})
         for req in ('data_shape', 'batch_size'):
             if p[req] is None:
                 raise MXNetError('Required parameter %s of ImageDetRecordIter is not presented'

@@ -14,9 +14,11 @@ from .. import recordio
 from .._image_guard import check_encoded_size
 from ..base import MXNetError
 from ..image import _cv
+from ._image_mean import hls_shift, load_mean_img, save_mean_img
 from ._native import MXDataIter, _BatchLoader, _parse_bool, _parse_shape
 
-__all__ = ['ImageRecordIter', 'ImageRecordUInt8Iter']
+__all__ = ['ImageRecordIter', 'ImageRecordUInt8Iter', 'ImageRecordInt8Iter', 'ImageRecordIter_v1',
+           'ImageRecordUInt8Iter_v1']
 
 _PARAMS = dict(
     path_imglist='', path_imgrec='', path_imgidx='', aug_seq='aug_default', label_width=1,
@@ -32,7 +34,6 @@ _PARAMS = dict(
     mean_r=0.0, mean_g=0.0, mean_b=0.0, mean_a=0.0, std_r=1.0, std_g=1.0, std_b=1.0,
     std_a=1.0, scale=1.0, max_random_contrast=0.0, max_random_illumination=0.0,
     data_name='data', label_name='softmax_label')
-_UNSUPPORTED = ('mean_img', 'random_h', 'random_s', 'random_l')
 _GRAY = np.array([0.299, 0.587, 0.114], dtype=np.float32).reshape(3, 1, 1)
 _EIGVAL = np.array([55.46, 4.794, 1.148])
 _EIGVEC = np.array([[-0.5675, 0.7192, 0.4009], [-0.5808, -0.0045, -0.8140],
@@ -73,10 +74,7 @@ class _Augment:
     def __init__(self, p: dict, shape: tuple) -> None:
         self.p = p
         self.c, self.h, self.w = shape
-        for k in _UNSUPPORTED:
-            v = p[k]
-            if v not in (0, 0.0, -1, '', None, False):
-                raise MXNetError('ImageRecordIter: parameter %s=%r is not supported' % (k, v))
+        self._hls = any(float(p[k]) != 0 for k in ('random_h', 'random_s', 'random_l'))
         interp = int(p['inter_method'])
         if not (0 <= interp <= 4 or interp in (9, 10)):
             raise MXNetError('ImageRecordIter: invalid inter_method %d' % interp)
@@ -86,6 +84,10 @@ class _Augment:
                         or float(p['min_random_scale']) != 1.0
                         or float(p['max_aspect_ratio']) != 0.0
                         or float(p['max_img_size']) != 1e10 or float(p['min_img_size']) != 0.0)
+        if interp == 0 and (self._affine or int(p['resize']) != -1):
+            # MXNet's default augmenter checks this when it resizes or warps
+            raise MXNetError('ImageRecordIter: invalid inter_method: valid value 0,1,2,3,9,10 '
+                             '(nearest, 0, cannot be used with resize or affine augmentation)')
 
     def _interp(self, rng: random.Random, ow: int, oh: int, nw: int, nh: int) -> int:
         if self.interp == 9:
@@ -98,7 +100,8 @@ class _Augment:
             return rng.randint(0, 4)
         return self.interp
 
-    def __call__(self, img: np.ndarray, rng: random.Random) -> np.ndarray:
+    def __call__(self, img: np.ndarray, rng: random.Random) -> tuple[np.ndarray, bool]:
+        """The augmented HWC image and whether it was mirrored."""
         p = self.p
         if p['resize'] > 0:
             r = int(p['resize'])
@@ -110,53 +113,55 @@ class _Augment:
         if p['pad'] > 0:
             pd = int(p['pad'])
             img = cv2.copyMakeBorder(img, pd, pd, pd, pd, cv2.BORDER_CONSTANT,
-                                     value=(p['fill_value'],) * 4)
+                                     value=(p['fill_value'],) * 3 + (0,))
         img = self._crop(img, rng)
-        if _parse_bool(p['mirror']) or (_parse_bool(p['rand_mirror']) and rng.random() < 0.5):
-            img = img[:, ::-1]
-        return img
+        if self._hls:
+            img = hls_shift(img, p, rng)
+        mirrored = _parse_bool(p['mirror']) or (_parse_bool(p['rand_mirror'])
+                                                and rng.random() < 0.5)
+        return (img[:, ::-1] if mirrored else img), mirrored
 
     def _warp(self, img: np.ndarray, rng: random.Random) -> np.ndarray:
         """Random rotation, shear, scale and aspect ratio in one affine warp (MXNet's
-        default augmenter), filling uncovered pixels with ``fill_value``."""
+        default augmenter, its float32 arithmetic), filling uncovered pixels with
+        ``fill_value``."""
         p = self.p
-        shear = rng.uniform(-1, 1) * float(p['max_shear_ratio'])
+        f32 = np.float32
+        shear = f32(rng.uniform(-1, 1) * float(p['max_shear_ratio']))
         max_angle = int(p['max_rotate_angle'])
         angle = rng.randint(-max_angle, max_angle) if max_angle > 0 else 0
         if int(p['rotate']) > 0:
             angle = int(p['rotate'])
-        a, b = np.cos(np.deg2rad(angle)), np.sin(np.deg2rad(angle))
-        scale = rng.uniform(float(p['min_random_scale']), float(p['max_random_scale']))
+        a, b = f32(np.cos(angle / 180.0 * np.pi)), f32(np.sin(angle / 180.0 * np.pi))
+        scale = f32(rng.uniform(float(p['min_random_scale']), float(p['max_random_scale'])))
         a_hi, a_lo = float(p['max_aspect_ratio']), p['min_aspect_ratio']
         if a_lo not in (None, 'None'):
-            ratio = rng.uniform(float(a_lo), a_hi) if a_hi > 0 else 1.0
+            ratio = f32(rng.uniform(float(a_lo), a_hi) if a_hi > 0 else 1.0)
         else:
-            ratio = 1.0 + rng.uniform(-a_hi, a_hi)
-        hs = 2 * scale / (1 + ratio)
+            ratio = f32(1.0 + rng.uniform(-a_hi, a_hi))
+        hs = f32(2) * scale / (f32(1) + ratio)
         ws = ratio * hs
         ih, iw = img.shape[:2]
-        nw = max(float(p['min_img_size']), min(float(p['max_img_size']), scale * iw))
-        nh = max(float(p['min_img_size']), min(float(p['max_img_size']), scale * ih))
+        lo, hi = f32(p['min_img_size']), f32(p['max_img_size'])
+        nw = max(lo, min(hi, scale * f32(iw)))
+        nh = max(lo, min(hi, scale * f32(ih)))
         m = np.array([[hs * a - shear * b * ws, hs * b + shear * a * ws, 0.0],
                       [-b * ws, a * ws, 0.0]], dtype=np.float32)
-        m[0, 2] = (nw - (m[0, 0] * iw + m[0, 1] * ih)) / 2
-        m[1, 2] = (nh - (m[1, 0] * iw + m[1, 1] * ih)) / 2
+        m[0, 2] = (nw - (m[0, 0] * f32(iw) + m[0, 1] * f32(ih))) / f32(2)
+        m[1, 2] = (nh - (m[1, 0] * f32(iw) + m[1, 1] * f32(ih))) / f32(2)
         nw, nh = max(int(nw), 1), max(int(nh), 1)
-        fill = (float(p['fill_value']),) * 4
-        return cv2.warpAffine(np.ascontiguousarray(img), m, (nw, nh),
-                              flags=self._interp(rng, iw, ih, nw, nh),
-                              borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
+        return _cv.warp_affine(img, m, nw, nh, self._interp(rng, iw, ih, nw, nh),
+                               float(p['fill_value']))
 
     def has_color(self) -> bool:
         """Whether any colour augmentation is requested."""
         p = self.p
         return any(float(p[k]) > 0 for k in ('brightness', 'contrast', 'saturation',
-                                             'pca_noise', 'max_random_contrast',
-                                             'max_random_illumination'))
+                                             'pca_noise'))
 
     def color(self, chw: np.ndarray, rng: random.Random) -> np.ndarray:
-        """Random brightness/contrast/saturation, PCA lighting and contrast/illumination
-        jitter on a float32 CHW RGB image."""
+        """Random brightness/contrast/saturation and PCA lighting on a float32 CHW RGB
+        image."""
         p = self.p
         x = chw.astype(np.float32)
         jitters = []
@@ -181,9 +186,6 @@ class _Augment:
         if p['pca_noise'] > 0 and rgb:
             a = np.array([rng.gauss(0, float(p['pca_noise'])) for _ in range(3)])
             x[:3] += np.dot(_EIGVEC * a, _EIGVAL).astype(np.float32).reshape(3, 1, 1)
-        if p['max_random_contrast'] > 0 or p['max_random_illumination'] > 0:
-            mc, mi = float(p['max_random_contrast']), float(p['max_random_illumination'])
-            x = x * np.float32(1 + rng.uniform(-mc, mc)) + np.float32(rng.uniform(-mi, mi))
         return x
 
     def _crop(self, img: np.ndarray, rng: random.Random) -> np.ndarray:
@@ -237,7 +239,9 @@ class ImageRecordIter(MXDataIter):
     ``mirror``, ``mean_r/g/b/a``, ``std_r/g/b/a``, ``scale``, ``max/min_random_scale``,
     ``max/min_aspect_ratio``, ``random_resized_crop``, ``inter_method``,
     ``preprocess_threads``, ``prefetch_buffer``, ``num_parts``, ``part_index``,
-    ``round_batch``, ``seed``...
+    ``round_batch``, ``seed``, ``random_h/s/l`` (HLS shifts), ``mean_img`` (a per-pixel mean
+    file, created from one pass over the data when missing), ``dtype`` ('float32', 'uint8' or
+    'int8')... Unknown keyword arguments are ignored, as by MXNet.
 
     Examples
     --------
@@ -248,11 +252,8 @@ class ImageRecordIter(MXDataIter):
     _out_dtype: Any = np.float32
 
     def __init__(self, **kwargs: Any) -> None:
-        unknown = [k for k in kwargs if k not in _PARAMS]
-        if unknown:
-            raise MXNetError("Cannot find argument '%s' of %s" % (unknown[0],
-                                                                  type(self).__name__))
-        p = dict(_PARAMS, **kwargs)
+        # unknown keyword arguments are ignored, as by MXNet's C++ iterators
+        p = dict(_PARAMS, **{k: v for k, v in kwargs.items() if k in _PARAMS})
         for req in ('data_shape', 'batch_size'):
             if p[req] is None:
                 raise MXNetError("Required parameter %s of %s is not presented"
@@ -284,25 +285,58 @@ class ImageRecordIter(MXDataIter):
             self._rng.shuffle(self._order)
         self._round = _parse_bool(p['round_batch'])
         self._loader = _BatchLoader(len(self._offsets), self._bs, self._round)
+        dt = p['dtype']
+        if type(self)._out_dtype == np.float32 and dt not in (None, 'None'):
+            # MXNet's ImageRecordIter makes float32, uint8 or int8 batches
+            names = {'float32': np.float32, 'uint8': np.uint8, 'int8': np.int8}
+            key = np.dtype(dt).name if not isinstance(dt, str) else dt
+            if key not in names:
+                raise MXNetError('unknown dtype for ImageRecordIter2: %s' % (dt,))
+            self._out_dtype = names[key]
         mean = [p['mean_r'], p['mean_g'], p['mean_b'], p['mean_a']][:shape[0]]
         std = [p['std_r'], p['std_g'], p['std_b'], p['std_a']][:shape[0]]
         self._mean = np.array(mean, dtype=np.float32).reshape(-1, 1, 1)
         self._std = np.array(std, dtype=np.float32).reshape(-1, 1, 1)
         self._scale = np.float32(p['scale'])
+        self._jitter = (float(p['max_random_contrast']), float(p['max_random_illumination']))
+        self._mean_img = None
         self._normalize = self._out_dtype == np.float32 and (
-            any(mean) or any(s != 1 for s in std) or p['scale'] != 1)
+            any(mean) or any(s != 1 for s in std) or p['scale'] != 1 or bool(p['mean_img'])
+            or any(self._jitter))
         self._color = self._aug.has_color()
         self._lst = self._load_list(p['path_imglist']) if p['path_imglist'] else None
-        dt = p['dtype']
-        self._cast = None
-        if dt not in (None, 'None', 'float32', np.float32) and self._out_dtype == np.float32:
-            if str(np.dtype(dt)) not in ('float16', 'float64'):
-                raise MXNetError('%s: dtype=%s is not supported (float32, float16, float64)'
-                                 % (type(self).__name__, dt))
-            self._cast = np.dtype(dt)
         self._pool = ThreadPoolExecutor(max(1, int(p['preprocess_threads'])))
         self._local = {}
+        if self._out_dtype != np.uint8 and p['mean_img']:
+            path = os.fspath(p['mean_img'])
+            if os.path.exists(path):
+                self._mean_img = load_mean_img(path, shape)
+            elif self._out_dtype == np.int8:
+                raise MXNetError('ImageRecordInt8Iter: mean image %s not found (it can only '
+                                 'be created by a float32 iterator)' % path)
+            else:
+                self._mean_img = self._create_mean_img(path)
         super().__init__(p['data_name'], p['label_name'], int(p['prefetch_buffer']))
+
+    def _create_mean_img(self, path: str) -> np.ndarray:
+        """Average of one pass of (augmented, normalized) images, saved to ``path``."""
+        total = np.zeros(self._shape, dtype=np.float32)
+        count = 0
+        while True:
+            batch = self._next_batch()
+            if batch is None:
+                break
+            data, _, pad, _ = batch
+            for img in data[:self._bs - pad]:  # float32, one image at a time (as MXNet)
+                total += img
+            count += self._bs - pad
+        if count == 0:
+            raise MXNetError('ImageRecordIter: cannot create mean image %s: no images in %s'
+                             % (path, self._path))
+        mean = total * np.float32(1.0 / count)
+        save_mean_img(path, mean)
+        self._loader = _BatchLoader(len(self._offsets), self._bs, self._round)
+        return mean
 
     @staticmethod
     def _load_list(path: str) -> dict:
@@ -351,7 +385,7 @@ class ImageRecordIter(MXDataIter):
         if img.ndim == 2:
             img = img[:, :, None]
         rng = random.Random(rng_seed)
-        img = self._aug(img, rng)
+        img, mirrored = self._aug(img, rng)
         if img.ndim == 2:
             img = img[:, :, None]
         # HWC BGR -> CHW RGB as a view; the copy into the batch is the only pass over pixels
@@ -364,10 +398,13 @@ class ImageRecordIter(MXDataIter):
             if not self._normalize:
                 chw = np.clip(np.rint(chw), 0, 255) if dst.dtype == np.uint8 else chw
         if self._normalize:
-            np.subtract(chw, self._mean, out=dst, dtype=np.float32)
-            np.divide(dst, self._std, out=dst)
-            if self._scale != 1:
-                np.multiply(dst, self._scale, out=dst)
+            self._normalize_into(dst, chw, mirrored, rng)
+        elif dst.dtype == np.int8:
+            mean = self._mean
+            if self._mean_img is not None:
+                mean = self._mean_img[:, :, ::-1] if mirrored else self._mean_img
+            mean = np.sign(mean) * np.floor(np.abs(mean) + 0.5)  # C's round()
+            np.clip(np.rint(chw) - mean, -128, 127, out=dst, casting='unsafe')
         else:
             dst[...] = chw
         label = header.label
@@ -383,6 +420,22 @@ class ImageRecordIter(MXDataIter):
                              'label_width is %d' % (idx, header.id, self._path, label.size,
                                                     self._label_width))
         return label, header.id
+
+    def _normalize_into(self, dst: np.ndarray, chw: np.ndarray, mirrored: bool,
+                        rng: random.Random) -> None:
+        """``dst = ((chw - mean) * c * scale + i * scale) / std`` with c, i the random
+        contrast / illumination; the mean image is taken at the pre-mirror positions."""
+        mean = self._mean
+        if self._mean_img is not None:
+            mean = self._mean_img[:, :, ::-1] if mirrored else self._mean_img
+        mc, mi = self._jitter
+        contrast = np.float32((1 + rng.uniform(-mc, mc) if mc else 1.0) * self._scale)
+        np.subtract(chw, mean, out=dst, dtype=np.float32)
+        if contrast != 1:
+            np.multiply(dst, contrast, out=dst)
+        if mi:
+            np.add(dst, np.float32(rng.uniform(-mi, mi) * self._scale), out=dst)
+        np.divide(dst, self._std, out=dst)
 
     def _next_batch(self) -> tuple | None:
         nxt = self._loader.next_indices()
@@ -407,8 +460,6 @@ class ImageRecordIter(MXDataIter):
             index[slot] = rid
         if self._label_width == 1:
             labels = labels.reshape(self._bs)
-        if self._cast is not None:
-            data = data.astype(self._cast)
         return data, labels, pad, index
 
     def __del__(self) -> None:
@@ -428,3 +479,24 @@ class ImageRecordUInt8Iter(ImageRecordIter):
     """
 
     _out_dtype = np.uint8
+
+
+class ImageRecordInt8Iter(ImageRecordIter):
+    """Like :class:`ImageRecordIter`, returning int8 pixels minus the (rounded) mean,
+    saturated to [-128, 127] (MXNet deprecates it for ``ImageRecordIter(dtype='int8')``).
+
+    Examples
+    --------
+    >>> it = mx.io.ImageRecordInt8Iter(path_imgrec='train.rec', data_shape=(3, 32, 32),
+    ...                                batch_size=8, mean_r=128)  # doctest: +SKIP
+    """
+
+    _out_dtype = np.int8
+
+
+class ImageRecordIter_v1(ImageRecordIter):  # noqa: N801 (MXNet's name)
+    """MXNet's legacy name of :class:`ImageRecordIter` (same parameters and batches)."""
+
+
+class ImageRecordUInt8Iter_v1(ImageRecordUInt8Iter):  # noqa: N801 (MXNet's name)
+    """MXNet's legacy name of :class:`ImageRecordUInt8Iter`."""

@@ -117,8 +117,8 @@ class LibSVMIter(MXDataIter):
                  part_index: int = 0, round_batch: bool = True, prefetch_buffer: int = 4,
                  ctx: str = 'gpu', dtype: Any = None, data_name: str = 'data',
                  label_name: str = 'softmax_label', **kwargs) -> None:
-        if kwargs:
-            raise MXNetError("Cannot find argument '%s' of LibSVMIter" % next(iter(kwargs)))
+        # like MXNet's C++ iterators, unknown keyword arguments are ignored
+        del kwargs
         if not _parse_bool(round_batch):
             raise MXNetError("sparse batch loader doesn't support round_batch == false yet")
         dshape, lshape = _parse_shape(data_shape), _parse_shape(label_shape)

@@ -254,8 +254,8 @@ class CSVIter(MXDataIter):
                  label_csv: str = 'NULL', label_shape: Any = (1,), round_batch: bool = True,
                  prefetch_buffer: int = 4, ctx: str = 'gpu', dtype: Any = None,
                  data_name: str = 'data', label_name: str = 'softmax_label', **kwargs) -> None:
-        if kwargs:
-            raise MXNetError('Cannot find argument \'%s\' of CSVIter' % next(iter(kwargs)))
+        # like MXNet's C++ iterators, unknown keyword arguments are ignored
+        del kwargs
         dshape, lshape = _parse_shape(data_shape), _parse_shape(label_shape)
         self._dtype = np.dtype(dtype if dtype not in (None, 'None') else np.float32)
         self._data = self._load(data_csv, dshape)
@@ -334,8 +334,8 @@ class MNISTIter(MXDataIter):
                  num_parts: int = 1, part_index: int = 0, prefetch_buffer: int = 4,
                  ctx: str = 'gpu', dtype: Any = None, data_name: str = 'data',
                  label_name: str = 'softmax_label', **kwargs) -> None:
-        if kwargs:
-            raise MXNetError('Cannot find argument \'%s\' of MNISTIter' % next(iter(kwargs)))
+        # like MXNet's C++ iterators, unknown keyword arguments are ignored
+        del kwargs
         img = _read_idx(os.fspath(image), 2051, 3)
         lab = _read_idx(os.fspath(label), 2049, 1)
         if len(img) != len(lab):

@@ -327,6 +327,19 @@ class PrefetchingIter(DataIter):
         return self.current_batch.pad
 
 
+def _is_scipy_csr(v: Any) -> bool:
+    return type(v).__module__.startswith('scipy.sparse') and getattr(v, 'format', '') == 'csr'
+
+
+def _csr(dense: Any, ctx: Any = None) -> NDArray:
+    from ..ndarray import sparse
+    return sparse.csr_matrix(np.asarray(dense), ctx=ctx)
+
+
+def _is_csr(v: Any) -> bool:
+    return getattr(v, 'stype', 'default') == 'csr'
+
+
 def _init_data(data: Any, allow_empty: bool, default_name: str) -> list:
     """Canonical ``[(name, NDArray)]`` list, sorted by name."""
     assert (data is not None) or allow_empty
@@ -346,7 +359,9 @@ def _init_data(data: Any, allow_empty: bool, default_name: str) -> list:
                         "a list of them or dict with them as values")
     out = {}
     for k, v in data.items():
-        if not isinstance(v, NDArray):
+        if _is_scipy_csr(v):
+            v = _csr(v.toarray())
+        elif not isinstance(v, NDArray):
             try:
                 v = array(v)
             except Exception:  # noqa: BLE001 - reported as MXNet does
@@ -388,6 +403,10 @@ class NDArrayIter(DataIter):
         if last_batch_handle not in ('pad', 'discard', 'roll_over'):
             raise ValueError("last_batch_handle must be 'pad', 'discard' or 'roll_over', "
                              "got %r" % (last_batch_handle,))
+        if any(_is_csr(v) for _, v in self.data + self.label) and \
+                last_batch_handle != 'discard':
+            raise NotImplementedError("`NDArrayIter` only supports ``CSRNDArray`` with "
+                                      "`last_batch_handle` set to `discard`.")
         self.idx = np.arange(self.data[0][1].shape[0])
         self.shuffle = shuffle
         self.last_batch_handle = last_batch_handle
@@ -459,6 +478,9 @@ class NDArrayIter(DataIter):
             t = v._t
             n = t.shape[ax]
             s, e = max(0, min(start, n)), max(0, min(end, n))
+            if _is_csr(v):
+                out.append(v[s:e])
+                continue
             out.append(NDArray._wrap(t.narrow(ax, s, max(0, e - s)).clone(), v._ctx))
         return out
 
@@ -521,5 +543,11 @@ class NDArrayIter(DataIter):
     def _shuffle_data(self) -> None:
         np.random.shuffle(self.idx)
         perm = torch.from_numpy(self.idx.copy())
-        self.data = [(k, NDArray._wrap(v._t[perm], v._ctx)) for k, v in self.data]
-        self.label = [(k, NDArray._wrap(v._t[perm], v._ctx)) for k, v in self.label]
+
+        def take(v: NDArray) -> NDArray:
+            if _is_csr(v):
+                return _csr(v.asnumpy()[self.idx], v.context)
+            return NDArray._wrap(v._t[perm], v._ctx)
+
+        self.data = [(k, take(v)) for k, v in self.data]
+        self.label = [(k, take(v)) for k, v in self.label]

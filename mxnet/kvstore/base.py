@@ -140,7 +140,8 @@ def create(name="local"):
     name = name.lower()
     if name in KVStoreBase.kv_registry:
         return KVStoreBase.kv_registry[name]()
-    if name not in _BUILTIN:
+    if name not in _BUILTIN and "dist" in name:
+        # like MXNet, any other name without "dist" is a single-process (local) store
         raise MXNetError(f"Unknown KVStore type '{name}': expected one of {list(_BUILTIN)} or "
                          f"a registered store {sorted(KVStoreBase.kv_registry)}")
     from .kvstore import KVStore

@@ -79,6 +79,7 @@ class KVStore(KVStoreBase):
             raise MXNetError(f"KVStore '{name}': {_DIST_UNSUPPORTED[name]}")
         self._type = "dist_sync" if name == "dist" else name
         self._store: dict = {}
+        self._init_stypes: dict = {}
         self._key_is_str: bool | None = None
         self._updater = None
         self._compression: dict | None = None
@@ -126,6 +127,7 @@ class KVStore(KVStoreBase):
             elif self._ps is not None:
                 self._ps.init(k, t)
             self._store[k] = NDArray._wrap(t, v.context)
+            self._init_stypes[k] = getattr(v, "stype", "default")
 
     def push(self, key, value, priority=0):
         """Sum the values of each key (across devices and workers) into the store."""
@@ -275,6 +277,13 @@ class KVStore(KVStoreBase):
         assert len(ids) == len(pairs), "the number of row_ids doesn't match the number of values"
         fresh: set = set()
         for (k, o), rid in zip(pairs, ids):
+            if getattr(o, "stype", "default") != "row_sparse":
+                raise MXNetError("Check failed: val_stype == kRowSparseStorage: Expected "
+                                 "row_sparse storage type for row_sparse_pull values, but "
+                                 f"detected storage type {o.stype}")
+            if self._init_stypes.get(k, "row_sparse") != "row_sparse":
+                raise MXNetError(f"PullRowSparse expects row_sparse src NDArray: key {k} was "
+                                 f"initialized with storage type {self._init_stypes[k]}")
             stored = self._latest(k, fresh)
             if o.shape != stored.shape:
                 raise MXNetError(f"row_sparse_pull of key {k}: out shape "

@@ -46,6 +46,7 @@ class BucketingModule(BaseModule):
         self._params_dirty = False
         self._monitor = None
         self._grad_req = None
+        self._preloaded_params = ({}, {})
 
     def _new_module(self, key):
         symbol, data_names, label_names = self._sym_gen(key)
@@ -102,8 +103,10 @@ class BucketingModule(BaseModule):
 
     def bind(self, data_shapes, label_shapes=None, for_training=True, inputs_need_grad=False,
              force_rebind=False, shared_module=None, grad_req="write"):
-        if self.params_initialized:
+        if self.params_initialized and self.binded:
             arg_params, aux_params = self.get_params()
+        elif self.params_initialized:
+            arg_params, aux_params = self._preloaded_params
         if force_rebind:
             self.binded = False
             self._buckets = {}
@@ -193,4 +196,56 @@ class BucketingModule(BaseModule):
             mod.install_monitor(mon)
 
     def save_checkpoint(self, prefix, epoch, remove_amp_cast=False):
-        self._curr_module.save_checkpoint(prefix, epoch, remove_amp_cast=remove_amp_cast)
+        """Save ``prefix-<key>-symbol.json`` per bucket, ``prefix-%04d.params`` and the
+        bucket keys in ``prefix.buckets``."""
+        from .. import ndarray as nd
+
+        assert len(self._buckets) > 0, "Empty BucketingModule cannot be saved"
+        self.params_initialized = True
+        for key, mod in self._buckets.items():
+            mod.symbol.save(f"{prefix}-{key}-symbol.json", remove_amp_cast=remove_amp_cast)
+        param_name = "%s-%04d.params" % (prefix, epoch)
+        self.save_params(param_name)
+        nd.save(f"{prefix}.buckets", nd.array(list(self._buckets.keys()), dtype="int32"))
+        self.logger.info('Saved checkpoint to "%s"', param_name)
+
+    @staticmethod
+    def load(prefix, epoch, sym_gen=None, default_bucket_key=None, **kwargs):
+        """Create a BucketingModule from ``save_checkpoint`` files (``sym_gen`` and
+        ``default_bucket_key`` as used when saving); parameters are set at ``bind``."""
+        from ..model import load_params
+
+        assert sym_gen is not None, "sym_gen is required for loading BucketingModule"
+        assert default_bucket_key is not None, \
+            "default_bucket_key is required for loading BucketingModule"
+        arg_params, aux_params = load_params(prefix, epoch)
+        return BucketingModule._preloaded(sym_gen, default_bucket_key, arg_params, aux_params,
+                                          kwargs)
+
+    @staticmethod
+    def load_dict(sym_dict=None, sym_gen=None, default_bucket_key=None, arg_params=None,
+                  aux_params=None, **kwargs):
+        """Create a BucketingModule from in-memory symbols and parameters."""
+        assert sym_dict is not None, \
+            "sym_dict needs to be provided for BucketingModule.load_dict"
+        assert arg_params is not None, \
+            "arg_params need to be provided for BucketingModule.load_dict"
+        assert aux_params is not None, \
+            "aux_params need to be provided for BucketingModule.load_dict"
+        assert default_bucket_key is not None, \
+            "default_bucket_key needs to be provided for BucketingModule.load_dict"
+        if sym_gen is None:
+            def sym_gen(key):
+                sym = sym_dict[key]
+                args = sym.list_arguments()
+                return sym, [a for a in args if a == "data"], \
+                    [a for a in args if a.endswith("label")]
+        return BucketingModule._preloaded(sym_gen, default_bucket_key, arg_params, aux_params,
+                                          kwargs)
+
+    @staticmethod
+    def _preloaded(sym_gen, default_bucket_key, arg_params, aux_params, kwargs):
+        mod = BucketingModule(sym_gen=sym_gen, default_bucket_key=default_bucket_key, **kwargs)
+        mod._preloaded_params = (arg_params, aux_params)
+        mod.params_initialized = True
+        return mod

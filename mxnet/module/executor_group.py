@@ -32,6 +32,12 @@ def _batch_axis(desc) -> int:
     return max(layout.find("N"), 0) if layout else 0
 
 
+def _as_desc(d):
+    from ..io import DataDesc
+
+    return d if isinstance(d, DataDesc) else DataDesc(*d)
+
+
 def _slice(arr, axis: int, sl: slice):
     if axis == 0:
         return arr[sl.start:sl.stop]
@@ -60,23 +66,41 @@ class DataParallelExecutorGroup:
         self.group2ctxs = group2ctxs
         self.arg_names = symbol.list_arguments()
         self.aux_names = symbol.list_auxiliary_states()
-        self.grad_req = grad_req
+        self.grad_req = self._grad_req_dict(grad_req, [_as_desc(d).name for d in data_shapes])
         self.execs = []
         self.batch_size = None
         self.slices = None
         self.shared_group = shared_group
+        # per context: the bound arrays of the non-parameter arguments (shared with the
+        # group this one was created from)
+        self.shared_data_arrays = shared_group.shared_data_arrays if shared_group is not None \
+            else [{} for _ in self.contexts]
         self.bind_exec(data_shapes, label_shapes, shared_group)
+
+    def _grad_req_dict(self, grad_req, data_names) -> dict:
+        """Per-argument gradient requirements, as MXNet stores them in ``grad_req``."""
+        if isinstance(grad_req, (list, tuple)):
+            if len(grad_req) != len(self.arg_names):
+                raise MXNetError(f"grad_req has {len(grad_req)} entries for "
+                                 f"{len(self.arg_names)} arguments")
+            return dict(zip(self.arg_names, grad_req))
+        default = grad_req if isinstance(grad_req, str) else "write"
+        reqs = {}
+        for name in self.arg_names:
+            if name in self.param_names:
+                reqs[name] = "null" if name in self.fixed_param_names else default
+            elif name in data_names:
+                reqs[name] = default if self.inputs_need_grad else "null"
+            else:
+                reqs[name] = "null"
+        if isinstance(grad_req, dict):
+            reqs.update(grad_req)
+        return reqs
 
     def _grad_req_for(self, name: str, data_names) -> str:
         if not self.for_training:
             return "null"
-        if isinstance(self.grad_req, dict):
-            return self.grad_req.get(name, "null")
-        if name in self.param_names:
-            return "null" if name in self.fixed_param_names else self.grad_req
-        if name in data_names:
-            return self.grad_req if self.inputs_need_grad else "null"
-        return "null"
+        return self.grad_req.get(name, "null")
 
     def decide_slices(self, data_shapes) -> list[slice]:
         sizes = {d.shape[_batch_axis(d)] for d in data_shapes}
@@ -87,8 +111,8 @@ class DataParallelExecutorGroup:
         return self.slices
 
     def bind_exec(self, data_shapes, label_shapes, shared_group=None, reshape=False) -> None:
-        self.data_shapes = list(data_shapes)
-        self.label_shapes = list(label_shapes or [])
+        self.data_shapes = [_as_desc(d) for d in data_shapes]
+        self.label_shapes = [_as_desc(d) for d in label_shapes or []]
         self.data_names = [d.name for d in self.data_shapes]
         self.label_names = [d.name for d in self.label_shapes if d.name in self.arg_names]
         self.decide_slices(self.data_shapes)
@@ -119,6 +143,10 @@ class DataParallelExecutorGroup:
                 ex = self.symbol.simple_bind(ctx=ctx, grad_req=reqs, type_dict=types, **kw,
                                              **shapes)
             self.execs.append(ex)
+            shared = self.shared_data_arrays[i]
+            for name in self.arg_names:
+                if name not in self.param_names:
+                    shared[name] = ex.arg_dict[name]
         self.param_arrays = [[e.arg_dict[n] for e in self.execs] for n in self.param_names]
         self.grad_arrays = [[e.grad_dict.get(n) for e in self.execs] for n in self.param_names]
         if self.for_training and any(g[0] is None for g in self.grad_arrays):

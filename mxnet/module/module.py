@@ -41,6 +41,11 @@ def _parse_data_desc(data_names, label_names, data_shapes, label_shapes):
                          f"data_names ({data_shapes} vs. {list(data_names)})")
     if label_shapes is not None:
         label_shapes = norm(label_shapes)
+    given = [d.name for d in label_shapes or []]
+    if sorted(given) != sorted(label_names or []):  # MXNet only warns for labels
+        warnings.warn(f"Data provided by label_shapes don't match names specified by "
+                      f"label_names ({label_shapes or []} vs. {list(label_names or [])})",
+                      stacklevel=3)
     return data_shapes, label_shapes
 
 
@@ -66,6 +71,19 @@ def _create_kvstore(kvstore, num_device, arg_params):
     if kv is None:
         update_on_kvstore = False
     return kv, update_on_kvstore
+
+
+_STYPE_CODES = {"0": "default", "1": "row_sparse", "2": "csr"}
+
+
+def _param_stypes(symbol) -> dict:
+    """Storage types declared on the variables (``mx.sym.var(..., stype=...)``)."""
+    out = {}
+    for name, attrs in symbol.attr_dict().items():
+        code = attrs.get("__storage_type__")
+        if code in _STYPE_CODES:
+            out[name] = _STYPE_CODES[code]
+    return out
 
 
 class Module(BaseModule):
@@ -285,7 +303,9 @@ class Module(BaseModule):
         if self.params_initialized:
             self._exec_group.set_params(self._arg_params, self._aux_params)
         else:
-            self._arg_params = {n: nd.zeros(a[0].shape, dtype=a[0].dtype)
+            stypes = _param_stypes(self._symbol)
+            self._arg_params = {n: nd.zeros(a[0].shape, dtype=a[0].dtype,
+                                            stype=stypes.get(n, a[0].stype))
                                 for n, a in zip(self._param_names, self._exec_group.param_arrays)}
             self._aux_params = {n: nd.zeros(a[0].shape, dtype=a[0].dtype)
                                 for n, a in zip(self._aux_names, self._exec_group.aux_arrays)}
@@ -400,10 +420,15 @@ class Module(BaseModule):
         self._params_dirty = True
         group = self._exec_group
         ndev = len(self._context)
+        sparse = {n for n, st in _param_stypes(self._symbol).items() if st == "row_sparse"}
         for i, (args, grads) in enumerate(zip(group.param_arrays, group.grad_arrays)):
             if grads[0] is None:
                 continue
             name = group.param_names[i]
+            if name in sparse:
+                # MXNet's gradient of a row_sparse weight only holds the touched rows, so
+                # the optimizers update those rows lazily
+                grads = [g.tostype("row_sparse") for g in grads]
             if self._update_on_kvstore:
                 self._kvstore.push(name, grads, priority=-i)
                 self._kvstore.pull(name, args, priority=-i)

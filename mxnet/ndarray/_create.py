@@ -5,6 +5,8 @@ They are re-exported by :mod:`mxnet.ndarray.ndarray` (MXNet's public path for th
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import torch
 
@@ -84,12 +86,15 @@ def from_numpy(ndarray: np.ndarray, zero_copy: bool = True, array_cls=None) -> N
     if zero_copy:
         if not ndarray.flags["C_CONTIGUOUS"]:
             raise ValueError("Only c-contiguous arrays are supported for zero-copy")
-        if not ndarray.flags["WRITEABLE"]:
-            ndarray = ndarray.copy()
     else:
         ndarray = np.array(ndarray, order="C", copy=True)
     cls = array_cls if array_cls is not None else NDArray
-    return cls._wrap(torch.from_numpy(ndarray), Context("cpu", 0))
+    with warnings.catch_warnings():  # torch warns on read-only arrays; MXNet shares them
+        warnings.simplefilter("ignore", UserWarning)
+        res = cls._wrap(torch.from_numpy(ndarray), Context("cpu", 0))
+    if zero_copy:
+        ndarray.flags["WRITEABLE"] = False  # as MXNet: the NDArray now owns the memory
+    return res
 
 
 def from_dlpack(dlpack) -> NDArray:
@@ -102,14 +107,19 @@ def _creation(opname: str, shape, ctx, dtype, **kwargs) -> NDArray:
     ctx = _resolve_ctx(ctx)
     if isinstance(shape, int):
         shape = (shape,)
+    out = kwargs.pop("out", None)
     attrs = {"shape": tuple(shape), "ctx": ctx, **kwargs}
     if dtype is not None:
         attrs["dtype"] = dtype
-    return _op_call(opname, [], attrs)
+    return _op_call(opname, [], attrs, out)
 
 
 def empty(shape, ctx=None, dtype=None, stype=None) -> NDArray:
     """An uninitialised array (here: zero-filled memory is not guaranteed)."""
+    if stype is not None and stype != "default":
+        from ._sparse_ops import empty as _sparse_empty
+
+        return _sparse_empty(stype, shape, ctx, dtype)
     ctx = _resolve_ctx(ctx)
     if isinstance(shape, int):
         shape = (shape,)
@@ -119,6 +129,10 @@ def empty(shape, ctx=None, dtype=None, stype=None) -> NDArray:
 
 def zeros(shape, ctx=None, dtype=None, stype=None, **kwargs) -> NDArray:
     """An array of zeros. >>> mx.nd.zeros((2, 3)).shape == (2, 3)"""
+    if stype is not None and stype != "default":
+        from ._sparse_ops import zeros as _sparse_zeros
+
+        return _sparse_zeros(stype, shape, ctx=ctx, dtype=dtype, **kwargs)
     return _creation("_zeros", shape, ctx, dtype, **kwargs)
 
 
@@ -155,9 +169,37 @@ def concatenate(arrays, axis: int = 0, always_copy: bool = True) -> NDArray:
 
 
 def moveaxis(tensor: NDArray, source, destination) -> NDArray:
-    """Move axes of an array to new positions."""
-    t = torch.movedim(tensor._t, source, destination)
+    """Move axes of an array to new positions (NumPy's ``moveaxis``).
+
+    Examples
+    --------
+    >>> mx.nd.moveaxis(mx.nd.zeros((2, 3, 4)), 0, -1).shape
+    (3, 4, 2)
+    """
+    ndim = tensor.ndim
+    src = _axis_tuple(source, ndim, "source")
+    dst = _axis_tuple(destination, ndim, "destination")
+    if len(src) != len(dst):
+        raise ValueError("`source` and `destination` arguments must have the same number "
+                         "of elements")
+    order = [n for n in range(ndim) if n not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    t = tensor._t.permute(*order) if order else tensor._t
     return NDArray._wrap(t.contiguous(), tensor._ctx)
+
+
+def _axis_tuple(axes, ndim: int, argname: str) -> tuple:
+    items = [axes] if isinstance(axes, numeric_types) else list(axes)
+    out = []
+    for ax in items:
+        ax = int(ax)
+        if not -ndim <= ax < ndim:
+            raise ValueError(f"axis {ax} is out of bounds for array of dimension {ndim}")
+        out.append(ax % ndim)
+    if len(set(out)) != len(out):
+        raise ValueError(f"repeated axis in `{argname}` argument")
+    return tuple(out)
 
 
 def onehot_encode(indices: NDArray, out: NDArray) -> NDArray:

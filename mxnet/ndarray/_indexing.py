@@ -258,6 +258,9 @@ def setitem(arr, key, value):
     else:
         target_shape = t[tkey].shape
     if isinstance(v, torch.Tensor):
+        extra = v.dim() - len(target_shape)
+        if extra > 0 and all(d == 1 for d in v.shape[:extra]):
+            v = v.reshape(v.shape[extra:])  # leading size-1 axes of the value are dropped
         _check_broadcast(tuple(v.shape), tuple(target_shape))
         if out_flips:
             v = v.broadcast_to(target_shape).flip(out_flips)
@@ -276,3 +279,32 @@ def setitem(arr, key, value):
             view.copy_(v)
         else:
             view.fill_(v)
+
+
+def basic_slice_is_contiguous(key, shape) -> bool:
+    """Whether ``x[key]`` of a C-contiguous array of ``shape`` is C-contiguous too.
+
+    ``key`` is a tuple of ints and slices (MXNet's basic indexing).
+    """
+    if not isinstance(key, tuple):
+        key = (key,)
+    strides = [1] * len(shape)
+    for ax in range(len(shape) - 2, -1, -1):
+        strides[ax] = strides[ax + 1] * shape[ax + 1]
+    dims = []
+    for ax, n in enumerate(shape):
+        k = key[ax] if ax < len(key) else slice(None)
+        if isinstance(k, slice):
+            start, stop, step = k.indices(n)
+            dims.append((len(range(start, stop, step)), strides[ax] * step))
+        elif not isinstance(k, _INT):
+            raise TypeError(f"basic indexing takes ints and slices, got {type(k).__name__}")
+    if any(n == 0 for n, _ in dims):
+        return True
+    expected = 1
+    for n, st in reversed(dims):
+        if n != 1:
+            if st != expected:
+                return False
+            expected *= n
+    return True

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from .._op._apply import apply
 from .._op._gen import finish
 from .._op._registry import OpDef
+from .._op._state import state
 from ..base import MXNetError, _Null
 from ..context import Context
 
@@ -18,12 +19,22 @@ def _set_ndarray_class(cls) -> None:
     _NDArray = cls
 
 
+_profile_hook = None  # set by mxnet.profiler while it records operators
+
+
 def invoke(op: OpDef, attrs: dict, inputs: list, out=None):
     """Run ``op`` on NDArray ``inputs``; return one NDArray or a list (visible outputs)."""
+    if _profile_hook is not None:
+        with _profile_hook(op.name):
+            return _invoke(op, attrs, inputs, out)
+    return _invoke(op, attrs, inputs, out)
+
+
+def _invoke(op: OpDef, attrs: dict, inputs: list, out=None):
     if inputs:
         ctx = inputs[0]._ctx
     else:
-        ctx = attrs.get("ctx") or Context.default_ctx()
+        ctx = attrs.get("ctx") or Context.default_ctx
     res = apply(op, attrs, [x._t for x in inputs])
     nvis = op.num_visible_outputs(attrs) if op._num_visible is not None else len(res)
     wrap = _NDArray._wrap
@@ -35,8 +46,44 @@ def invoke(op: OpDef, attrs: dict, inputs: list, out=None):
             o._assign_tensor(r)
         return out
     if nvis == 1:
-        return wrap(res[0], ctx)
-    return [wrap(r, ctx) for r in res[:nvis]]
+        o = wrap(res[0], ctx)
+        if state.is_recording:  # remembered for autograd.get_symbol
+            o._prov = (op, attrs, _prov_inputs(inputs), 0)
+        elif inputs and inputs[0].__class__ is not wrap.__self__ and \
+                op.name in _CSR_KEEPING and inputs[0].stype == "csr" and \
+                _CSR_KEEPING[op.name](attrs):
+            return o.tostype("csr")
+        return o
+    outs = [wrap(r, ctx) for r in res[:nvis]]
+    if state.is_recording:
+        ins = _prov_inputs(inputs)
+        for i, o in enumerate(outs):
+            o._prov = (op, attrs, ins, i)
+    return outs
+
+
+# operators whose MXNet kernel returns CSR for CSR data (others fall back to dense)
+_CSR_KEEPING = {
+    "take": lambda a: a.get("axis", 0) == 0,
+    "slice": lambda a: all(st in (None, 1) for st in (a.get("step") or ())),
+}
+
+
+class Leaf:
+    """Marks an array used by a recorded operator without being made by one."""
+
+    __slots__ = ("__weakref__",)
+
+
+def _prov_inputs(inputs) -> tuple:
+    """The provenance records of ``inputs`` (small objects: no tensors are kept alive)."""
+    recs = []
+    for x in inputs:
+        p = getattr(x, "_prov", None)
+        if p is None:
+            p = x._prov = Leaf()
+        recs.append(p)
+    return tuple(recs)
 
 
 def make_nd_function(op: OpDef, public: str, module: str) -> Callable:

@@ -282,6 +282,22 @@ def load_bytes(buf, name: str = "<buffer>"):
     return res  # like MXNet, trailing bytes after the names are ignored
 
 
+def _check_shape_semantics(r: _Reader, np_on: bool) -> None:
+    """MXNet loads V3 (NumPy-shape) records only with NumPy-shape semantics on, V2 only off."""
+    if r.pos + 4 > len(r.buf):
+        return
+    magic = struct.unpack_from("<I", r.buf, r.pos)[0]
+    if magic == V3_MAGIC and not np_on:
+        raise MXNetError("ndarray was saved in np shape semantics, must be loaded in the same "
+                         "semantics. Please turn on np shape semantics in Python using "
+                         "`with np_shape(True)` or decorator `use_np_shape` to scope the code "
+                         "of loading the ndarray.")
+    if magic == V2_MAGIC and np_on:
+        raise MXNetError("ndarray was not saved in np shape semantics, but being loaded in np "
+                         "shape semantics. Please turn off np shape semantics in Python using "
+                         "`with np_shape(False)` to scope the code of loading the ndarray.")
+
+
 def _load_list(buf, name: str, v2_scalars: bool) -> tuple:
     r = _Reader(buf, name)
     header = r.u64("list header")
@@ -292,7 +308,13 @@ def _load_list(buf, name: str, v2_scalars: bool) -> tuple:
     n = r.u64("array count")
     if n > len(r.buf) // 4:  # every record takes at least 4 bytes
         r.fail(f"array count {n} exceeds what the file can hold", at)
-    arrays = [_to_ndarray(*_read_record(r, v2_scalars)) for _ in range(n)]
+    from ..util import is_np_shape
+
+    np_on = is_np_shape()
+    arrays = []
+    for _ in range(n):
+        _check_shape_semantics(r, np_on)
+        arrays.append(_to_ndarray(*_read_record(r, v2_scalars)))
     at = r.pos
     k = r.u64("name count")
     if k not in (0, n):

@@ -9,11 +9,13 @@ The class paths are ``mxnet.ndarray.sparse.CSRNDArray`` / ``RowSparseNDArray`` a
 from __future__ import annotations
 
 import numbers
+import operator
 
 import numpy as np
 import torch
 
 from .. import _dtype
+from .._op._state import state
 from ..base import MXNetError
 from ..context import Context
 from . import _sparse_conv as conv
@@ -31,6 +33,7 @@ def new_sparse(stype: str, data: torch.Tensor, aux, shape, ctx: Context):
     obj._saux = tuple(a.to(conv.IDX) for a in aux)
     obj._sshape = tuple(int(d) for d in shape)
     obj._ctx = ctx
+    obj._leaf = None
     obj._grad = None
     obj._grad_req = "null"
     obj._marked = False
@@ -41,7 +44,8 @@ def new_sparse(stype: str, data: torch.Tensor, aux, shape, ctx: Context):
 class BaseSparseNDArray(NDArray):
     """Common base of the sparse arrays (not instantiated directly)."""
 
-    __slots__ = ("_sdata", "_saux", "_sshape")
+    # _leaf: the dense tensor autograd tracks while the array is a marked variable
+    __slots__ = ("_sdata", "_saux", "_sshape", "_leaf")
     _STYPE = ""
 
     def __init__(self, handle=None, writable=True):
@@ -53,6 +57,7 @@ class BaseSparseNDArray(NDArray):
             if self._STYPE == "csr" else (torch.zeros(0, dtype=conv.IDX),)
         self._sshape = (0, 0) if self._STYPE == "csr" else (0,)
         self._ctx = Context("cpu", 0)
+        self._leaf = None
         self._grad = None
         self._grad_req = "null"
         self._marked = False
@@ -61,10 +66,16 @@ class BaseSparseNDArray(NDArray):
     # -- the dense view used by every fallback operator ---------------------------------
     @property
     def _t(self) -> torch.Tensor:
-        return self._dense()
+        leaf = getattr(self, "_leaf", None)
+        return leaf if leaf is not None else self._dense()
 
     @_t.setter
     def _t(self, t: torch.Tensor) -> None:
+        if t.requires_grad and t.is_leaf:  # autograd.mark_variables makes this a variable
+            self._leaf = None
+            self._set_from_dense(t.detach())
+            self._leaf = t
+            return
         self._set_from_dense(t)
 
     def _set_from_dense(self, t: torch.Tensor) -> None:
@@ -76,6 +87,13 @@ class BaseSparseNDArray(NDArray):
             self._saux = (indices,)
         self._sdata = data
         self._sshape = tuple(t.shape)
+        leaf = getattr(self, "_leaf", None)
+        if leaf is not None and leaf is not t:  # keep the tracked variable's values current
+            if tuple(leaf.shape) == tuple(t.shape):
+                with torch.no_grad():
+                    leaf.copy_(t)
+            else:
+                self._leaf = None
 
     def _assign_tensor(self, t: torch.Tensor) -> None:
         if tuple(t.shape) != self._sshape:
@@ -227,45 +245,86 @@ class BaseSparseNDArray(NDArray):
             raise MXNetError(f"{name} only supports [:] for assignment")
         if isinstance(value, NDArray):
             value.copyto(self)
+        elif isinstance(value, numbers.Number) and self._STYPE == "row_sparse":
+            self._set_from_dense(torch.full(self._sshape, value, dtype=self._sdata.dtype,
+                                            device=self._sdata.device))
         elif isinstance(value, numbers.Number):
             raise ValueError(f"Assigning numeric types to {name} is not implemented yet.")
         else:
             self._assign_tensor(torch.as_tensor(np.asarray(value), dtype=self._sdata.dtype))
 
     def attach_grad(self, grad_req: str = "write", stype=None) -> None:
-        raise MXNetError(f"attach_grad: autograd on {type(self).__name__} is not supported "
-                         "by mxnet-ng; use tostype('default') first")
+        """Make this array a variable; the gradient has ``stype`` (default: this stype).
+
+        Operators see its dense values, so gradients flow as for a dense array and are
+        stored in the gradient's storage type.
+        """
+        from .. import autograd
+        from ._sparse_ops import zeros
+
+        st = stype or self._STYPE
+        grad = NDArray._wrap(torch.zeros(self._sshape, dtype=self._sdata.dtype,
+                                         device=self._ctx.torch_device), self._ctx) \
+            if st == "default" else zeros(st, self._sshape, ctx=self._ctx, dtype=self.dtype)
+        autograd.mark_variables([self], [grad], grad_reqs=grad_req)
+
+    def detach(self):
+        """This array without autograd history (same storage type, shared components)."""
+        return new_sparse(self._STYPE, self._sdata, self._saux, self._sshape, self._ctx)
+
+    def _same_sparse(self, other) -> bool:
+        """``other`` has this stype and shape and autograd does not record (sparse kernel)."""
+        return isinstance(other, BaseSparseNDArray) and other.stype == self.stype and \
+            other.shape == self.shape and not self._tracked(other)
+
+    @property
+    def _num_aux(self) -> int:
+        return len(self._saux)
+
+    def _tracked(self, other=None) -> bool:
+        """Whether autograd records this operation (sparsity-keeping kernels do not)."""
+        if not state.is_recording:
+            return False
+        return any(getattr(a, "_leaf", None) is not None or
+                   (isinstance(a, NDArray) and not isinstance(a, BaseSparseNDArray)
+                    and a._t.requires_grad) for a in (self, other))
 
     # -- arithmetic that keeps sparsity ---------------------------------------------
     def __add__(self, other):
         from ._sparse_ops import elemwise_add
 
-        if isinstance(other, BaseSparseNDArray) and other.stype == self.stype:
+        if self._same_sparse(other):
             return elemwise_add(self, other)
         return super().__add__(other)
 
     def __sub__(self, other):
         from ._sparse_ops import elemwise_sub
 
-        if isinstance(other, BaseSparseNDArray) and other.stype == self.stype:
+        if self._same_sparse(other):
             return elemwise_sub(self, other)
         return super().__sub__(other)
 
     def __mul__(self, other):
+        if self._tracked(other):
+            return super().__mul__(other)
         if isinstance(other, numbers.Number) and not isinstance(other, bool):
             return self._rebuild(lambda d: d.detach() * other)
-        if isinstance(other, BaseSparseNDArray) and other.stype == self.stype:
+        if self._same_sparse(other):
             from ._sparse_ops import elemwise_mul
 
             return elemwise_mul(self, other)
         return super().__mul__(other)
 
     def __rmul__(self, other):
+        if self._tracked(other):
+            return super().__rmul__(other)
         if isinstance(other, numbers.Number) and not isinstance(other, bool):
             return self._rebuild(lambda d: other * d.detach())
         return super().__rmul__(other)
 
     def __truediv__(self, other):
+        if self._tracked(other):
+            return super().__truediv__(other)
         if isinstance(other, numbers.Number) and not isinstance(other, bool):
             return self._rebuild(lambda d: d.detach() / other)
         return super().__truediv__(other)
@@ -273,6 +332,8 @@ class BaseSparseNDArray(NDArray):
     __div__ = __truediv__
 
     def __neg__(self):
+        if self._tracked():
+            return super().__neg__()
         return self._rebuild(lambda d: -d.detach())
 
     def __iadd__(self, o):
@@ -387,3 +448,22 @@ class RowSparseNDArray(BaseSparseNDArray):
 
 for _cls in (BaseSparseNDArray, CSRNDArray, RowSparseNDArray):
     _cls.__module__ = "mxnet.ndarray.sparse"
+
+
+def _scalar_compare(name: str, fn):
+    """A comparison that stays sparse when comparing 0 with the scalar gives 0 (as MXNet)."""
+
+    def method(self, other):
+        res = getattr(NDArray, name)(self, other)
+        if isinstance(other, numbers.Number) and not isinstance(other, bool) and \
+                not fn(0.0, other) and isinstance(res, NDArray) and not self._tracked():
+            return res.tostype(self._STYPE)
+        return res
+
+    method.__name__ = name
+    return method
+
+
+for _name, _fn in (("__eq__", operator.eq), ("__ne__", operator.ne), ("__gt__", operator.gt),
+                   ("__ge__", operator.ge), ("__lt__", operator.lt), ("__le__", operator.le)):
+    setattr(BaseSparseNDArray, _name, _scalar_compare(_name, _fn))

@@ -13,6 +13,7 @@ import numpy as np
 import torch
 
 from .. import _dtype
+from .._op._state import state
 from ..base import MXNetError
 from ..context import Context
 from . import _sparse_conv as conv
@@ -27,7 +28,7 @@ _STYPES = ("csr", "row_sparse")
 
 
 def _ctx(ctx) -> Context:
-    return ctx if ctx is not None else Context.default_ctx()
+    return ctx if ctx is not None else Context.default_ctx
 
 
 def _torch_dtype(dtype, src=None) -> torch.dtype:
@@ -56,6 +57,11 @@ def to_sparse(t: torch.Tensor, stype: str, ctx: Context):
     raise MXNetError(f"cast_storage: unknown storage type '{stype}'")
 
 
+def _check_shape(got: tuple, shape) -> None:
+    if shape is not None and tuple(int(d) for d in shape) != got:
+        raise ValueError(f"Shape mismatch detected. {got} v.s. {tuple(shape)}")
+
+
 def _is_scipy_csr(x) -> bool:
     return type(x).__module__.startswith("scipy.sparse") and getattr(x, "format", "") == "csr"
 
@@ -77,6 +83,7 @@ def csr_matrix(arg1, shape=None, ctx=None, dtype=None) -> CSRNDArray:
     dev = ctx.torch_device
     if isinstance(arg1, tuple) and len(arg1) == 2 and all(
             isinstance(d, (int, np.integer)) for d in arg1):
+        _check_shape(tuple(int(d) for d in arg1), shape)
         return zeros("csr", arg1, ctx, dtype)
     if isinstance(arg1, tuple) and len(arg1) == 3:
         data, indices, indptr = arg1
@@ -85,8 +92,9 @@ def csr_matrix(arg1, shape=None, ctx=None, dtype=None) -> CSRNDArray:
         indptr_t = _tensor(indptr, torch.int64).reshape(-1)
         indices_t = _tensor(indices, torch.int64).reshape(-1)
         if shape is None:
-            ncol = int(indices_t.max()) + 1 if indices_t.numel() else 0
-            shape = (indptr_t.numel() - 1, ncol)
+            if not indices_t.numel():
+                raise ValueError("invalid shape")
+            shape = (indptr_t.numel() - 1, int(indices_t.max()) + 1)
         out = new_sparse("csr", data_t.to(dev), (indptr_t.to(dev), indices_t.to(dev)),
                          shape, ctx)
         out.check_format(full_check=False)
@@ -111,6 +119,7 @@ def csr_matrix(arg1, shape=None, ctx=None, dtype=None) -> CSRNDArray:
     if isinstance(arg1, RowSparseNDArray):
         raise ValueError("Unexpected input type: RowSparseNDArray")
     t = _tensor(arg1, _torch_dtype(dtype, arg1))
+    _check_shape(tuple(t.shape), shape)
     return to_sparse(t.to(dev), "csr", ctx)
 
 
@@ -131,6 +140,7 @@ def row_sparse_array(arg1, shape=None, ctx=None, dtype=None) -> RowSparseNDArray
     dev = ctx.torch_device
     if isinstance(arg1, tuple) and arg1 and all(isinstance(d, (int, np.integer))
                                                 for d in arg1):
+        _check_shape(tuple(int(d) for d in arg1), shape)
         return zeros("row_sparse", arg1, ctx, dtype)
     if isinstance(arg1, tuple) and len(arg1) == 2:
         data, indices = arg1
@@ -138,8 +148,9 @@ def row_sparse_array(arg1, shape=None, ctx=None, dtype=None) -> RowSparseNDArray
         data_t = _tensor(data, td)
         idx = _tensor(indices, torch.int64).reshape(-1)
         if shape is None:
-            nrow = int(idx.max()) + 1 if idx.numel() else 0
-            shape = (nrow,) + tuple(data_t.shape[1:])
+            if not idx.numel():
+                raise ValueError("invalid shape")
+            shape = (int(idx.max()) + 1,) + tuple(data_t.shape[1:])
         if data_t.dim() != len(shape) and data_t.numel() == idx.numel() * int(
                 np.prod(shape[1:], dtype=np.int64)):
             data_t = data_t.reshape((idx.numel(),) + tuple(shape[1:]))
@@ -152,6 +163,7 @@ def row_sparse_array(arg1, shape=None, ctx=None, dtype=None) -> RowSparseNDArray
     if isinstance(arg1, CSRNDArray):
         raise ValueError("Unexpected input type: CSRNDArray")
     t = _tensor(arg1, _torch_dtype(dtype, arg1))
+    _check_shape(tuple(t.shape), shape)
     return to_sparse(t.to(dev), "row_sparse", ctx)
 
 
@@ -168,7 +180,7 @@ def zeros(stype, shape, ctx=None, dtype=None, **kwargs):
 
         return dense_zeros(shape, ctx=ctx, dtype=dtype, **kwargs)
     if stype not in _STYPES:
-        raise MXNetError(f"zeros: unknown storage type '{stype}'")
+        raise ValueError(f"unknown storage type{stype}")
     ctx = _ctx(ctx)
     dev = ctx.torch_device
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
@@ -250,7 +262,10 @@ def dot(lhs, rhs, transpose_a=False, transpose_b=False, forward_stype=None, out=
 
 def _csr_dot(lhs: CSRNDArray, rhs: NDArray, transpose_a: bool):
     data, (indptr, indices) = lhs._sdata, lhs._saux
-    r = rhs._t.detach()
+    r = rhs._t
+    tracked = state.is_recording and r.requires_grad
+    if not tracked:
+        r = r.detach()
     m, k = lhs.shape
     inner = m if transpose_a else k
     if r.shape[0] != inner:
@@ -265,11 +280,13 @@ def _csr_dot(lhs: CSRNDArray, rhs: NDArray, transpose_a: bool):
         return NDArray._wrap(res, lhs._ctx)
     res = torch.zeros((k, r.shape[1]), dtype=r.dtype, device=r.device)
     res.index_add_(0, indices, data.unsqueeze(1) * r[rows])
+    if tracked:  # the recorded result stays dense so gradients can flow through it
+        return NDArray._wrap(res, lhs._ctx)
     keep = torch.unique(indices)
     return new_sparse("row_sparse", res[keep], (keep,), (k, r.shape[1]), lhs._ctx)
 
 
-def retain(data, indices, out=None, name=None):
+def retain(data, indices=None, out=None, name=None, **kwargs):
     """Keep the rows of a RowSparseNDArray whose index is in ``indices``.
 
     Examples
@@ -278,6 +295,10 @@ def retain(data, indices, out=None, name=None):
     >>> mx.nd.sparse.retain(r, mx.nd.array([2])).indices.asnumpy().tolist()
     [2]
     """
+    if kwargs:
+        raise MXNetError(f"Cannot find argument '{next(iter(kwargs))}' (operator _sparse_retain)")
+    if indices is None:
+        raise MXNetError("retain: required input 'indices' is missing (operator _sparse_retain)")
     if not isinstance(data, RowSparseNDArray):
         raise MXNetError("retain: data must be a RowSparseNDArray, got storage type "
                          f"'{getattr(data, 'stype', type(data).__name__)}'")

@@ -291,3 +291,34 @@ def multi_mp_lamb_update(weights, grads, mean, var, weights32, step_count, lrs, 
 
 __all__ += ["multi_adamw_update", "multi_mp_adamw_update", "multi_lamb_update",
             "multi_mp_lamb_update"]
+
+
+def rand_zipfian(true_classes, num_sampled, range_max, ctx=None):
+    """Draw ``num_sampled`` classes from an approximately log-uniform (Zipfian) distribution
+    over ``[0, range_max)``; also return the expected counts of the true and sampled classes.
+
+    P(class) = (log(class + 2) - log(class + 1)) / log(range_max + 1).
+
+    Examples
+    --------
+    >>> samples, exp_true, exp_sampled = mx.nd.contrib.rand_zipfian(mx.nd.array([3]), 4, 5)
+    >>> samples.shape, exp_true.dtype
+    ((4,), <class 'numpy.float64'>)
+    """
+    import math
+
+    from .. import ndarray as nd
+    from ..context import current_context
+
+    ctx = ctx if ctx is not None else current_context()
+    log_range = math.log(range_max + 1)
+    rand = nd.random.uniform(0, log_range, shape=(num_sampled,), dtype="float64", ctx=ctx)
+    sampled = (rand.exp() - 1).astype("int64") % range_max
+    true_f = true_classes.as_in_context(ctx).astype("float64")
+    count_true = ((true_f + 2.0) / (true_f + 1.0)).log() / log_range * num_sampled
+    sampled_f = sampled.astype("float64")
+    count_sampled = ((sampled_f + 2.0) / (sampled_f + 1.0)).log() / log_range * num_sampled
+    return sampled, count_true, count_sampled
+
+
+__all__ += ["rand_zipfian"]

@@ -63,8 +63,9 @@ class NDArray(ArithMixin):
     3.0
     """
 
+    # _prov: (op, attrs, inputs, output index) of an array made while autograd records
     __slots__ = ("_t", "_ctx", "_grad", "_grad_req", "_marked", "_fresh", "_on_grad",
-                 "__weakref__")
+                 "_prov", "__weakref__")
     __array_priority__ = 1000.0
     __array_ufunc__ = None  # NumPy operators defer to NDArray's (MXNet raises TypeError)
     _ARITH = NDARRAY_TABLE

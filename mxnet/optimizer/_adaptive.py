@@ -10,6 +10,7 @@ import torch
 
 from .._op._optim import adam_inplace
 from ..ndarray import NDArray, zeros
+from ._rows import apply_update, check_sparse_wd, op_inplace
 from ._sgd import _op, _public
 from .optimizer import Optimizer
 
@@ -50,6 +51,8 @@ class Adam(Optimizer):
     >>> opt = mx.optimizer.Adam(learning_rate=0.001)
     """
 
+    _native_sparse = True
+
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
                  lazy_update=True, **kwargs):
         super().__init__(learning_rate=learning_rate, **kwargs)
@@ -74,10 +77,10 @@ class Adam(Optimizer):
                   "rescale_grad": self.rescale_grad}
         if self.clip_gradient:
             kwargs["clip_gradient"] = self.clip_gradient
-        mean, var = state
-        with torch.no_grad():
-            adam_inplace(weight._t, grad._t, mean._t, var._t, lazy_update=self.lazy_update,
-                         lr=lr, wd=wd, **kwargs)
+        apply_update(weight, grad, state,
+                     lambda w, g, s: adam_inplace(w, g, s[0], s[1], lazy_update=self.lazy_update,
+                                                  lr=lr, wd=wd, **kwargs),
+                     lazy=self.lazy_update)
 
 
 @_public
@@ -88,6 +91,8 @@ class AdaGrad(Optimizer):
     --------
     >>> opt = mx.optimizer.AdaGrad(learning_rate=0.1)
     """
+
+    _native_sparse = True
 
     def __init__(self, eps=1e-7, **kwargs):
         super().__init__(**kwargs)
@@ -101,12 +106,16 @@ class AdaGrad(Optimizer):
         self._update_count(index)
         lr = self._get_lr(index)
         wd = self._get_wd(index)
-        g = _rescale_clip(self, grad)
-        h, w = state._t, weight._t
-        with torch.no_grad():
-            h.add_(g.square())
-            div = g / (h + self.float_stable_eps).sqrt()
+        check_sparse_wd("_sparse_adagrad_update", grad, wd)
+
+        def step(w, g, s):
+            g = g * self.rescale_grad
+            if self.clip_gradient is not None:
+                g = torch.clamp(g, -self.clip_gradient, self.clip_gradient)
+            s[0].add_(g.square())
+            div = g / (s[0] + self.float_stable_eps).sqrt()
             w.add_((div + w * wd) * -lr)
+        apply_update(weight, grad, [state], step, lazy=True)
 
 
 @_public
@@ -200,6 +209,8 @@ class Ftrl(Optimizer):
     >>> opt = mx.optimizer.Ftrl(lamda1=0.01, learning_rate=0.1)
     """
 
+    _native_sparse = True
+
     def __init__(self, lamda1=0.01, learning_rate=0.1, beta=1, **kwargs):
         super().__init__(**kwargs)
         self.lamda1 = lamda1
@@ -218,8 +229,10 @@ class Ftrl(Optimizer):
         kwargs = {"lamda1": self.lamda1, "beta": self.beta, "rescale_grad": self.rescale_grad}
         if self.clip_gradient:
             kwargs["clip_gradient"] = self.clip_gradient
-        z, n = state
-        _op("ftrl_update")(weight, grad, z, n, out=weight, lr=lr, wd=wd, **kwargs)
+        apply_update(weight, grad, state,
+                     lambda w, g, s: op_inplace("ftrl_update", w, g, s[0], s[1], lr=lr, wd=wd,
+                                                **kwargs),
+                     lazy=weight.stype == "row_sparse")
 
 
 @_public

@@ -13,6 +13,7 @@ import torch
 from .._op._optim import nag_inplace, sgd_inplace
 from ..ndarray import NDArray, array, zeros
 from ..ndarray._namespace import function_for
+from ._rows import apply_update, dense_fallback
 from .optimizer import Optimizer, _flatten_list, register
 
 _MODULE = "mxnet.optimizer.optimizer"
@@ -21,6 +22,10 @@ _MODULE = "mxnet.optimizer.optimizer"
 def _public(cls):
     """Give ``cls`` its pickle path (``mxnet.optimizer.optimizer``) and register it."""
     cls.__module__ = _MODULE
+    if "_native_sparse" not in cls.__dict__:
+        # kernels without a sparse path run on dense copies of sparse weights/states
+        cls.update = dense_fallback(cls.update)
+        cls.update_multi_precision = dense_fallback(cls.update_multi_precision)
     return register(cls)
 
 
@@ -122,6 +127,8 @@ class SGD(_SGDBase):
     >>> opt = mx.optimizer.SGD(learning_rate=0.1, momentum=0.9)
     """
 
+    _native_sparse = True
+
     def __init__(self, momentum=0.0, lazy_update=True, **kwargs):
         super().__init__(**kwargs)
         self.momentum = momentum
@@ -151,9 +158,15 @@ class SGD(_SGDBase):
             _op(_multi_name(self.momentum, multi_precision))(
                 *ins, out=weights, num_weights=len(weights), lrs=lrs, wds=wds, **kwargs)
             return
+        clip = kwargs.get("clip_gradient", -1.0)
         for w, g, s, lr, wd in zip(weights, grads, states, lrs, wds):
-            _single_sgd(w, g, s, lr, wd, kwargs, multi_precision,
-                        None if multi_precision else self.lazy_update)
+            if multi_precision:
+                _single_sgd(w, g, s, lr, wd, kwargs, multi_precision)
+                continue
+
+            def step(wt, gt, st, lr=lr, wd=wd):
+                sgd_inplace(wt, gt, st[0], lr, wd, self.momentum, self.rescale_grad, clip)
+            apply_update(w, g, [s if self.momentum > 0 else None], step, lazy=self.lazy_update)
 
 
 @_public
@@ -392,7 +405,7 @@ class LBSGD(Optimizer):
         if weight.dtype == numpy.float16 and not self.multi_precision:
             _warn_fp16("SGD")
         if self.momentum != 0.0:
-            return zeros(weight.shape, weight.context, dtype=weight.dtype)
+            return zeros(weight.shape, weight.context, dtype=weight.dtype, stype=weight.stype)
         return None
 
     def _get_lbmult(self, nup):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import torch
 
 from ..ndarray import NDArray, zeros
+from ._rows import apply_update
 from .optimizer import Optimizer, register
 
 __all__ = ["GroupAdaGrad"]
@@ -34,9 +35,13 @@ class GroupAdaGrad(Optimizer):
         lr = self._get_lr(index)
         wd = self._get_wd(index)
         assert wd == 0, "Weight decay is not supported for GroupAdaGrad"
-        g = grad._t * self.rescale_grad
-        if self.clip_gradient is not None:
-            g = torch.clamp(g, -self.clip_gradient, self.clip_gradient)
-        with torch.no_grad():
-            state._t.add_(g.square().mean(dim=1, keepdim=True))
-            weight._t.sub_(lr * g / (state._t + self.float_stable_eps).sqrt())
+
+        def step(w, g, s):
+            g = g * self.rescale_grad
+            if self.clip_gradient is not None:
+                g = torch.clamp(g, -self.clip_gradient, self.clip_gradient)
+            s[0].add_(g.square().mean(dim=1, keepdim=True))
+            w.sub_(lr * g / (s[0] + self.float_stable_eps).sqrt())
+
+        # sparse storage: only the gradient's rows change (as in MXNet's sparse kernel)
+        apply_update(weight, grad, [state], step, lazy=True)

@@ -1,6 +1,7 @@
 """Legacy symbolic RNN API (``mx.rnn``): cells, bucketing iterator, checkpoints."""
 
 from . import io, rnn, rnn_cell
+from ._conv_cells import BaseConvRNNCell, ConvGRUCell, ConvLSTMCell, ConvRNNCell
 from .io import BucketSentenceIter, encode_sentences
 from .rnn import do_rnn_checkpoint, load_rnn_checkpoint, save_rnn_checkpoint
 from .rnn_cell import (
@@ -21,4 +22,5 @@ from .rnn_cell import (
 __all__ = ["io", "rnn", "rnn_cell", "BucketSentenceIter", "encode_sentences",
            "save_rnn_checkpoint", "load_rnn_checkpoint", "do_rnn_checkpoint", "RNNParams",
            "BaseRNNCell", "RNNCell", "LSTMCell", "GRUCell", "FusedRNNCell", "SequentialRNNCell",
-           "DropoutCell", "ModifierCell", "ZoneoutCell", "ResidualCell", "BidirectionalCell"]
+           "DropoutCell", "ModifierCell", "ZoneoutCell", "ResidualCell", "BidirectionalCell",
+           "BaseConvRNNCell", "ConvRNNCell", "ConvLSTMCell", "ConvGRUCell"]

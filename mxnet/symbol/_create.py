@@ -10,7 +10,7 @@ from .._op._registry import OpDef, get_op
 from ..attribute import _current_scope
 from ..base import MXNetError, _Null
 from ..name import _current_manager
-from ._node import Entry, Node, hide_key
+from ._node import HIDDEN_KEYS, Entry, Node, hide_key
 from .symbol import Symbol
 
 __all__ = ["Variable", "var", "Group", "create_op_symbol", "make_sym_function"]
@@ -123,6 +123,9 @@ def create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
             raise MXNetError(f"Operator {op.name} takes its inputs as positional arguments, "
                              f"got keyword inputs {sorted(sym_kwargs)}")
         params[op.variadic] = params.get(op.variadic, len(args))
+    for k in [k for k in params if k in HIDDEN_KEYS and k not in op.param_map]:
+        # MXNet stores these keyword arguments as hidden attributes (``__lr_mult__``...)
+        params[hide_key(k)] = str(params.pop(k))
     for k in params:
         if k not in op.param_map and not (k.startswith("__") and k.endswith("__")):
             raise MXNetError(op._unknown_arg_msg(k))

@@ -79,11 +79,10 @@ def infer_graph_shapes(order: list[Node], known: dict[str, Shape]) -> dict:
                 s = s if s else None
             a = _var_shape_attr(n)
             if a is not None:
-                s, ok = _merge(s, a)
-                if not ok:
-                    raise MXNetError(f"Shape inconsistent for variable '{n.name}': provided "
-                                     f"{_fmt_provided(known[n.name])}, its __shape__ "
-                                     f"attribute is {_fmt_inferred(a)}")
+                # MXNet: a shape given to infer_shape/simple_bind overrides __shape__; the
+                # attribute fills in only what is not provided
+                merged, ok = _merge(s, a)
+                s = merged if ok else s
             shapes[(id(n), 0)] = s
     ops = [n for n in order if n.op is not None]
     for _ in range(len(ops) + 2):
@@ -104,16 +103,93 @@ def _infer_node(n: Node, shapes: dict) -> bool:
     full = [s if _complete(s) else None for s in ins]
     if full and full[0] is None and n.op.name == "FullyConnected":
         full[0] = _fc_data_from_out(n.parsed, ins[0], outs_known[0])
+    back = n.op.infer_back_fn
+    if back is not None and any(s is None for s in full) and outs_known \
+            and all(_complete(s) for s in outs_known):
+        cand = back(n.parsed, ins, outs_known)
+        full = [f if f is not None or not _complete(c) else tuple(c) for f, c in zip(full, cand)]
+    partial = any(s is not None and not _complete(s) for s in ins + outs_known)
     if any(s is None for s in full) and _same_shape_op(n):
         ref = next((s for s in full + outs_known[:1] if _complete(s)), None)
+        if ref is None and partial:  # merge the known dims of all inputs and the output
+            ref, ok = None, True
+            for s in ins + outs_known[:1]:
+                ref, ok = _merge(ref, s)
+                if not ok:
+                    break
+            if ok and ref is not None and not _complete(ref):
+                return _write_shapes(n, shapes, [ref] * len(ins), [ref])
         if ref is not None:
             full = [s if s is not None else ref for s in full]
     try:
         new_ins, new_outs = n.op.infer_shape(n.parsed, full)
     except Exception as e:
+        probed = _probe_partial(n, ins, full, outs_known) if partial else None
+        if probed is not None:
+            return _write_shapes(n, shapes, *probed)
         names = n.arg_names() + n.aux_names()
         desc = ", ".join(f"{names[k] if k < len(names) else k}={s}" for k, s in enumerate(ins))
         raise MXNetError(f"Error in operator {n.name}: {e} (input shapes: {desc})") from None
+    changed = _write_shapes(n, shapes, new_ins, new_outs)
+    if partial:  # partial shapes the rule could not use: infer what their known dims give
+        ins = [shapes.get((id(s), i)) for s, i in n.inputs]
+        if any(s is not None and not _complete(s) for s in ins):
+            outs_known = [shapes.get((id(n), i)) for i in range(nout)]
+            full = [s if _complete(s) else None for s in ins]
+            probed = _probe_partial(n, ins, full, outs_known)
+            if probed is not None:
+                changed |= _write_shapes(n, shapes, *probed)
+    return changed
+
+
+# stand-in sizes for unknown (0) dims, by position; two runs tell known dims from unknown
+_PROBES = ((67, 71, 73, 79, 83, 89, 97, 101), (103, 107, 109, 113, 127, 131, 137, 139))
+
+
+def _probe_partial(n: Node, ins, full, outs_known):
+    """Infer with partial input shapes: run the rule twice with different stand-ins for
+    the unknown dims; output dims equal in both runs are known. An unknown input dim that
+    reappears as an output dim takes that output dim's known size (batch dims...)."""
+    runs = []
+    for probe in _PROBES:
+        cand = [f if f is not None else (tuple(d or probe[i % 8] for i, d in enumerate(s))
+                                         if s is not None else None)
+                for f, s in zip(full, ins)]
+        try:
+            runs.append(n.op.infer_shape(n.parsed, cand))
+        except Exception:
+            return None
+    (i1, o1), (i2, o2) = runs
+
+    def agree(a, b):
+        if a is None or b is None or len(a) != len(b):
+            return None
+        return tuple(int(x) if x == y else 0 for x, y in zip(a, b))
+
+    outs = [agree(a, b) for a, b in zip(o1 or [], o2 or [])]
+    new_ins = [agree(a, b) for a, b in zip(i1 or [], i2 or [])]
+    for k, s in enumerate(ins):
+        if s is None or _complete(s) or k >= len(new_ins):
+            continue
+        dims = list(new_ins[k] or s)
+        for d, v in enumerate(s):
+            if v:
+                continue
+            for j, (a, b) in enumerate(zip(o1 or [], o2 or [])):
+                known = outs_known[j] if j < len(outs_known) else None
+                if known is None or a is None or b is None:
+                    continue
+                hit = next((known[m] for m in range(min(len(a), len(b), len(known)))
+                            if a[m] == _PROBES[0][d % 8] and b[m] == _PROBES[1][d % 8]
+                            and known[m]), 0)
+                if hit:
+                    dims[d] = hit
+                    break
+        new_ins[k] = tuple(dims)
+    return new_ins, outs
+
+
+def _write_shapes(n: Node, shapes: dict, new_ins, new_outs) -> bool:
     changed = False
     for k, ((src, i), s) in enumerate(zip(n.inputs, new_ins)):
         if s is None:
@@ -182,6 +258,12 @@ def _same_shape_op(n: Node) -> bool:
             if not outs or tuple(outs[0]) != probe:
                 hit = False
                 break
+        if hit and len(n.inputs) > 1:  # broadcasting ops accept unequal shapes: not same-shape
+            try:
+                op.trace_shapes(n.parsed, [(2, 3)] + [(1, 3)] * (len(n.inputs) - 1))
+                hit = False
+            except Exception:
+                pass
         _SAME_SHAPE[key] = hit
     return hit
 
@@ -253,12 +335,10 @@ def infer_graph_types(order: list[Node], known: dict[str, str],
         if n.op is None:
             t = known.get(n.name)
             a = n.attrs.get("__dtype__")
-            if a is not None:
-                at = CODE_TO_NAME[int(a)]
-                if t is not None and t != at:
-                    raise MXNetError(f"Type inconsistent for variable '{n.name}': provided {t}, "
-                                     f"its __dtype__ attribute is {at}")
-                t = at
+            if a is not None and t is None:
+                # as in MXNet 1.9.1, a dtype given to infer_type/simple_bind overrides the
+                # attribute, which fills in only an unprovided dtype
+                t = CODE_TO_NAME[int(a)]
             types[(id(n), 0)] = t
     ops = [n for n in order if n.op is not None]
     for _ in range(len(ops) + 2):

@@ -205,3 +205,28 @@ def cond(pred, then_func, else_func, name="cond"):
 
 
 __all__ += ["foreach", "while_loop", "cond"]
+
+
+def rand_zipfian(true_classes, num_sampled, range_max):
+    """Symbolic :func:`mxnet.ndarray.contrib.rand_zipfian`: ``(samples, expected count of
+    the true classes, expected count of the samples)`` as three Symbols.
+
+    Examples
+    --------
+    >>> s, c_true, c_s = mx.sym.contrib.rand_zipfian(mx.sym.var('t'), 4, 5)
+    """
+    import math
+
+    from .. import symbol as sym
+
+    log_range = math.log(range_max + 1)
+    rand = sym.random.uniform(0, log_range, shape=(num_sampled,), dtype="float64")
+    sampled = (rand.exp() - 1).astype("int64") % range_max
+    true_f = true_classes.astype("float64")
+    count_true = ((true_f + 2.0) / (true_f + 1.0)).log() / log_range * num_sampled
+    sampled_f = sampled.astype("float64")
+    count_sampled = ((sampled_f + 2.0) / (sampled_f + 1.0)).log() / log_range * num_sampled
+    return sampled, count_true, count_sampled
+
+
+__all__ += ["rand_zipfian"]

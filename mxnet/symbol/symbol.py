@@ -295,9 +295,11 @@ class Symbol(ArithMixin):
 
     def get_children(self) -> Symbol | None:
         """The inputs of the head node(s) as a group, or None for a variable."""
-        entries = []
-        for n, _ in self._outputs:
-            entries += n.inputs
+        entries, seen = [], set()
+        for n, _ in self._outputs:  # each head node once (a multi-output node's outputs)
+            if id(n) not in seen:
+                seen.add(id(n))
+                entries += n.inputs
         return Symbol._from_entries(entries) if entries else None
 
     def list_arguments(self) -> list[str]:

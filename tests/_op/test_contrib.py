@@ -76,6 +76,19 @@ RECORDS = [
                                         X[:, :2].copy()], {"input_dim": 3, "output_dim": 2},
            ref=lambda d, w, **k: w[d.astype(int)], grad=True, grad_inputs=(1,)),
 ]
+QX = np.array([[0.1392, -0.5928], [0.6027, 0.8579]], np.float32)
+LO, HI = np.array([-2.0], np.float32), np.array([1.0], np.float32)
+RECORDS += [  # quantize values from MXNet 1.9.1 (range = max(|lo|, |hi|) = 2)
+    Record("_contrib_quantize", [QX, LO, HI], {"out_type": "int8"},
+           ref=lambda x, lo, hi, **k: [np.array([[9, -38], [38, 54]], np.int8),
+                                       np.array([-2.0], np.float32), np.array([2.0], np.float32)]),
+    Record("_contrib_quantize", [QX, LO, HI], name="quantize_uint8",
+           ref=lambda x, lo, hi: [np.array([[18, 0], [77, 109]], np.uint8), lo, hi]),
+    Record("_contrib_dequantize", [np.array([[9, -38], [38, 54]], np.int8), LO, HI],
+           ref=lambda q, lo, hi: q.astype(np.float32) * (2.0 / 127.5)),
+    Record("_contrib_dequantize", [np.array([[18, 0], [77, 109]], np.uint8), LO, HI],
+           ref=lambda q, lo, hi: q.astype(np.float32) * (2.0 / 255.5), name="dequantize_uint8"),
+]
 RECORDS += [golden_record(n, rtol=1e-4, grad=False) for n in
             ("selfatt_qk", "selfatt_valatt", "encdec_qk", "encdec_valatt")]
 RECORDS += [golden_record(n, rtol=1e-4) for n in ("dcn", "dcn_stride_dg", "mdcn", "psroi",
@@ -161,3 +174,18 @@ def test_hawkesll_gradients():
     for i in range(3):
         np.testing.assert_allclose(nds[i].grad.asnumpy(), HAWKES[f"grad{i}"], rtol=1e-4,
                                    atol=1e-5, err_msg=f"hawkesll gradient of input {i}")
+
+
+def test_rand_zipfian():
+    true = mx.nd.array([3, 1, 0])
+    samples, c_true, c_samp = mx.nd.contrib.rand_zipfian(true, 5, 10)
+    assert samples.shape == (5,) and samples.dtype == np.int64
+    assert ((samples.asnumpy() >= 0) & (samples.asnumpy() < 10)).all()
+    want = np.log((true.asnumpy() + 2.0) / (true.asnumpy() + 1.0)) / np.log(11) * 5
+    np.testing.assert_allclose(c_true.asnumpy(), want)  # MXNet 1.9.1: [0.4653 0.8455 1.4453]
+    s = samples.asnumpy().astype(np.float64)
+    np.testing.assert_allclose(c_samp.asnumpy(), np.log((s + 2) / (s + 1)) / np.log(11) * 5)
+    sym = mx.sym.contrib.rand_zipfian(mx.sym.var("t"), 5, 10)
+    outs = mx.sym.Group(list(sym)).bind(mx.cpu(), {"t": true}).forward()
+    assert [o.dtype for o in outs] == [np.int64, np.float64, np.float64]
+    np.testing.assert_allclose(outs[1].asnumpy(), want)

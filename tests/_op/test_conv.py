@@ -107,3 +107,25 @@ def test_pooling_same_convention():
     with pytest.raises(MXNetError):
         function_for("Pooling")(mx.nd.ones((1, 1, 4, 4)), kernel=(2, 2),
                                 pooling_convention="same")
+
+
+def test_pooling_pad_and_stride_extra_entries():
+    pool = function_for("Pooling")
+    x = mx.nd.array(np.arange(10, dtype=np.float32).reshape(1, 1, 10))
+    # MXNet uses the first kernel-ndim entries of a longer pad/stride
+    y = pool(x, kernel=(2,), stride=(2, 3), pad=(1, 0, 0), pool_type="max")
+    np.testing.assert_array_equal(y.asnumpy()[0, 0], [0, 2, 4, 6, 8, 9])
+    y = pool(x, kernel=(2,), stride=(2,), pad=(0, 0, 0), pool_type="max",
+             pooling_convention="same")
+    assert y.shape == (1, 1, 5)
+    with pytest.raises(MXNetError, match="pad"):
+        pool(x, kernel=(2,), stride=(2,), pad=(2,), pool_type="max", pooling_convention="same")
+    with pytest.raises(MXNetError):  # shorter than the kernel
+        pool(mx.nd.ones((1, 1, 4, 4)), kernel=(2, 2), pad=(1,))
+
+
+def test_deconvolution_num_filter_must_divide_groups():
+    x = mx.nd.ones((1, 4, 3, 3))
+    with pytest.raises(MXNetError, match="num_group"):
+        function_for("Deconvolution")(x, mx.nd.ones((4, 1, 3, 3)), kernel=(3, 3),
+                                      num_filter=3, num_group=2, no_bias=True)

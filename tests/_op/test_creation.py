@@ -34,3 +34,14 @@ RECORDS = [
 @pytest.mark.parametrize("rec", RECORDS, ids=lambda r: r.id)
 def test_record(rec):
     run_record(rec)
+
+
+def test_arange_integer_dtype_truncates_start_and_step():
+    # MXNet 1.9.1 casts start and step to the integer dtype before stepping
+    import mxnet as mx
+
+    out = mx.nd.arange(2.7, 20, 2.5, dtype="int32").asnumpy()
+    np.testing.assert_array_equal(out, [2, 4, 6, 8, 10, 12, 14])
+    out = mx.nd.arange(-3.7, 5, 1.9, dtype="uint8").asnumpy()
+    np.testing.assert_array_equal(out, np.array([253, 254, 255, 0, 1], dtype=np.uint8))
+    assert mx.nd.arange(1.3, 456.6, 1.3, dtype="int32").asnumpy()[-1] == 351

@@ -29,3 +29,40 @@ RECORDS = [Record("Custom", [X], {"op_type": "_record_sqr"}, ref=lambda x, op_ty
 @pytest.mark.parametrize("rec", RECORDS, ids=lambda r: r.id)
 def test_record(rec):
     run_record(rec)
+
+
+class _Failing(operator.CustomOp):
+    def forward(self, is_train, req, in_data, out_data, aux):
+        raise ValueError("boom in user code")
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        pass
+
+
+@operator.register("_record_failing")
+class _FailingProp(operator.CustomOpProp):
+    def create_operator(self, ctx, shapes, dtypes):
+        return _Failing()
+
+
+def test_user_error_becomes_mxnet_error():
+    import mxnet as mx
+
+    with pytest.raises(mx.base.MXNetError, match="boom in user code"):
+        mx.nd.Custom(mx.nd.ones((2, 2)), op_type="_record_failing").wait_to_read()
+
+
+def test_get_operator_arguments_lists_inputs_then_params():
+    from mxnet.operator import OperatorArguments, get_operator_arguments
+
+    act = get_operator_arguments("Activation")
+    assert isinstance(act, OperatorArguments)
+    assert act.narg == 2 and act.names == ["data", "act_type"]
+    assert act.types == ["NDArray-or-Symbol",
+                         "{'relu', 'sigmoid', 'softrelu', 'softsign', 'tanh'}, required"]
+    fc = get_operator_arguments("FullyConnected")
+    assert fc.names == ["data", "weight", "bias", "num_hidden", "no_bias", "flatten"]
+    assert fc.types[3:] == ["int, required", "boolean, optional, default=0",
+                            "boolean, optional, default=1"]
+    bn = get_operator_arguments("BatchNorm")
+    assert bn.names[:5] == ["data", "gamma", "beta", "moving_mean", "moving_var"]

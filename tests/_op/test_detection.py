@@ -131,3 +131,42 @@ def test_box_nms_topk_zero_returns_input():
     d = load("box_nms_default")["in0"]
     out = mx.nd.contrib.box_nms(mx.nd.array(d), topk=0)
     np.testing.assert_array_equal(out.asnumpy(), d)
+
+
+def test_box_nms_drops_background_class_minus_one():
+    # MXNet 1.9.1: with id_index set, boxes whose class id equals background_id (-1 by
+    # default) are removed before suppression
+    boxes = mx.nd.array([[0, 0.5, 0.1, 0.1, 0.2, 0.2], [-1, 0.9, 0.5, 0.5, 0.7, 0.8],
+                         [1, 0.3, 0.5, 0.5, 0.7, 0.8]])
+    out = mx.nd.contrib.box_nms(boxes, id_index=0, force_suppress=True).asnumpy()
+    np.testing.assert_allclose(out[:, 0], [0, 1, -1])
+    kept = mx.nd.contrib.box_nms(boxes, id_index=0, background_id=5).asnumpy()
+    assert kept[0, 0] == -1 and kept[0, 1] == np.float32(0.9)
+
+
+def test_multibox_prior_first_ratio_applies_to_sizes():
+    x = mx.nd.zeros((1, 1, 2, 4))
+    box = mx.nd.contrib.MultiBoxPrior(x, sizes=[0.5], ratios=[4.0]).asnumpy()[0, 0]
+    # centre (0.125, 0.25); half sizes: w = 0.5 * 2/4 * 2 / 2, h = 0.5 / 2 / 2
+    np.testing.assert_allclose(box, [0.125 - 0.25, 0.25 - 0.125, 0.125 + 0.25, 0.25 + 0.125],
+                               rtol=1e-6)
+
+
+def test_proposal_backward_is_zero_and_ignores_head_shape():
+    rs = np.random.RandomState(0)
+    cls = mx.nd.array(rs.rand(2, 18, 4, 4))
+    bb = mx.nd.array(rs.rand(2, 36, 4, 4) * 0.1)
+    info = mx.nd.array([[64, 64, 1.0], [64, 64, 1.0]])
+    kw = dict(scales=(8, 16, 32), rpn_pre_nms_top_n=50, rpn_post_nms_top_n=10, rpn_min_size=4)
+    cls.attach_grad()
+    with mx.autograd.record():
+        loss = (mx.nd.contrib.MultiProposal(cls, bb, info, **kw) * 2).sum()
+    loss.backward()
+    assert (cls.grad.asnumpy() == 0).all()
+    sym = mx.sym.contrib.MultiProposal(mx.sym.var("c"), mx.sym.var("b"), mx.sym.var("i"), **kw)
+    gc, gb = mx.nd.ones(cls.shape), mx.nd.ones(bb.shape)
+    ex = sym.bind(mx.cpu(), {"c": cls, "b": bb, "i": info}, args_grad={"c": gc, "b": gb},
+                  grad_req={"c": "write", "b": "add", "i": "null"})
+    ex.forward(is_train=True)
+    ex.backward([mx.nd.ones((7, 5))])  # MXNet ignores the (mis-shaped) head gradient here
+    assert (gc.asnumpy() == 0).all() and (gb.asnumpy() == 1).all()

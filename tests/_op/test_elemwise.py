@@ -333,3 +333,66 @@ def test_symbol_type_inference_matches_imperative():
             res = res if isinstance(res, list) else [res]
             got = [np.dtype(t).name for t in outs[:len(res)]]
             assert got == [np.dtype(o.dtype).name for o in res], rec.id
+
+
+def test_gamma_gammaln_pole_values_match_mxnet():
+    # MXNet: Gamma is NaN at negative integers; psi (in both gradients) is +inf at the poles
+    import mxnet as mx
+
+    x = mx.nd.array([-2.0, 0.0, 1.5])
+    x.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.gamma(x)
+    y.backward()
+    out, grad = y.asnumpy(), x.grad.asnumpy()
+    assert np.isnan(out[0]) and np.isposinf(out[1])
+    assert np.isnan(grad[0]) and np.isposinf(grad[1])
+    np.testing.assert_allclose(grad[2], 0.0323400, rtol=1e-4)
+    with mx.autograd.record():
+        y = mx.nd.gammaln(x)
+    y.backward()
+    assert np.isposinf(x.grad.asnumpy()[:2]).all()
+
+
+def test_unary_edge_gradients_match_mxnet():
+    # values at 0 / +-inf / NaN as MXNet 1.9.1 gives them
+    import mxnet as mx
+
+    x = mx.nd.array([0.0, np.inf, -np.inf, np.nan])
+    x.attach_grad()
+    grads = {}
+    for name in ("cbrt", "rcbrt", "softsign", "hard_sigmoid"):
+        with mx.autograd.record():
+            y = getattr(mx.nd, name)(x)
+        y.backward()
+        grads[name] = x.grad.asnumpy()
+    assert np.isposinf(grads["cbrt"][0]) and np.isneginf(grads["rcbrt"][0])
+    np.testing.assert_array_equal(grads["softsign"][1:3], [0.0, 0.0])
+    assert grads["hard_sigmoid"][3] == 0.0
+    assert np.isnan(mx.nd.hard_sigmoid(x).asnumpy()[3])
+    x64 = mx.nd.array([-2.0], dtype="float64")
+    x64.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.gammaln(x64)
+    y.backward()
+    assert x64.grad.asnumpy()[0] == np.finfo(np.float64).max
+
+
+def test_constant_outputs_send_zero_gradients():
+    # MXNet records every op: a path through BlockGrad/logical_not/zeros_like/argmax gives
+    # zero gradients instead of "not in a computational graph"
+    import mxnet as mx
+
+    x = mx.nd.array([1.0, 0.0, 2.0])
+    x.attach_grad()
+    for fn in (mx.nd.logical_not, mx.nd.zeros_like, mx.nd.BlockGrad,
+               lambda v: v.argmax(axis=0)):
+        x.grad[:] = 5
+        with mx.autograd.record():
+            y = fn(x)
+        y.backward()
+        np.testing.assert_array_equal(x.grad.asnumpy(), np.zeros(3))
+    with mx.autograd.record():
+        y = x * 2 + mx.nd.BlockGrad(x)
+    y.backward()
+    np.testing.assert_array_equal(x.grad.asnumpy(), np.full(3, 2.0))

@@ -65,3 +65,31 @@ def test_label_gradient_is_zero_and_head_ignored():
     e = np.exp(X) / np.exp(X).sum(1, keepdims=True)
     np.testing.assert_allclose(x.grad.asnumpy(), e - np.eye(4)[[1, 2, 3]], rtol=1e-5, atol=1e-6)
     np.testing.assert_array_equal(lab.grad.asnumpy(), 0)
+
+
+def test_ctc_gradient_zero_past_data_lengths():
+    # steps beyond a sequence's length may hold anything (even NaN): their gradient is 0
+    data = mx.nd.array(np.random.RandomState(0).uniform(-1, 1, (4, 2, 3)))
+    data[3] = np.nan
+    data.attach_grad()
+    with mx.autograd.record():
+        loss = mx.nd.CTCLoss(data, mx.nd.array([[1, 2], [2, 0]]), mx.nd.array([3, 3]),
+                             use_data_lengths=True)
+    loss.backward()
+    g = data.grad.asnumpy()
+    assert np.isfinite(loss.asnumpy()).all() and np.isfinite(g).all()
+    assert (g[3] == 0).all()
+
+
+def test_softmax_output_probability_labels():
+    # a label shaped like the data is a distribution: gradient = grad_scale*(softmax - label)
+    x = mx.nd.array([[1.0, 2.0, 0.5], [0.0, -1.0, 1.0]])
+    lab = mx.nd.array([[0.2, 0.5, 0.3], [1.0, 0.0, 0.0]])
+    x.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.SoftmaxOutput(x, lab, grad_scale=2.0, normalization="batch")
+    y.backward()
+    p = np.exp(x.asnumpy()) / np.exp(x.asnumpy()).sum(1, keepdims=True)
+    np.testing.assert_allclose(x.grad.asnumpy(), 2.0 * (p - lab.asnumpy()), rtol=1e-5)
+    s = mx.sym.SoftmaxOutput(mx.sym.var("x"), mx.sym.var("l"))
+    assert s.infer_shape(x=(2, 3), l=(2, 3))[0] == [(2, 3), (2, 3)]

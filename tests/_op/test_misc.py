@@ -233,3 +233,50 @@ def test_svm_output_ignores_head_gradient():
 def test_crop_errors():
     with pytest.raises(mx.base.MXNetError, match="Crop"):
         mx.nd.Crop(mx.nd.ones((1, 1, 3, 3)), h_w=(4, 4), num_args=1)
+
+
+def test_symbol_attr_with_numpy_ints_in_tuple():
+    # numpy 2 prints np.int64 inside tuples as "np.int64(3)"; the stored attribute must stay
+    # MXNet's plain "(3, 3)" so the symbol binds and round-trips through JSON
+    import mxnet as mx
+
+    k = tuple(np.array([3, 3]))
+    conv = mx.sym.Convolution(mx.sym.var("x"), kernel=k, num_filter=2, no_bias=True, name="c")
+    assert conv.attr_dict()["c"]["kernel"] == "(3, 3)"
+    _, out, _ = conv.infer_shape(x=(1, 1, 5, 5))
+    assert out == [(1, 2, 3, 3)]
+
+
+def test_simple_bind_ignores_non_shape_keywords():
+    # MXNet only reads tuple values as shapes; take(..., axis=, mode=) keywords pass through
+    import mxnet as mx
+
+    y = mx.sym.take(mx.sym.var("a"), mx.sym.var("indices"), axis=0)
+    exe = y.simple_bind(mx.cpu(), a=(4, 2), indices=(3,), axis=0, mode="clip")
+    assert exe.outputs[0].shape == (3, 2)
+
+
+def test_check_numeric_gradient_grad_nodes_dict():
+    # a grad_nodes dict is a grad_req per node: 'null' nodes are not differentiated
+    import mxnet as mx
+    from mxnet.test_utils import check_numeric_gradient
+
+    a, b = mx.sym.var("a"), mx.sym.var("b")
+    sym = mx.sym.take(a, b)
+    data = np.random.rand(4, 3)
+    idx = np.array([0.2, 2.0])  # rounding index: numerical gradient would be nonzero/noisy
+    check_numeric_gradient(sym, [data, idx], grad_nodes={"a": "write", "b": "null"})
+    check_numeric_gradient(sym, [data, idx], grad_nodes={"a": "add", "b": "null"})
+
+
+def test_executor_outputs_have_inferred_dtype_before_forward():
+    import mxnet as mx
+
+    x = mx.sym.Variable("x", dtype=np.float32)
+    for op in (mx.sym.Cast, mx.sym.amp_cast):
+        exe = op(x, dtype=np.float16).bind(mx.cpu(), {"x": mx.nd.ones(3)})
+        assert exe.outputs[0].dtype == np.float16
+    # a dtype given to simple_bind/infer_type overrides the variable's dtype attribute
+    exe = (x * 2).simple_bind(mx.cpu(), x=(2,), type_dict={"x": "float64"})
+    assert exe.outputs[0].dtype == np.float64 and exe.arg_arrays[0].dtype == np.float64
+    assert (x * 2).infer_type(x="int32")[1] == [np.int32]

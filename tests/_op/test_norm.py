@@ -99,3 +99,18 @@ def test_batchnorm_fix_gamma_gradient_is_zero():
     y.backward()
     np.testing.assert_array_equal(g.grad.asnumpy(), [0, 0])
     assert abs(y.asnumpy().std(0) - 1).max() < 1e-2  # gamma treated as 1
+
+
+@pytest.mark.parametrize("op", ["LayerNorm", "GroupNorm"])
+def test_mean_std_outputs_carry_no_gradient(op):
+    # MXNet 1.9.1: head gradients on the mean/std outputs do not reach the data
+    x = mx.nd.array(np.random.RandomState(0).uniform(-1, 1, (2, 4, 3)))
+    kw = {"num_groups": 2} if op == "GroupNorm" else {"axis": 1}
+    n = 2 if op == "GroupNorm" else 4
+    x.attach_grad()
+    with mx.autograd.record():
+        _, mean, std = getattr(mx.nd, op)(x, mx.nd.ones(n), mx.nd.zeros(n),
+                                          output_mean_var=True, **kw)
+        head = (mean * 3).sum() + (std * 2).sum()
+    head.backward()
+    assert (x.grad.asnumpy() == 0).all()

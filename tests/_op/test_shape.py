@@ -225,3 +225,31 @@ def test_split_v2_indices():
     a = mx.nd.ones((2, 3, 4))
     outs = mx.nd._internal._split_v2(a, split_v2_indices(a.shape, [1, 3], 2), 2)
     assert [o.shape for o in outs] == [(2, 3, 1), (2, 3, 2), (2, 3, 1)]
+
+
+def test_reshape_transpose_flatten_infer_input_from_output():
+    # MXNet's symbolic shape inference runs Reshape/transpose/Flatten backwards: an unknown
+    # (0) input dim is recovered from the known output shape
+    import mxnet as mx
+
+    d = mx.sym.var("data")
+    net = mx.sym.elemwise_add(d.reshape((0, -1)), mx.sym.ones(shape=(2, 75)))
+    args, outs, _ = net.infer_shape(data=(2, 0, 5, 5))
+    assert args[0] == (2, 3, 5, 5) and outs[0] == (2, 75)
+    net = mx.sym.transpose(d, axes=(1, 0, 2)) + mx.sym.zeros((3, 2, 4))
+    assert net.infer_shape(data=(0, 3, 0))[0][0] == (2, 3, 4)
+    net = mx.sym.Flatten(d) + mx.sym.zeros((2, 12))
+    assert net.infer_shape(data=(0, 3, 4))[0][0] == (2, 3, 4)
+
+
+def test_tile_zero_reps_needs_np_shape():
+    import mxnet as mx
+    from mxnet.base import MXNetError
+
+    data = mx.nd.arange(16).reshape((4, 4))
+    with pytest.raises(MXNetError):
+        mx.nd.tile(data, (1, 0, 3))
+    with pytest.raises(MXNetError):
+        mx.nd.tile(data, (1, 2, -3))
+    with mx.util.np_shape():
+        assert mx.nd.tile(data, (1, 0, 3)).shape == (1, 0, 12)

@@ -90,3 +90,26 @@ def test_length_needs_use_length():
         mx.nd.softmax(x, length)
     with pytest.raises(mx.base.MXNetError, match="expects 2 inputs"):
         mx.nd.softmax(x, use_length=True)
+
+
+def test_softmax_length_with_asnumpy_dtype_helpers():
+    # MXNet's check_symbolic_* accept dtype="asnumpy": each array keeps its own dtype
+    from mxnet.test_utils import (
+        check_numeric_gradient,
+        check_symbolic_backward,
+        check_symbolic_forward,
+    )
+
+    x = np.random.RandomState(0).uniform(-1, 1, (2, 4, 3)).astype(np.float64)
+    length = np.array([[4, 2, 1], [3, 4, 2]], np.int32)
+    sym = mx.sym.softmax(mx.sym.var("data"), mx.sym.var("length"), use_length=True, axis=1)
+    want = np.zeros_like(x)
+    for i in range(2):
+        for j in range(3):
+            e = np.exp(x[i, :length[i, j], j] - x[i, :length[i, j], j].max())
+            want[i, :length[i, j], j] = e / e.sum()
+    loc = {"data": x, "length": length}
+    check_symbolic_forward(sym, loc, [want], rtol=1e-6, atol=1e-8, dtype="asnumpy")
+    check_symbolic_backward(sym, loc, [np.ones(x.shape)], [np.zeros(x.shape),
+                            np.zeros(length.shape, np.int32)], dtype="asnumpy")
+    check_numeric_gradient(mx.sym.softmax(mx.sym.var("data"), axis=1), [x], dtype=np.float64)

@@ -272,3 +272,70 @@ def test_hybridized_inference_output_is_plain_and_detached():
     y = net(x)  # NHWC strides are used inside, not visible outside
     assert y._t.is_contiguous() and not y._t.requires_grad
     np.testing.assert_allclose(y.asnumpy(), eager, rtol=1e-5, atol=1e-6)
+
+
+def test_block_save_load_model_structure(tmp_path):
+    class Chain(mx.gluon.nn.Block):
+        def add(self, block):
+            self._children[block.name + str(len(self._children))] = block
+
+        def forward(self, x):
+            for block in self._children.values():
+                x = block(x)
+            return x
+
+    def build():
+        inner = Chain()
+        inner.add(mx.gluon.nn.Dense(4))
+        net = Chain()
+        net.add(inner)
+        net.add(mx.gluon.nn.Dense(3))
+        return net
+
+    net1 = build()
+    net1.initialize()
+    net1.hybridize()
+    x = mx.nd.ones((2, 5))
+    out1 = net1(x)
+    prefix = str(tmp_path / "m")
+    net1.save(prefix)
+    net2 = build()  # fresh names (dense2, dense3): load restores the saved ones
+    net2.load(prefix)
+    np.testing.assert_allclose(net2(x).asnumpy(), out1.asnumpy(), rtol=1e-6)
+    assert list(net2._children.values())[1].name == list(net1._children.values())[1].name
+
+
+def test_hybridized_trailing_none_uses_defaults():
+    class AddOpt(mx.gluon.HybridBlock):
+        def hybrid_forward(self, F, a, b=None):
+            return a if b is None else a + b
+
+    blk = AddOpt()
+    blk.hybridize()
+    x = mx.nd.ones((3,))
+    np.testing.assert_allclose(blk(x).asnumpy(), 1)
+    np.testing.assert_allclose(blk(x, None).asnumpy(), 1)
+    with pytest.raises(ValueError, match="does not match the cached version"):
+        blk(x, x)
+    blk2 = AddOpt()
+    blk2.hybridize()
+    blk2(x, None)
+    np.testing.assert_allclose(blk2(x).asnumpy(), 1)
+
+
+def test_symbol_block_param_dtypes_follow_input_dtype(tmp_path):
+    net = nn.HybridSequential()
+    net.add(nn.Dense(3), nn.BatchNorm())
+    net.initialize()
+    net.cast("float64")
+    net.hybridize()
+    net(mx.nd.ones((2, 4), dtype="float64"))
+    prefix = str(tmp_path / "n")
+    net.export(prefix)
+    sb = gluon.SymbolBlock(sym.load(prefix + "-symbol.json"), sym.var("data", dtype="float64"))
+    assert all(p.dtype == np.float64 for p in sb.collect_params().values())
+    sb.collect_params().load(prefix + "-0000.params")
+    plain = gluon.SymbolBlock(sym.load(prefix + "-symbol.json"), sym.var("data"))
+    assert all(p.dtype == np.float32 for p in plain.collect_params().values())
+    sb.cast("float32")
+    assert sb(mx.nd.ones((2, 4))).dtype == np.float32

@@ -63,3 +63,39 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match="log_interval must be"):
         LoggingHandler(log_interval="batch")
     assert isinstance(StoppingHandler(1), StoppingHandler)
+
+
+def test_resume_from_checkpoint_continues_the_budget(tmp_path):
+    from mxnet.gluon.contrib.estimator import CheckpointHandler
+
+    data = gluon.data.DataLoader(gluon.data.ArrayDataset(mx.nd.ones((16, 5)),
+                                                         mx.nd.zeros((16, 1))), batch_size=8)
+    net = gluon.nn.Dense(3)
+    acc = mx.metric.Accuracy()
+    est = Estimator(net, loss=gluon.loss.SoftmaxCrossEntropyLoss(), train_metrics=acc)
+    d = str(tmp_path)
+    est.fit(data, event_handlers=[CheckpointHandler(d, "m", monitor=acc, max_checkpoints=1)],
+            epochs=2)
+    assert os.path.isfile(os.path.join(d, "m-epoch1batch4.params"))
+    est.fit(data, event_handlers=[CheckpointHandler(d, "m", monitor=acc, max_checkpoints=1,
+                                                    resume_from_checkpoint=True)], epochs=4)
+    assert est.max_epoch == 2  # 4 asked, epochs 0 and 1 already trained
+    assert os.path.isfile(os.path.join(d, "m-epoch3batch8.states"))
+    with pytest.raises(ValueError, match="maximum number of epoch 2 reached"):
+        est.fit(data, event_handlers=[CheckpointHandler(d, "m", resume_from_checkpoint=True)],
+                epochs=2)
+
+
+def test_context_and_foreign_metric_checks():
+    net = gluon.nn.Dense(2)
+    l2 = gluon.loss.L2Loss()
+    with pytest.raises(AssertionError, match="gpu\\(100\\) is not available"):
+        Estimator(net, loss=l2, context=[mx.cpu(), mx.gpu(100)])
+    assert Estimator(net, loss=l2).context == [mx.cpu()]
+    data = gluon.data.DataLoader(gluon.data.ArrayDataset(mx.nd.ones((4, 3)),
+                                                         mx.nd.ones((4, 2))), batch_size=2)
+    rmse = mx.metric.RMSE()
+    est = Estimator(net, loss=l2, train_metrics=rmse)
+    est.fit(data, epochs=1, event_handlers=[LoggingHandler(metrics=est.train_metrics)])
+    with pytest.raises(ValueError, match="outside of the known training and validation"):
+        est.fit(data, epochs=1, event_handlers=[LoggingHandler(metrics=[mx.metric.RMSE("x")])])

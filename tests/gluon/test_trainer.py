@@ -100,7 +100,7 @@ def test_stale_gradient_and_learning_rate():
 
 def test_allreduce_then_update_and_errors():
     net = _net([mx.cpu(0), mx.cpu(1)])
-    tr = Trainer(net.collect_params(), "sgd", {"learning_rate": 1.0})
+    tr = Trainer(net.collect_params(), "sgd", {"learning_rate": 1.0}, update_on_kvstore=False)
     for ctx in (mx.cpu(0), mx.cpu(1)):
         with autograd.record():
             loss = net(mx.nd.ones((1, 3), ctx=ctx)).sum()

@@ -1,6 +1,7 @@
 """gluon.utils: split_data, split_and_load, clip_global_norm, check_sha1, download."""
 
 import hashlib
+import os
 
 import numpy as np
 import pytest
@@ -50,3 +51,41 @@ def test_check_sha1_and_download_offline(tmp_path):
     with pytest.raises(RuntimeError, match="Failed downloading url http://127.0.0.1:9/y.bin"):
         utils.download("http://127.0.0.1:9/y.bin", path=str(tmp_path), retries=1)
     assert not list(tmp_path.glob("y.bin*"))  # no partial file left behind
+
+
+def test_download_goes_through_requests_when_installed(tmp_path, monkeypatch):
+    import io
+    import sys
+    import types
+
+    calls = []
+
+    class _Resp:
+        status_code = 200
+
+        def __init__(self, content):
+            self._buf = io.BytesIO(content)
+
+        def iter_content(self, chunk_size=1):
+            while True:
+                b = self._buf.read(chunk_size)
+                if not b:
+                    return
+                yield b
+
+    def get(url, stream=False, verify=True):
+        calls.append((url, stream, verify))
+        return _Resp(b"MOCK CONTENT" * 100)
+
+    monkeypatch.setitem(sys.modules, "requests", types.SimpleNamespace(get=get))
+    dest = str(tmp_path / "README.md")
+    import warnings
+
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        out = utils.download("https://example.com/README.md", path=dest,
+                             verify_ssl=False)
+    assert out == dest and os.path.getsize(dest) == 1200
+    assert calls == [("https://example.com/README.md", True, False)]
+    assert any(str(x.message).startswith("Unverified HTTPS request") for x in w)
+    assert os.listdir(str(tmp_path)) == ["README.md"]

@@ -46,7 +46,9 @@ def _check_loaded(arr, spec):
 @pytest.mark.parametrize("fname", sorted(MANIFEST["files"]))
 def test_load_golden_bit_exact(fname):
     entry = MANIFEST["files"][fname]
-    got = mx.nd.load(os.path.join(GOLDEN, fname))
+    # V3 (NumPy-shape) files load only with NumPy-shape semantics on, as in MXNet
+    with np_shape("v3" in fname):
+        got = mx.nd.load(os.path.join(GOLDEN, fname))
     want = entry["loaded"]
     if entry["kind"] == "dict":
         assert isinstance(got, dict)
@@ -167,8 +169,13 @@ def test_read_none_record_and_v3_in_nd_mode():
     got = mx.nd.load_frombuffer(_listfile([none]))
     assert got[0].size == 0
     v3 = _record((), np.float32(7).tobytes(), magic=_serial.V3_MAGIC)
-    got = mx.nd.load_frombuffer(_listfile([v3]))  # accepted in either mode
-    assert got[0].shape == () and got[0].asnumpy() == 7
+    with pytest.raises(MXNetError, match="saved in np shape semantics"):
+        mx.nd.load_frombuffer(_listfile([v3]))  # MXNet: V3 needs NumPy-shape semantics
+    with np_shape(True):
+        got = mx.nd.load_frombuffer(_listfile([v3]))
+        assert got[0].shape == () and got[0].asnumpy() == 7
+        with pytest.raises(MXNetError, match="not saved in np shape semantics"):
+            mx.nd.load_frombuffer(_listfile([none]))
 
 
 @pytest.mark.parametrize("mutate, msg", [

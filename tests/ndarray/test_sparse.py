@@ -226,7 +226,7 @@ def test_asscipy():
 
 def test_kvstore_row_sparse_pull():
     kv = mx.kv.create("local")
-    kv.init("w", mx.nd.arange(12).reshape((4, 3)))
+    kv.init("w", mx.nd.arange(12).reshape((4, 3)).tostype("row_sparse"))  # MXNet needs rsp
     out = sp.zeros("row_sparse", (4, 3))
     kv.row_sparse_pull("w", out=out, row_ids=mx.nd.array([2, 0, 2]))
     np.testing.assert_array_equal(out.indices.asnumpy(), [0, 2])

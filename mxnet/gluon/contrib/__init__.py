@@ -1,3 +1,3 @@
 """Experimental Gluon APIs (``mx.gluon.contrib``)."""
 
-from . import estimator, nn
+from . import data, estimator, nn, rnn

@@ -23,7 +23,7 @@ from ...ndarray.ndarray import NDArray
 from ...ndarray.ndarray import array as _nd_array
 from . import sampler as _sampler
 
-__all__ = ['DataLoader']
+__all__ = ['DataLoader', 'DataLoaderV1']
 
 
 _SHM_MIN_BYTES = 1 << 16
@@ -361,3 +361,22 @@ class DataLoader:
     def clean(self) -> None:
         """Drop the prefetched iterator; prefetching restarts at the next ``__iter__``."""
         self._iter = None
+
+
+class DataLoaderV1(DataLoader):
+    """MXNet's first-generation loader API (no ``prefetch``/``thread_pool``/``timeout``);
+    batches are produced as by :class:`DataLoader`.
+
+    Examples
+    --------
+    >>> loader = DataLoaderV1(mx.gluon.data.ArrayDataset(mx.nd.ones((4, 2))), batch_size=2)
+    >>> [b.shape for b in loader]
+    [(2, 2), (2, 2)]
+    """
+
+    def __init__(self, dataset: Any, batch_size: int | None = None, shuffle: bool = False,
+                 sampler=None, last_batch: str | None = None, batch_sampler=None,
+                 batchify_fn: Callable | None = None, num_workers: int = 0,
+                 pin_memory: bool = False, pin_device_id: int = 0) -> None:
+        super().__init__(dataset, batch_size, shuffle, sampler, last_batch, batch_sampler,
+                         batchify_fn, num_workers, pin_memory, pin_device_id)

@@ -17,7 +17,11 @@ def _is_sym(x) -> bool:
 
 
 def _as_list(obj):
-    return list(obj) if isinstance(obj, (list, tuple)) else [obj]
+    if isinstance(obj, (list, tuple)):
+        return list(obj)
+    if _is_sym(obj) and len(obj.list_outputs()) > 1:  # e.g. the outputs of a symbolic split
+        return list(obj)
+    return [obj]
 
 
 def format_sequence(length, inputs, layout, merge, in_layout=None):
@@ -54,7 +58,7 @@ def format_sequence(length, inputs, layout, merge, in_layout=None):
             F = _symbol()
         else:
             F = ndarray
-            batch_size = inputs[0].shape[batch_axis]
+            batch_size = inputs[0].shape[0]  # one (N, C) array per step
         if merge is True:
             inputs = F.concat(*[F.expand_dims(i, axis=axis) for i in inputs], dim=axis)
             in_axis = axis

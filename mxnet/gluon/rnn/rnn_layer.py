@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ... import ndarray
-from ...base import abstract
+from ...base import MXNetError, abstract
 from ..block import HybridBlock
 from ..parameter import shape_is_known, tensor_types
 
@@ -35,22 +35,28 @@ class _RNNLayer(HybridBlock):
         self._lstm_state_clip_nan = lstm_state_clip_nan
         self._dtype = dtype
         self._use_sequence_length = use_sequence_length
+        self._inits = {"i2h_weight_initializer": i2h_weight_initializer,
+                       "h2h_weight_initializer": h2h_weight_initializer,
+                       "i2h_bias_initializer": i2h_bias_initializer,
+                       "h2h_bias_initializer": h2h_bias_initializer}
         self._gates = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}[mode]
-        if self._projection_size is not None:
-            raise ValueError("projection_size (LSTMP) is not supported by this build's RNN "
-                             "operator")
+        self.skip_states = False
         ng, ni, nh = self._gates, input_size, hidden_size
+        npj = self._projection_size or nh
         for i in range(num_layers):
             for j in ["l", "r"][:self._dir]:
                 self._register_param(f"{j}{i}_i2h_weight", (ng * nh, ni),
                                      i2h_weight_initializer, dtype)
-                self._register_param(f"{j}{i}_h2h_weight", (ng * nh, nh),
+                self._register_param(f"{j}{i}_h2h_weight", (ng * nh, npj),
                                      h2h_weight_initializer, dtype)
                 self._register_param(f"{j}{i}_i2h_bias", (ng * nh,), i2h_bias_initializer,
                                      dtype)
                 self._register_param(f"{j}{i}_h2h_bias", (ng * nh,), h2h_bias_initializer,
                                      dtype)
-            ni = nh * self._dir
+                if self._projection_size:
+                    self._register_param(f"{j}{i}_h2r_weight", (npj, nh),
+                                         h2r_weight_initializer, dtype)
+            ni = npj * self._dir
 
     def _register_param(self, name, shape, init, dtype):
         p = self.params.get(name, shape=shape, init=init, allow_deferred_init=True, dtype=dtype)
@@ -73,6 +79,36 @@ class _RNNLayer(HybridBlock):
     def state_info(self, batch_size=0):
         raise abstract(self, "state_info")
 
+    def _unfuse(self):
+        """The same network as a stack of cells sharing this layer's parameters."""
+        from . import rnn_cell
+
+        if self._projection_size:
+            raise AssertionError("_unfuse does not support projection layer yet!")
+        if self._lstm_state_clip_min or self._lstm_state_clip_max:
+            raise AssertionError("_unfuse does not support state clipping yet!")
+        nh, mode = self._hidden_size, self._mode
+
+        def get_cell(**kwargs):
+            if mode.startswith("rnn_"):
+                return rnn_cell.RNNCell(nh, activation=mode[4:], **kwargs)
+            return {"lstm": rnn_cell.LSTMCell, "gru": rnn_cell.GRUCell}[mode](nh, **kwargs)
+
+        stack = rnn_cell.HybridSequentialRNNCell(prefix=self.prefix, params=self.params)
+        with stack.name_scope():
+            ni = self._input_size
+            for i in range(self._num_layers):
+                kwargs = dict(self._inits, input_size=ni)
+                if self._dir == 2:
+                    stack.add(rnn_cell.BidirectionalCell(get_cell(prefix=f"l{i}_", **kwargs),
+                                                         get_cell(prefix=f"r{i}_", **kwargs)))
+                else:
+                    stack.add(get_cell(prefix=f"l{i}_", **kwargs))
+                if self._dropout > 0 and i != self._num_layers - 1:
+                    stack.add(rnn_cell.DropoutCell(self._dropout))
+                ni = nh * self._dir
+        return stack
+
     def begin_state(self, batch_size=0, func=ndarray.zeros, **kwargs):
         """Initial states (zeros by default) for ``batch_size`` sequences."""
         states = []
@@ -93,7 +129,15 @@ class _RNNLayer(HybridBlock):
                 p = getattr(self, f"{j}{i}_i2h_weight")
                 if not shape_is_known(p.shape):
                     p.shape = (self._gates * self._hidden_size, ni)
-            ni = self._hidden_size * self._dir
+            ni = (self._projection_size or self._hidden_size) * self._dir
+
+    def infer_shape(self, inputs, *args):
+        """Infer parameter shapes from the input (and state) arrays."""
+        if isinstance(inputs, ndarray.NDArray):
+            self._infer_input_size(inputs)
+            if self._projection_size:  # every other shape is fixed by the constructor
+                return
+        super().infer_shape(inputs, *args)
 
     def __call__(self, inputs, states=None, sequence_length=None, **kwargs):
         self.skip_states = states is None
@@ -126,6 +170,16 @@ class _RNNLayer(HybridBlock):
     def _forward_kernel(self, F, inputs, states, sequence_length, **kwargs):
         if self._layout == "NTC":
             inputs = F.swapaxes(inputs, dim1=0, dim2=1)
+        if self._projection_size:
+            if not isinstance(inputs, ndarray.NDArray) or self._use_sequence_length:
+                raise MXNetError("LSTM with projection_size runs imperatively only (not "
+                                 "hybridized, no sequence_length) in this build")
+            from ._lstmp import lstmp_forward
+
+            outputs, states = lstmp_forward(self, inputs, states, kwargs)
+            if self._layout == "NTC":
+                outputs = F.swapaxes(outputs, dim1=0, dim2=1)
+            return outputs, states
         params = [kwargs[f"{d}{layer}_{g}_{t}"].reshape(-1)
                   for t in ("weight", "bias") for layer in range(self._num_layers)
                   for d in ["l", "r"][:self._dir] for g in ("i2h", "h2h")]
@@ -191,7 +245,8 @@ class LSTM(_RNNLayer):
 
     def state_info(self, batch_size=0):
         shape = (self._num_layers * self._dir, batch_size, self._hidden_size)
-        return [{"shape": shape, "__layout__": "LNC", "dtype": self._dtype},
+        r_shape = shape[:2] + (self._projection_size or self._hidden_size,)
+        return [{"shape": r_shape, "__layout__": "LNC", "dtype": self._dtype},
                 {"shape": shape, "__layout__": "LNC", "dtype": self._dtype}]
 
 

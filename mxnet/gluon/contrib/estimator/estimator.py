@@ -33,6 +33,21 @@ from .event_handler import (
 __all__ = ["Estimator"]
 
 
+def _check_handler_metric_ref(handler, known_metrics):
+    for attribute in dir(handler):
+        if "metric" not in attribute:
+            continue
+        reference = getattr(handler, attribute)
+        if not reference:
+            continue
+        for m in reference if isinstance(reference, list) else [reference]:
+            if m not in known_metrics:
+                raise ValueError(f"Event handler {type(handler).__name__} refers to a metric "
+                                 f"instance {m} outside of the known training and "
+                                 "validation metrics. Please use the metrics from "
+                                 "estimator.train_metrics and estimator.val_metrics instead.")
+
+
 def _check_event_handlers(handlers):
     if isinstance(handlers, EventHandler):
         return [handlers]
@@ -104,12 +119,23 @@ class Estimator:
 
     @staticmethod
     def _check_context(context):
+        n = num_gpus()
+        if isinstance(context, list) and all(isinstance(c, Context) for c in context):
+            valid = [cpu()] + [gpu(i) for i in range(n)]
+            for c in context:
+                if c not in valid:
+                    raise AssertionError(
+                        f"{c} is not available, please make sure your context is in one of: "
+                        f"mx.cpu(), {', '.join(f'mx.gpu({i})' for i in range(n))}")
+            return context
         if context is None:
-            return [gpu(i) for i in range(num_gpus())] or [cpu()]
+            if n > 1:
+                warnings.warn("You have multiple GPUs, gpu(0) will be used by default.To "
+                              "utilize all your GPUs, specify context as a list of gpus, e.g. "
+                              "context=[mx.gpu(0), mx.gpu(1)] ", stacklevel=3)
+            return [gpu(0)] if n > 0 else [cpu()]
         if isinstance(context, Context):
             return [context]
-        if isinstance(context, list) and all(isinstance(c, Context) for c in context):
-            return context
         raise ValueError(f"context must be a Context or a list of Context, for example "
                          f"mx.cpu() or [mx.gpu(0), mx.gpu(1)], refer to mxnet.Context:"
                          f"{context}")
@@ -221,7 +247,12 @@ class Estimator:
             val_metrics = self.val_metrics
         if not any(isinstance(h, LoggingHandler) for h in handlers):
             added.append(LoggingHandler(metrics=self.train_metrics + val_metrics))
+        mixing = bool(handlers) and bool(added)
         handlers.extend(added)
+        if mixing:  # user and default handlers must share the estimator's metric objects
+            known = set(self.train_metrics + self.val_metrics)
+            for h in handlers:
+                _check_handler_metric_ref(h, known)
         handlers.sort(key=lambda h: getattr(h, "priority", 0))
         return handlers
 

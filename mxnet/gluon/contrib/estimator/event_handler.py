@@ -159,7 +159,7 @@ class LoggingHandler(TrainBegin, TrainEnd, EpochBegin, EpochEnd, BatchBegin, Bat
         self.log_interval = log_interval
         self.log_interval_time = 0
 
-    def _metrics_msg(self, msg):
+    def _append_scores(self, msg):
         for metric in self.metrics:
             name, value = metric.get()
             msg += f"{name}: {value:.4f}, "
@@ -184,7 +184,7 @@ class LoggingHandler(TrainBegin, TrainEnd, EpochBegin, EpochEnd, BatchBegin, Bat
         train_time = time.time() - self.train_start
         msg = (f"Train finished using total {int(train_time)}s with {self.current_epoch} "
                "epochs. ")
-        estimator.logger.info(self._metrics_msg(msg))
+        estimator.logger.info(self._append_scores(msg))
 
     def batch_begin(self, estimator, *args, **kwargs):
         if isinstance(self.log_interval, int):
@@ -200,7 +200,7 @@ class LoggingHandler(TrainBegin, TrainEnd, EpochBegin, EpochEnd, BatchBegin, Bat
             if self.batch_index % self.log_interval == 0:
                 msg += f"time/interval: {self.log_interval_time:.3f}s "
                 self.log_interval_time = 0
-                estimator.logger.info(self._metrics_msg(msg))
+                estimator.logger.info(self._append_scores(msg))
         self.batch_index += 1
 
     def epoch_begin(self, estimator, *args, **kwargs):
@@ -215,7 +215,7 @@ class LoggingHandler(TrainBegin, TrainEnd, EpochBegin, EpochEnd, BatchBegin, Bat
     def epoch_end(self, estimator, *args, **kwargs):
         epoch_time = time.time() - self.epoch_start
         msg = f"[Epoch {self.current_epoch}] Finished in {epoch_time:.3f}s, "
-        estimator.logger.info(self._metrics_msg(msg))
+        estimator.logger.info(self._append_scores(msg))
         self.current_epoch += 1
         self.batch_index = 0
 
@@ -337,14 +337,39 @@ class CheckpointHandler(TrainBegin, BatchEnd, EpochEnd):
             if m:
                 found.append((int(m.group(1)), int(m.group(2)), f))
         if not found:
+            what = (f"{estimator.max_batch} batches" if estimator.max_batch
+                    else f"{estimator.max_epoch} epochs")
+            estimator.logger.info("CheckpointHandler: No checkpoint found, training from "
+                                  "scratch for %s", what)
             return
         epoch, batch, f = max(found)
-        estimator.net.load_parameters(os.path.join(self.model_dir, f))
-        states = os.path.join(self.model_dir, f[:-len(".params")] + ".states")
-        if os.path.exists(states):
-            estimator.trainer.load_states(states)
-        self.current_epoch, self.current_batch = epoch, batch
-        estimator.logger.info("Resuming from checkpoint %s", f)
+        msg = (f"CheckpointHandler: Checkpoint resumed from epoch {epoch} batch {batch}, "
+               "continue to train for ")
+        # the remaining budget of epochs / batches is what was asked minus what is done
+        if estimator.max_epoch:
+            if epoch >= estimator.max_epoch - 1:
+                raise ValueError(f"Found checkpoint with maximum number of epoch "
+                                 f"{estimator.max_epoch} reached, please specify "
+                                 "resume_from_checkpoint=False (default value) if you wan to "
+                                 "train from scratch.")
+            estimator.max_epoch = estimator.max_epoch - epoch - 1
+            msg += f"{estimator.max_epoch} epochs "
+        if estimator.max_batch:
+            if batch >= estimator.max_batch - 1:
+                raise ValueError(f"Found checkpoint with maximum number of batch "
+                                 f"{estimator.max_batch} reached, please specify "
+                                 "resume_from_checkpoint=False (default value) if you wan to "
+                                 "train from scratch.")
+            estimator.max_batch = estimator.max_batch - batch - 1
+            msg += f"{estimator.max_batch} batches "
+        param_file = os.path.join(self.model_dir, f)
+        trainer_file = param_file[:-len(".params")] + ".states"
+        if not os.path.isfile(trainer_file):
+            raise ValueError(f"Failed to load checkpoint, {trainer_file} does not exist")
+        estimator.net.load_parameters(param_file, ctx=estimator.context)
+        estimator.trainer.load_states(trainer_file)
+        self.current_epoch, self.current_batch = epoch + 1, batch
+        estimator.logger.warning(msg)
 
 
 class EarlyStoppingHandler(TrainBegin, EpochEnd, TrainEnd):

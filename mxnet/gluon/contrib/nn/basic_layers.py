@@ -3,11 +3,11 @@ PixelShuffle1D/2D/3D."""
 
 from __future__ import annotations
 
-from ...block import HybridBlock
+from ...block import Block, HybridBlock
 from ...nn import BatchNorm, HybridSequential, Sequential
 
-__all__ = ["Concurrent", "HybridConcurrent", "Identity", "SyncBatchNorm", "PixelShuffle1D",
-           "PixelShuffle2D", "PixelShuffle3D"]
+__all__ = ["Concurrent", "HybridConcurrent", "Identity", "SparseEmbedding", "SyncBatchNorm",
+           "PixelShuffle1D", "PixelShuffle2D", "PixelShuffle3D"]
 
 
 class Concurrent(Sequential):
@@ -48,6 +48,36 @@ class Identity(HybridBlock):
 
     def hybrid_forward(self, F, x):
         return x
+
+
+class SparseEmbedding(Block):
+    """Embedding whose weight is a row_sparse Parameter: each forward pulls only the rows
+    it looks up (through the Trainer's kvstore) and the gradient is row_sparse.
+
+    Examples
+    --------
+    >>> SparseEmbedding(10, 4)
+    SparseEmbedding(10 -> 4, float32)
+    """
+
+    def __init__(self, input_dim, output_dim, dtype="float32", weight_initializer=None,
+                 **kwargs):
+        super().__init__(**kwargs)
+        self._kwargs = {"input_dim": input_dim, "output_dim": output_dim, "dtype": dtype,
+                        "sparse_grad": True}
+        self.weight = self.params.get("weight", shape=(input_dim, output_dim),
+                                      init=weight_initializer, dtype=dtype,
+                                      grad_stype="row_sparse", stype="row_sparse")
+
+    def forward(self, x):
+        from .... import ndarray as nd
+
+        weight = self.weight.row_sparse_data(x)
+        return nd.Embedding(x, weight, name="fwd", **self._kwargs)
+
+    def __repr__(self):
+        k = self._kwargs
+        return f"{self.__class__.__name__}({k['input_dim']} -> {k['output_dim']}, {k['dtype']})"
 
 
 class SyncBatchNorm(BatchNorm):

@@ -16,7 +16,8 @@ from ...nn import HybridSequential, Sequential
 __all__ = ['Compose', 'HybridCompose', 'Cast', 'ToTensor', 'Normalize', 'Resize', 'CenterCrop',
            'CropResize', 'RandomResizedCrop', 'RandomFlipLeftRight', 'RandomFlipTopBottom',
            'RandomBrightness', 'RandomContrast', 'RandomSaturation', 'RandomHue',
-           'RandomColorJitter', 'RandomLighting', 'RandomApply', 'HybridRandomApply']
+           'RandomColorJitter', 'RandomLighting', 'RandomApply', 'HybridRandomApply', 'Rotate',
+           'RandomRotation']
 
 
 def _op(F: Any, name: str):
@@ -97,6 +98,9 @@ class ToTensor(HybridBlock):
     >>> ToTensor()(mx.nd.zeros((4, 2, 3), dtype='uint8')).shape
     (3, 4, 2)
     """
+
+    def __init__(self) -> None:
+        super().__init__()
 
     def hybrid_forward(self, F, x):
         return _op(F, 'to_tensor')(x)
@@ -211,57 +215,72 @@ class RandomResizedCrop(Block):
 
 
 class _RandomOp(HybridBlock):
-    _name = ''
+    _op_name = ''
+
+    def __init__(self) -> None:
+        super().__init__()
 
     def hybrid_forward(self, F, x):
-        return _op(F, self._name)(x)
+        return _op(F, self._op_name)(x)
 
 
 class RandomFlipLeftRight(_RandomOp):
     """Flip left-right with probability 0.5."""
 
-    _name = 'random_flip_left_right'
+    _op_name = 'random_flip_left_right'
 
 
 class RandomFlipTopBottom(_RandomOp):
     """Flip top-bottom with probability 0.5."""
 
-    _name = 'random_flip_top_bottom'
+    _op_name = 'random_flip_top_bottom'
 
 
 class _RandomFactor(HybridBlock):
-    _name = ''
+    _op_name = ''
 
     def __init__(self, value: float) -> None:
         super().__init__()
         self._args = (max(0, 1 - value), 1 + value)
 
     def hybrid_forward(self, F, x):
-        return _op(F, self._name)(x, min_factor=self._args[0], max_factor=self._args[1])
+        return _op(F, self._op_name)(x, min_factor=self._args[0], max_factor=self._args[1])
 
 
 class RandomBrightness(_RandomFactor):
     """Scale brightness by a factor from ``[max(0, 1 - b), 1 + b]``."""
 
-    _name = 'random_brightness'
+    _op_name = 'random_brightness'
+
+    def __init__(self, brightness: float) -> None:
+        super().__init__(brightness)
 
 
 class RandomContrast(_RandomFactor):
     """Jitter contrast by a factor from ``[max(0, 1 - c), 1 + c]``."""
 
-    _name = 'random_contrast'
+    _op_name = 'random_contrast'
+
+    def __init__(self, contrast: float) -> None:
+        super().__init__(contrast)
 
 
 class RandomSaturation(_RandomFactor):
     """Jitter saturation by a factor from ``[max(0, 1 - s), 1 + s]``."""
 
-    _name = 'random_saturation'
+    _op_name = 'random_saturation'
+
+    def __init__(self, saturation: float) -> None:
+        super().__init__(saturation)
 
 
 class RandomHue(_RandomFactor):
     """Jitter hue by a factor from ``[max(0, 1 - h), 1 + h]``."""
 
-    _name = 'random_hue'
+    _op_name = 'random_hue'
+
+    def __init__(self, hue: float) -> None:
+        super().__init__(hue)
 
 
 class RandomColorJitter(HybridBlock):
@@ -292,6 +311,64 @@ class RandomLighting(HybridBlock):
 
     def hybrid_forward(self, F, x):
         return _op(F, 'random_lighting')(x, alpha_std=self._alpha)
+
+
+def _check_float32(x) -> None:
+    import numpy as np
+    if x.dtype is not np.float32:
+        raise TypeError("This transformation only supports float32. "
+                        "Consider calling it after ToTensor")
+
+
+class Rotate(Block):
+    """Rotate a CHW image or NCHW batch (float32) by ``rotation_degrees``, keeping its shape.
+
+    Examples
+    --------
+    >>> Rotate(90)(mx.nd.ones((1, 3, 3))).shape
+    (1, 3, 3)
+    """
+
+    def __init__(self, rotation_degrees: float, zoom_in: bool = False,
+                 zoom_out: bool = False) -> None:
+        super().__init__()
+        self._args = (rotation_degrees, zoom_in, zoom_out)
+
+    def forward(self, x):
+        from .... import image
+        _check_float32(x)
+        return image.imrotate(x, *self._args)
+
+
+class RandomRotation(Block):
+    """Rotate by an angle drawn from ``angle_limits`` with probability ``rotate_with_proba``
+    (CHW / NCHW float32 input).
+
+    Examples
+    --------
+    >>> RandomRotation((-10, 10))(mx.nd.ones((1, 3, 3))).shape
+    (1, 3, 3)
+    """
+
+    def __init__(self, angle_limits: tuple, zoom_in: bool = False, zoom_out: bool = False,
+                 rotate_with_proba: float = 1.0) -> None:
+        super().__init__()
+        lower, upper = angle_limits
+        if lower >= upper:
+            raise ValueError("`angle_limits` must be an ordered tuple")
+        if rotate_with_proba < 0 or rotate_with_proba > 1:
+            raise ValueError("Probability of rotating the image should be between 0 and 1")
+        self._args = (angle_limits, zoom_in, zoom_out)
+        self._rotate_with_proba = rotate_with_proba
+
+    def forward(self, x):
+        import numpy as np
+
+        from .... import image
+        if np.random.random() > self._rotate_with_proba:
+            return x
+        _check_float32(x)
+        return image.random_rotate(x, *self._args)
 
 
 class RandomApply(Sequential):

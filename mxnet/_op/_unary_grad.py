@@ -1,0 +1,90 @@
+"""Unary kernels with explicit gradients matching MXNet's values at poles and infinities
+(gamma/gammaln, cbrt/rcbrt, softsign) and ``make_loss``'s ones gradient (private)."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+
+def _gamma_sign(x):
+    # sign of Gamma(x): negative on (-2k-1, -2k) for x < 0
+    neg = (x < 0) & (torch.remainder(torch.floor(x), 2) == 1)
+    return torch.where(neg, -torch.ones_like(x), torch.ones_like(x))
+
+
+def _psi(x):
+    # digamma with MXNet's (cephes) convention: +inf at the poles 0, -1, -2, ...
+    # (cephes' MAXNUM: the largest double, which overflows to inf below float64)
+    pole = (x <= 0) & (x == torch.floor(x))
+    big = torch.finfo(torch.float64).max if x.dtype == torch.float64 else math.inf
+    return torch.where(pole, torch.full_like(x, big), torch.digamma(x))
+
+
+class _GammaFn(torch.autograd.Function):
+    """Gamma (``log_=False``) or log|Gamma| (``log_=True``) with MXNet's values at the poles:
+    Gamma is NaN at negative integers and the gradients use ``psi`` = +inf at every pole."""
+
+    @staticmethod
+    def forward(ctx, x, log_):
+        lg = torch.lgamma(x)
+        if log_:
+            out = lg
+        else:
+            out = torch.exp(lg) * _gamma_sign(x)
+            neg_int = (x < 0) & (x == torch.floor(x))
+            out = torch.where(neg_int, torch.full_like(out, math.nan), out)
+        ctx.save_for_backward(x, out)
+        ctx.log_ = log_
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        x, out = ctx.saved_tensors
+        psi = _psi(x)
+        return (g * psi if ctx.log_ else g * out * psi), None
+
+
+def _cbrt(x):
+    return torch.sign(x) * torch.abs(x).pow(1.0 / 3)
+
+
+# forward and d(out)/dx (from x and out) written as MXNet's kernels do, so the values at
+# 0 and +-inf match (cbrt'(0) = inf, softsign'(inf) = 0)
+_POINTWISE = {
+    "cbrt": (_cbrt, lambda x, y: 1.0 / (3.0 * y * y)),
+    "rcbrt": (lambda x: 1.0 / _cbrt(x), lambda x, y: -y / (3.0 * x)),
+    "softsign": (
+        lambda x: x / (1 + torch.abs(x)),
+        lambda x, y: 1.0 / ((1 + torch.abs(x)) * (1 + torch.abs(x))),
+    ),
+}
+
+
+class _Pointwise(torch.autograd.Function):
+    """A unary function from ``_POINTWISE`` with its explicit derivative."""
+
+    @staticmethod
+    def forward(ctx, x, name):
+        y = _POINTWISE[name][0](x)
+        ctx.save_for_backward(x, y)
+        ctx.name = name
+        return y
+
+    @staticmethod
+    def backward(ctx, g):
+        x, y = ctx.saved_tensors
+        return g * _POINTWISE[ctx.name][1](x, y), None
+
+
+class _OnesGrad(torch.autograd.Function):
+    """Identity forward; backward sends ones (MXNet's ``make_loss`` gradient)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, g):
+        return torch.ones_like(g)

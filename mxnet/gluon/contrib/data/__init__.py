@@ -1,0 +1,4 @@
+"""Experimental data utilities (``mx.gluon.contrib.data``)."""
+
+from . import sampler
+from .sampler import *

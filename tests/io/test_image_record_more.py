@@ -1,0 +1,130 @@
+"""ImageRecordIter: mean_img (created / loaded, against MXNet 1.9.1 files), HLS shifts
+(random_h/s/l), per-pixel normalization order, and ignored unknown arguments."""
+import os
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+import mxnet as mx
+from mxnet.base import MXNetError
+from mxnet.io import ImageRecordIter
+from mxnet.io._image_mean import hls_shift
+
+HERE = os.path.dirname(__file__)
+SRC = os.path.join(HERE, '..', 'compat', 'golden', 'data')
+GOLD = os.path.join(HERE, '..', 'compat', 'golden', 'data_more')
+REC = os.path.join(SRC, 'images.rec')
+
+
+@pytest.fixture(scope='module')
+def gold():
+    return dict(np.load(os.path.join(GOLD, 'golden.npz')))
+
+
+def _batches(it):
+    return [b.data[0].asnumpy() for b in it]
+
+
+def test_mean_img_created_like_mxnet(gold, tmp_path):
+    path = str(tmp_path / 'mean.bin')
+    it = ImageRecordIter(path_imgrec=REC, data_shape=(3, 24, 32), batch_size=4, mean_img=path,
+                         mean_r=10.0, scale=2.0, resize=30)
+    # the file MXNet writes: same bytes
+    with open(path, 'rb') as a, open(os.path.join(GOLD, 'mean.bin'), 'rb') as b:
+        assert a.read() == b.read()
+    for bi, data in enumerate(_batches(it)):
+        np.testing.assert_allclose(data, gold['created/%d/data' % bi], rtol=1e-6, atol=1e-4)
+
+
+def test_mean_img_loaded_from_mxnet_file(gold):
+    it = ImageRecordIter(path_imgrec=REC, data_shape=(3, 24, 32), batch_size=4,
+                         mean_img=os.path.join(GOLD, 'mean.bin'), mirror=True, std_r=2.0,
+                         std_b=0.5, scale=0.25, resize=30)
+    for bi, data in enumerate(_batches(it)):
+        np.testing.assert_allclose(data, gold['loaded/%d/data' % bi], rtol=1e-6, atol=1e-4)
+
+
+def test_mean_img_bad_file(tmp_path):
+    path = str(tmp_path / 'two.bin')
+    mx.nd.save(path, [mx.nd.zeros((3, 24, 32)), mx.nd.zeros((3, 24, 32))])
+    with pytest.raises(MXNetError, match='Invalid mean image file format'):
+        ImageRecordIter(path_imgrec=REC, data_shape=(3, 24, 32), batch_size=4, mean_img=path)
+    mx.nd.save(path, {'mean_img': mx.nd.zeros((3, 8, 8))})
+    with pytest.raises(MXNetError, match='shape'):
+        ImageRecordIter(path_imgrec=REC, data_shape=(3, 24, 32), batch_size=4, mean_img=path)
+
+
+def test_hls_shift_formula():
+    img = np.random.RandomState(0).randint(0, 256, (5, 6, 3)).astype(np.uint8)
+    p = dict(random_h=10, random_s=40, random_l=50)
+    out = hls_shift(img, p, random.Random(7))
+    rng = random.Random(7)
+    dh, ds, dl = (int(rng.random() * r * 2 - r) for r in (10, 40, 50))
+    hls = cv2.cvtColor(img, cv2.COLOR_BGR2HLS).astype(int) + [dh, dl, ds]
+    hls = np.clip(hls, 0, [180, 255, 255]).astype(np.uint8)
+    np.testing.assert_array_equal(out, cv2.cvtColor(hls, cv2.COLOR_HLS2BGR))
+    with pytest.raises(MXNetError, match='3-channel'):
+        hls_shift(img[:, :, :1], p, random.Random(0))
+
+
+def test_hls_and_seed_aug_reproducible():
+    kw = dict(path_imgrec=REC, data_shape=(3, 24, 32), batch_size=3, resize=30,
+              random_h=10, random_s=40, random_l=50, rand_mirror=True,
+              max_random_illumination=3, max_random_contrast=0.2)
+    a = _batches(ImageRecordIter(seed_aug=3, **kw))
+    b = _batches(ImageRecordIter(seed_aug=3, **kw))
+    c = _batches(ImageRecordIter(seed_aug=4, **kw))
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    assert not all(np.array_equal(x, y) for x, y in zip(a, c))
+
+
+def test_unknown_arguments_ignored():
+    # MXNet's C++ iterators accept and ignore unknown keyword arguments
+    it = ImageRecordIter(path_imgrec=REC, data_shape=(3, 24, 32), batch_size=2,
+                         and_mirror=False)
+    assert it.next().data[0].shape == (2, 3, 24, 32)
+
+
+@pytest.mark.parametrize('name', ['i8', 'i8mean', 'u8'])
+def test_int8_uint8_outputs(gold, name):
+    kw = dict(path_imgrec=REC, data_shape=(3, 24, 32), batch_size=3, resize=30)
+    cls, extra = {'i8': (ImageRecordIter, dict(dtype='int8', mean_r=100.5, mean_g=-3.5,
+                                                 mean_b=20.0)),
+                  'i8mean': (mx.io.ImageRecordInt8Iter,
+                             dict(mean_img=os.path.join(GOLD, 'mean.bin'), mirror=True)),
+                  'u8': (ImageRecordIter, dict(dtype='uint8', mean_r=10.0))}[name]
+    got = _batches(cls(**dict(kw, **extra)))
+    for bi, data in enumerate(got):
+        want = gold['%s/%d/data' % (name, bi)]
+        assert data.dtype == want.dtype
+        np.testing.assert_array_equal(data, want)
+
+
+def test_unknown_dtype_and_legacy_names():
+    for dt in ('float16', 'float64', 'int32'):
+        with pytest.raises(MXNetError, match='unknown dtype'):
+            ImageRecordIter(path_imgrec=REC, data_shape=(3, 24, 32), batch_size=2, dtype=dt)
+    a = mx.io.ImageRecordIter_v1(path_imgrec=REC, data_shape=(3, 24, 32), batch_size=2)
+    b = mx.io.ImageRecordUInt8Iter_v1(path_imgrec=REC, data_shape=(3, 24, 32), batch_size=2)
+    assert a.next().data[0].dtype == np.float32 and b.next().data[0].dtype == np.uint8
+
+
+@pytest.mark.parametrize('name,extra', [
+    ('rot30', dict(rotate=30)),
+    ('rot45cubic', dict(rotate=45, fill_value=7, inter_method=2)),
+    ('scale', dict(max_random_scale=1.5, min_random_scale=1.5, resize=26)),
+    ('shrink_area', dict(max_random_scale=0.8, min_random_scale=0.8, inter_method=3,
+                         resize=40))])
+def test_affine_warp_exact(gold, name, extra):
+    # OpenCV 3.4's fixed-point warpAffine (MXNet's build): bit-exact pixels
+    it = ImageRecordIter(path_imgrec=REC, data_shape=(3, 24, 32), batch_size=3, **extra)
+    for bi, data in enumerate(_batches(it)):
+        np.testing.assert_array_equal(data, gold['warp/%s/%d/data' % (name, bi)])
+
+
+def test_nearest_rejected_with_warp():
+    with pytest.raises(MXNetError, match='inter_method'):
+        ImageRecordIter(path_imgrec=REC, data_shape=(3, 24, 32), batch_size=2,
+                        max_rotate_angle=10, inter_method=0)
