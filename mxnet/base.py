@@ -42,6 +42,10 @@ def abstract(owner, method: str) -> AbstractMethodError:
     return AbstractMethodError(f"{name}.{method}() must be defined by a subclass")
 
 
+class MXNetIndexError(MXNetError, IndexError):
+    """An index out of range inside an operator (MXNet raises ``IndexError`` there)."""
+
+
 class NotSupportedForSparseNDArray(MXNetError):
     """Raised when a dense-only function is called on a sparse array."""
 

@@ -146,6 +146,12 @@ def _nd_index(op: str, indices: torch.Tensor, shape, ndata: int) -> tuple:
 
 def _gather_nd(a: dict, data: torch.Tensor, indices: torch.Tensor) -> torch.Tensor:
     idx = _nd_index("gather_nd", indices, data.shape, data.dim())
+    for i, ix in enumerate(idx):
+        if ix.numel() and ix.device.type != "meta" and int(ix.max()) >= data.shape[i]:
+            from ..base import MXNetIndexError
+
+            raise MXNetIndexError(f"Error in operator gather_nd: index {int(ix.max())} is out "
+                                  f"of bounds for axis {i} with size {data.shape[i]}")
     return data[idx]
 
 

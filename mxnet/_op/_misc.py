@@ -238,8 +238,9 @@ def _unravel(a: dict, data: torch.Tensor) -> torch.Tensor:
     shape = a["shape"]
     idx = data.detach().to(torch.int64).reshape(-1)
     rows = []
-    for d, s in zip(shape, _strides(shape)):
-        rows.append(torch.div(idx, s, rounding_mode="floor") % d)
+    for k, (d, s) in enumerate(zip(shape, _strides(shape))):
+        q = torch.div(idx, s, rounding_mode="floor")
+        rows.append(q if (k == 0 and d < 0) else q % d)  # a leading -1: unbounded
     return torch.stack(rows, 0).reshape((len(shape),) + tuple(data.shape)).to(data.dtype)
 
 

@@ -133,11 +133,25 @@ def zeros(shape, ctx=None, dtype=None, stype=None, **kwargs) -> NDArray:
         from ._sparse_ops import zeros as _sparse_zeros
 
         return _sparse_zeros(stype, shape, ctx=ctx, dtype=dtype, **kwargs)
+    _check_known("_zeros", shape)
     return _creation("_zeros", shape, ctx, dtype, **kwargs)
+
+
+def _check_known(opname: str, shape) -> None:
+    """Outside NumPy-shape semantics MXNet reads () and 0-sized dims as unknown."""
+    from ..util import is_np_shape
+
+    dims = (shape,) if isinstance(shape, int) else tuple(shape)
+    if (not dims or 0 in dims) and not is_np_shape():
+        from ..base import MXNetError
+
+        raise MXNetError(f"Error in operator {opname}: shape {dims} has unknown (zero) "
+                         "dimensions; use mx.np_shape(True) for zero-size or scalar arrays")
 
 
 def ones(shape, ctx=None, dtype=None, **kwargs) -> NDArray:
     """An array of ones. >>> mx.nd.ones((2,)).asnumpy().tolist() == [1.0, 1.0]"""
+    _check_known("_ones", shape)
     return _creation("_ones", shape, ctx, dtype, **kwargs)
 
 

@@ -160,6 +160,30 @@ def test_outputs_do_not_alias_inputs():
         np.testing.assert_array_equal(o.asnumpy().reshape(2, 3), np.arange(6).reshape(2, 3))
 
 
+def _flatten_scalar():
+    with mx.np_shape(True):  # a 0-d array exists only under NumPy-shape semantics
+        return mx.nd.Flatten(mx.nd.ones(()))
+
+
+def test_zero_size_creation_needs_np_shape():
+    for make in (lambda: mx.nd.ones(()), lambda: mx.nd.zeros((2, 0))):
+        with pytest.raises(MXNetError, match="unknown"):
+            make()
+    with mx.np_shape(True):
+        assert mx.nd.ones(()).shape == () and mx.nd.zeros((2, 0)).shape == (2, 0)
+    assert mx.nd.full((0,), 3).shape == (0,) and mx.nd.empty((2, 0)).shape == (2, 0)
+
+
+def test_gather_nd_out_of_range_is_an_index_error():
+    with pytest.raises(IndexError):
+        mx.nd.gather_nd(mx.nd.array([1, 2, 3]), mx.nd.array([[5]]))
+
+
+def test_unravel_index_leading_unknown_dim():
+    out = mx.nd.unravel_index(mx.nd.array([3, 5]), shape=(-1, 4))
+    assert out.asnumpy().tolist() == [[0, 1], [3, 1]]
+
+
 @pytest.mark.parametrize("call, words", [
     (lambda a: mx.nd.reshape(a, shape=(5, 5)), ["Reshape", "[2,3,4]", "[5,5]"]),
     (lambda a: mx.nd.reshape(a, shape=(-1, -1)), ["Reshape", "One and only one dim"]),
@@ -179,7 +203,7 @@ def test_outputs_do_not_alias_inputs():
     (lambda a: mx.nd.pad(a, mode="constant", pad_width=(0, 0, 1, 1, 2, 2)), ["Pad", "4-D"]),
     (lambda a: mx.nd.depth_to_space(a, 2), ["depth_to_space", "4D"]),
     (lambda a: mx.nd.diag(a, k=5), ["diag", "Diagonal does not exist"]),
-    (lambda a: mx.nd.Flatten(mx.nd.ones(())), ["Flatten"]),
+    (lambda a: _flatten_scalar(), ["Flatten"]),
     (lambda a: mx.nd.reshape_like(a, mx.nd.ones((5,))), ["reshape_like", "different size"]),
 ])
 def test_errors(call, words):
