@@ -146,6 +146,8 @@ class OpDef:
             if p is None:
                 if k.startswith("__") and k.endswith("__"):
                     continue  # hidden attributes (__layout__, __lr_mult__...) are not params
+                if not self.params:
+                    continue  # MXNet ignores keywords given to operators without parameters
                 raise MXNetError(self._unknown_arg_msg(k))
             attrs[k] = p.parse(v, self.name)
         for p in self.params:

@@ -127,7 +127,8 @@ def create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
         # MXNet stores these keyword arguments as hidden attributes (``__lr_mult__``...)
         params[hide_key(k)] = str(params.pop(k))
     for k in params:
-        if k not in op.param_map and not (k.startswith("__") and k.endswith("__")):
+        if (k not in op.param_map and not (k.startswith("__") and k.endswith("__"))
+                and op.params):  # operators without parameters keep any keyword as an attr
             raise MXNetError(op._unknown_arg_msg(k))
     attrs = op.format_attrs(params)
     node_name = _current_manager().get(name, route(opname)[1].lower())

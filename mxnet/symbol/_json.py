@@ -274,7 +274,8 @@ def load_json(json_str: str) -> Symbol:
         if n.op is None:
             continue
         for a in n.attrs:
-            if a not in n.op.param_map and not (a.startswith("__") and a.endswith("__")):
+            if (a not in n.op.param_map and not (a.startswith("__") and a.endswith("__"))
+                    and n.op.params):  # parameter-less operators keep any attribute
                 raise MXNetError(f"Invalid symbol JSON: node {k} ('{n.name}', operator "
                                  f"{n.op.name}): unknown attribute '{a}'")
         n.parsed  # noqa: B018  (validate parameters now)

@@ -20,3 +20,13 @@ def test_symbol_histogram_count_and_edges():
     assert ex.forward()[0].asnumpy().tolist() == [2, 2, 1]
     with pytest.raises(ValueError, match="null range"):
         mx.sym.histogram(x, bins=3)
+
+
+def test_parameterless_operators_keep_unknown_keywords():
+    a = mx.nd.ones((2, 3))
+    assert mx.nd.broadcast_maximum(a, a, axis=1).shape == (2, 3)  # accepted, as in MXNet
+    s = mx.sym.broadcast_add(mx.sym.var("x"), mx.sym.var("y"), axis=0)
+    assert s.list_attr() == {"axis": "0"}
+    assert mx.sym.load_json(s.tojson()).list_attr() == {"axis": "0"}
+    with pytest.raises(mx.base.MXNetError, match="Cannot find argument 'foo'"):
+        mx.nd.sum(a, foo=1)  # operators with parameters still reject them

@@ -47,7 +47,7 @@ def test_two_item_entries_and_legacy_keys():
     (json.dumps({"heads": []}), "nodes"),
     (_graph([VAR, {"op": "NoSuchOp", "name": "bad", "inputs": [[0, 0, 0]]}], [[1, 0, 0]]),
      "bad.*NoSuchOp"),
-    (_graph([VAR, {"op": "exp", "name": "e", "attrs": {"foo": "1"}, "inputs": [[0, 0, 0]]}],
+    (_graph([VAR, {"op": "sum", "name": "e", "attrs": {"foo": "1"}, "inputs": [[0, 0, 0]]}],
             [[1, 0, 0]]), "'e'.*unknown attribute 'foo'"),
     (_graph([VAR, {"op": "exp", "name": "e", "inputs": [[5, 0, 0]]}], [[1, 0, 0]]),
      "node 1 \\('e'\\) field 'inputs'.*out of range"),
