@@ -185,7 +185,27 @@ class HybridBlock(Block):
         raise MXNetError("HybridBlock.optimize_for: subgraph backends are not supported")
 
     # -- eager / symbolic dispatch ------------------------------------------------------
+    def _eager_forward(self, x):
+        """``hybrid_forward(mx.nd, x, **params)`` with ``x``'s context as the default one
+        (entered only when it is not already the current context)."""
+        ctx = x._ctx
+        cur = getattr(Context._default_ctx, "value", None)
+        if cur is not None and cur == ctx:
+            try:
+                params = {k: v.data(ctx) for k, v in self._reg_params.items()}
+            except DeferredInitializationError:
+                return self._deferred_forward(ctx, x)
+            return self.hybrid_forward(ndarray, x, **params)
+        with Context(ctx):
+            try:
+                params = {k: v.data(ctx) for k, v in self._reg_params.items()}
+            except DeferredInitializationError:
+                return self._deferred_forward(ctx, x)
+            return self.hybrid_forward(ndarray, x, **params)
+
     def forward(self, x, *args):
+        if not args and x.__class__ is ndarray.NDArray and not self._active:
+            return self._eager_forward(x)  # the common eager call: one array in
         has_sym, has_nd, ctxs = _scan((x,) + args)
         if has_sym and has_nd:
             raise ValueError("In HybridBlock, we do not support mixed NDArrays and Symbols "
