@@ -41,7 +41,9 @@ class PythonOp:
 
     def get_symbol(self, *args, **kwargs):
         """A Symbol applying this operator to ``args`` (symbols)."""
-        raise NotImplementedError("Must override this")
+        from .base import abstract
+
+        raise abstract(self, "get_symbol")
 
     def forward(self, in_data, out_data):
         """Compute ``out_data`` from ``in_data`` (the default copies the first input)."""
