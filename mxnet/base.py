@@ -42,6 +42,10 @@ def abstract(owner, method: str) -> AbstractMethodError:
     return AbstractMethodError(f"{name}.{method}() must be defined by a subclass")
 
 
+class MXNetNotSupportedError(MXNetError, NotImplementedError):
+    """A case MXNet itself refuses with ``NotImplementedError`` (the message names it)."""
+
+
 class MXNetIndexError(MXNetError, IndexError):
     """An index out of range inside an operator (MXNet raises ``IndexError`` there)."""
 

@@ -15,6 +15,7 @@ mismatched shapes) runs the original steps unchanged. ``MXNET_NG_FUSE=0`` turns 
 
 from __future__ import annotations
 
+import functools
 import os
 
 import torch
@@ -28,12 +29,17 @@ _FRESH_OPS = ("Convolution", "BatchNorm", "Activation", "relu", "elemwise_add",
               "broadcast_add", "Pooling", "LeakyReLU")
 
 
-def fusion_enabled() -> bool:
-    """Whether inference fusion is on (``MXNET_NG_FUSE=0`` turns it off)."""
-    if os.environ.get("MXNET_NG_FUSE", "1") in ("0", "false", "False"):
-        return False
+@functools.lru_cache(maxsize=1)
+def _onednn_ops() -> bool:
     return torch.backends.mkldnn.is_available() and hasattr(torch.ops.mkldnn,
                                                              "_convolution_pointwise")
+
+
+def fusion_enabled() -> bool:
+    """Whether graph fusion is on (``MXNET_NG_FUSE=0`` turns it off)."""
+    if os.environ.get("MXNET_NG_FUSE", "1") in ("0", "false", "False"):
+        return False
+    return _onednn_ops()
 
 
 def _is_relu(node) -> bool:

@@ -405,8 +405,10 @@ class NDArrayIter(DataIter):
                              "got %r" % (last_batch_handle,))
         if any(_is_csr(v) for _, v in self.data + self.label) and \
                 last_batch_handle != 'discard':
-            raise NotImplementedError("`NDArrayIter` only supports ``CSRNDArray`` with "
-                                      "`last_batch_handle` set to `discard`.")
+            from ..base import MXNetNotSupportedError
+
+            raise MXNetNotSupportedError("`NDArrayIter` only supports ``CSRNDArray`` with "
+                                         "`last_batch_handle` set to `discard`.")
         self.idx = np.arange(self.data[0][1].shape[0])
         self.shuffle = shuffle
         self.last_batch_handle = last_batch_handle

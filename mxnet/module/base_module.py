@@ -180,22 +180,27 @@ class BaseModule:
                     for cb in _as_list(batch_end_callback):
                         cb(params)
                 nbatch += 1
-            for name, val in eval_name_vals:
-                self.logger.info("Epoch[%d] Train-%s=%f", epoch, name, val)
-            toc = time.time()
-            self.logger.info("Epoch[%d] Time cost=%.3f", epoch, toc - tic)
-            arg_params_, aux_params_ = self.get_params()
-            self.set_params(arg_params_, aux_params_)
-            if epoch_end_callback is not None:
-                for cb in _as_list(epoch_end_callback):
-                    cb(epoch, self.symbol, arg_params_, aux_params_)
-            if eval_data:
-                res = self.score(eval_data, validation_metric,
-                                 score_end_callback=eval_end_callback,
-                                 batch_end_callback=eval_batch_end_callback, epoch=epoch)
-                for name, val in res:
-                    self.logger.info("Epoch[%d] Validation-%s=%f", epoch, name, val)
+            self._end_epoch(epoch, tic, eval_name_vals, epoch_end_callback, eval_data,
+                            validation_metric, eval_end_callback, eval_batch_end_callback)
             train_data.reset()
+
+    def _end_epoch(self, epoch, tic, train_name_vals, epoch_end_callback, eval_data,
+                   validation_metric, eval_end_callback, eval_batch_end_callback) -> None:
+        """The end of one ``fit`` epoch: log, sync parameters, callbacks, validation."""
+        for name, val in train_name_vals:
+            self.logger.info("Epoch[%d] Train-%s=%f", epoch, name, val)
+        self.logger.info("Epoch[%d] Time cost=%.3f", epoch, time.time() - tic)
+        arg_params_, aux_params_ = self.get_params()
+        self.set_params(arg_params_, aux_params_)
+        if epoch_end_callback is not None:
+            for cb in _as_list(epoch_end_callback):
+                cb(epoch, self.symbol, arg_params_, aux_params_)
+        if eval_data:
+            res = self.score(eval_data, validation_metric,
+                             score_end_callback=eval_end_callback,
+                             batch_end_callback=eval_batch_end_callback, epoch=epoch)
+            for name, val in res:
+                self.logger.info("Epoch[%d] Validation-%s=%f", epoch, name, val)
 
     # -- defaults for subclasses ----------------------------------------------------------
     @property

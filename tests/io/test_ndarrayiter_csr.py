@@ -46,3 +46,9 @@ def test_get_bz2_data_uses_existing_file(tmp_path):
     (tmp_path / 'x.t').write_text('1 1:1\n')
     get_bz2_data(str(tmp_path), 'x.t', 'http://unreachable.invalid/x.t.bz2', 'x.t.bz2')
     assert os.path.exists(tmp_path / 'x.t')
+
+
+def test_csr_with_pad_is_an_mxnet_error_and_not_implemented():
+    csr = mx.nd.array(np.eye(4)).tostype("csr")
+    with pytest.raises(mx.base.MXNetError, match="last_batch_handle"):
+        mx.io.NDArrayIter(csr, np.zeros(4), batch_size=3, last_batch_handle="pad")

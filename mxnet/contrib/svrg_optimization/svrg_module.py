@@ -220,20 +220,9 @@ class SVRGModule(Module):
                                            locals=locals())
                     for cb in _as_list(batch_end_callback):
                         cb(params)
-            for name, val in eval_metric.get_name_value():
-                self.logger.info("Epoch[%d] Train-%s=%f", epoch, name, val)
-            self.logger.info("Epoch[%d] Time cost=%.3f", epoch, time.time() - tic)
-            arg, aux = self.get_params()
-            self.set_params(arg, aux)
-            if epoch_end_callback is not None:
-                for cb in _as_list(epoch_end_callback):
-                    cb(epoch, self.symbol, arg, aux)
-            if eval_data:
-                res = self.score(eval_data, validation_metric,
-                                 score_end_callback=eval_end_callback,
-                                 batch_end_callback=eval_batch_end_callback, epoch=epoch)
-                for name, val in res:
-                    self.logger.info("Epoch[%d] Validation-%s=%f", epoch, name, val)
+            self._end_epoch(epoch, tic, eval_metric.get_name_value(), epoch_end_callback,
+                            eval_data, validation_metric, eval_end_callback,
+                            eval_batch_end_callback)
 
 
 def _as_list(x):
