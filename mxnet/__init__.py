@@ -10,6 +10,7 @@ array([[2., 2., 2.],
 
 __version__ = "1.9.1"
 
+from . import _malloc  # noqa: F401  (keeps freed CPU memory pooled, as MXNet does)
 from . import base
 from .base import MXNetError
 from . import _op
