@@ -36,7 +36,11 @@ def _to_tensor(a: dict, x: torch.Tensor) -> torch.Tensor:
     perm = (2, 0, 1) if x.dim() == 3 else (0, 3, 1, 2)
     if x.device.type == 'cpu' and not x.requires_grad:
         # one NumPy pass (much cheaper than several torch ops on small images)
-        out = np.divide(x.numpy().transpose(perm), np.float32(255.0), dtype=np.float32)
+        src = x.numpy().transpose(perm)
+        # a C-ordered result (a ufunc would keep the transposed strides, and every later
+        # operator would then walk a strided array)
+        out = np.empty(src.shape, dtype=np.float32)
+        np.divide(src, np.float32(255.0), out=out, dtype=np.float32)
         return torch.from_numpy(out)
     return (x.permute(*perm).to(torch.float32) / 255.0).contiguous()
 
