@@ -144,6 +144,17 @@ class Group:
         except Exception as e:  # noqa: BLE001
             raise self._failed(what, e) from None
 
+    def allreduce_one_chunk(self, t: torch.Tensor, what: str) -> bool:
+        """Sum ``t`` in place with one blocking collective when it fits one chunk (the same
+        collective :meth:`start_allreduce` would issue); False when it does not fit."""
+        if t.numel() * t.element_size() > _CHUNK_BYTES:
+            return False
+        try:
+            self._dist.all_reduce(t)
+        except Exception as e:  # noqa: BLE001 - a dead peer surfaces as RuntimeError/timeout
+            raise self._failed(what, e) from None
+        return True
+
     def allreduce_into(self, src: torch.Tensor, dst: torch.Tensor, what: str,
                        after=None) -> None:
         """``dst[:] =`` the sum of ``src`` over workers (``dst`` may be ``src``); see

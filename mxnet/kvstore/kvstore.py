@@ -252,11 +252,34 @@ class KVStore(KVStoreBase):
 
     def pushpull(self, key, value, out=None, priority=0):
         """``push`` then ``pull`` (into ``value`` itself when ``out`` is None)."""
+        if out is None and value.__class__ is NDArray and self._fast_pushpull(key, value):
+            return
         done = self._push(key, value, in_place=out is None and self._updater is None)
         pairs = [(k, o) for k, o in _flatten(key, value if out is None else out)
                  if k not in done]
         if pairs:
             self.pull([k for k, _ in pairs], [o for _, o in pairs], priority)
+
+    def _fast_pushpull(self, key, value: NDArray) -> bool:
+        """The common ``dist_sync`` call, ``pushpull(key, array)`` with no optimizer on the
+        store: one blocking allreduce in the array itself, then the stored copy. Returns
+        False (nothing done) off this path."""
+        group = self._group
+        if (group is None or self._updater is not None or self._compression is not None
+                or key.__class__ not in (int, str)):
+            return False
+        stored = self._store.get(key)
+        if stored is None or (key.__class__ is str) is not self._key_is_str:
+            return False  # the general path raises the right error
+        src, dst = value._t, stored._t
+        if (src.requires_grad or src.dtype != dst.dtype or src.shape != dst.shape
+                or src.device != dst.device or not src.is_contiguous()
+                or not dst.is_contiguous() or not group.can_pipeline(src)):
+            return False
+        if not group.allreduce_one_chunk(src, f"push of key {key}"):
+            return False
+        dst.copy_(src)
+        return True
 
     def broadcast(self, key, value, out, priority=0):
         """``init`` each key with ``value`` then ``pull`` it into ``out``."""
