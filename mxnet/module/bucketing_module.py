@@ -240,6 +240,16 @@ class BucketingModule(BaseModule):
                 args = sym.list_arguments()
                 return sym, [a for a in args if a == "data"], \
                     [a for a in args if a.endswith("label")]
+        else:
+            user_gen = sym_gen
+
+            def sym_gen(key):
+                # as MXNet: the loaded symbols serve their buckets, with the input names of
+                # the default bucket; other keys still come from the user's generator
+                if key in sym_dict:
+                    _, data_names, label_names = user_gen(default_bucket_key)
+                    return sym_dict[key], data_names, label_names
+                return user_gen(key)
         return BucketingModule._preloaded(sym_gen, default_bucket_key, arg_params, aux_params,
                                           kwargs)
 
