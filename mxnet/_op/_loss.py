@@ -78,7 +78,7 @@ def _softmax_output(a, data, label):
         out = p.reshape(x.shape)
         if not grad:
             return out, None
-        if lab.numel() == x.numel() and lab.numel() != n:  # probability labels, data's shape
+        if lab.shape == x.shape:  # probability labels: a label shaped like the data
             # (MXNet applies grad_scale but no normalization here)
             return out, (out - lab.reshape(x.shape).to(out.dtype)) * a["grad_scale"]
         if not (multi or keep):
@@ -117,7 +117,7 @@ def _softmax_output(a, data, label):
 
 def _softmax_output_shape(a, s):
     d = s[0]
-    if d is not None and s[1] is not None and math.prod(s[1]) == math.prod(d):
+    if d is not None and s[1] is not None and tuple(s[1]) == tuple(d):
         return s  # a label shaped like the data holds class probabilities
     if d is not None:
         if a["multi_output"]:
