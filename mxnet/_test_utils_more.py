@@ -129,25 +129,54 @@ class DummyIter(mx.io.DataIter):
     __next__ = next
 
 
-def compare_optimizer(opt1, opt2, shape, dtype, w_stype="default", g_stype="default",
-                      rtol=1e-4, atol=1e-5, compare_states=True):
-    """Run one update of two optimizers on the same data and compare weights and states."""
-    from .test_utils import assert_almost_equal
+def _opt_pair(shape, dtype, stype, weight: bool):
+    """Two arrays with the same values: (dense reference, array of storage ``stype``)."""
+    from .test_utils import rand_ndarray
 
-    w1 = mx.nd.random.uniform(shape=shape, dtype=dtype)
-    g1 = mx.nd.random.uniform(shape=shape, dtype=dtype)
-    w2, g2 = w1.copy(), g1.copy()
-    s1 = opt1.create_state_multi_precision(0, w1)
-    s2 = opt2.create_state_multi_precision(0, w2)
-    opt1.update_multi_precision(0, w1, g1, s1)
-    opt2.update_multi_precision(0, w2, g2, s2)
-    if compare_states:
-        flat1 = s1 if isinstance(s1, (list, tuple)) else [s1]
-        flat2 = s2 if isinstance(s2, (list, tuple)) else [s2]
-        for a, b in zip(flat1, flat2):
-            if a is not None and b is not None:
-                assert_almost_equal(a.asnumpy(), b.asnumpy(), rtol=rtol, atol=atol)
-    assert_almost_equal(w1.asnumpy(), w2.asnumpy(), rtol=rtol, atol=atol)
+    if stype == "default":
+        arr2 = mx.nd.random.uniform(shape=shape, dtype=dtype)
+        return arr2.copy(), arr2
+    if stype in ("row_sparse", "csr"):
+        arr2 = rand_ndarray(shape, stype, density=1 if weight else None, dtype=dtype)
+        return arr2.copy().tostype("default"), arr2
+    raise Exception("type not supported yet")
+
+
+def compare_optimizer(opt1, opt2, shape, dtype, w_stype="default", g_stype="default",
+                      rtol=1e-4, atol=1e-5, compare_states=True, ntensors=1):
+    """Run one update of ``opt1`` (dense arrays) and ``opt2`` (arrays of ``w_stype`` /
+    ``g_stype``) on the same data and compare weights and states. With a list of shapes,
+    ``opt2`` updates ``ntensors`` weights at once (multi-tensor) and ``opt1`` one by one.
+    """
+    from copy import deepcopy
+
+    from .test_utils import assert_almost_equal, compare_ndarray_tuple
+
+    if not isinstance(shape, list):
+        assert ntensors == 1
+        w1, w2 = _opt_pair(shape, dtype, w_stype, True)
+        g1, g2 = _opt_pair(shape, dtype, g_stype, False)
+        state1 = opt1.create_state_multi_precision(0, w1)
+        state2 = opt2.create_state_multi_precision(0, w2)
+        if compare_states:
+            compare_ndarray_tuple(state1, state2)
+        opt1.update_multi_precision(0, w1, g1, state1)
+        opt2.update_multi_precision(0, w2, g2, state2)
+        if compare_states:
+            compare_ndarray_tuple(state1, state2, rtol=rtol, atol=atol)
+        assert_almost_equal(w1, w2, rtol=rtol, atol=atol)
+        return
+    w1 = tuple(mx.nd.random.uniform(shape=s, dtype=dtype) for s in shape)
+    g1 = tuple(mx.nd.random.uniform(shape=s, dtype=dtype) for s in shape)
+    w2, g2 = deepcopy(w1), deepcopy(g1)
+    state2 = [opt2.create_state_multi_precision(0, w2[i]) for i in range(ntensors)]
+    opt2.update_multi_precision(list(range(ntensors)), w2, g2, state2)
+    for i in range(ntensors):
+        state1 = opt1.create_state_multi_precision(i, w1[i])
+        opt1.update_multi_precision(i, w1[i], g1[i], state1)
+        if compare_states:
+            compare_ndarray_tuple(state1, state2[i], rtol, atol)
+        compare_ndarray_tuple(w1[i], w2[i], rtol, atol)
 
 
 def get_mnist_ubyte():
@@ -199,10 +228,10 @@ def rand_sparse_ndarray(shape, stype, density=None, dtype=None, distribution=Non
     rnd = np.random
     density = rnd.rand() if density is None else density
     dtype = np.float32 if dtype is None else dtype
-    if distribution not in (None, "uniform"):
-        raise mx.base.MXNetError("rand_sparse_ndarray: distribution '%s' is not supported"
-                                 % distribution)
+    distribution = "uniform" if distribution is None else distribution
     if stype == "row_sparse":
+        assert distribution == "uniform", \
+            "Distribution %s not supported for row_sparse" % distribution
         if rsp_indices is not None:
             indices = np.asarray(rsp_indices)
         else:
@@ -217,7 +246,17 @@ def rand_sparse_ndarray(shape, stype, density=None, dtype=None, distribution=Non
             val = np.vectorize(modifier_func)(val).astype(dtype)
         arr = mx.nd.sparse.row_sparse_array((val, indices), shape=shape, dtype=dtype, ctx=ctx)
         return arr, (val, indices)
+    if stype == "csr" and distribution == "powerlaw":
+        from ._test_utils_mat import powerlaw_csr
+
+        csr = powerlaw_csr(shape[0], shape[1], density, dtype, ctx)
+        return csr, (csr.indptr, csr.indices, csr.data)
+    if stype == "csr" and distribution != "uniform":
+        raise AssertionError("Distribution not supported: %s" % distribution)
     if stype == "csr":
+        from ._test_utils_mat import check_csr_inputs
+
+        check_csr_inputs(shape[0], shape[1], density)
         if len(shape) != 2:
             raise mx.base.MXNetError("rand_sparse_ndarray: csr arrays are 2-D, got %s"
                                      % (shape,))
@@ -226,8 +265,12 @@ def rand_sparse_ndarray(shape, stype, density=None, dtype=None, distribution=Non
         if data_init is not None:
             dense[dense != 0] = data_init
         csr = mx.nd.sparse.csr_matrix(dense, dtype=dtype, ctx=ctx)
+        if shuffle_csr_indices:
+            from ._test_utils_mat import shuffle_csr_column_indices
+
+            shuffle_csr_column_indices(csr)
         return csr, (csr.indptr, csr.indices, csr.data)
-    raise mx.base.MXNetError("rand_sparse_ndarray: unknown storage type '%s'" % stype)
+    raise AssertionError("unknown storage type")
 
 
 __all__ = ["download", "discard_stderr", "setenv", "getenv", "random_uniform_arrays",

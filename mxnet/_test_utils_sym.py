@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .context import Context, current_context
+from .context import current_context
 from .ndarray.ndarray import NDArray, array
 
 __all__ = ["check_symbolic_forward", "check_symbolic_backward", "check_numeric_gradient",
-           "check_consistency", "simple_forward"]
+           "check_consistency", "simple_forward", "numeric_grad", "check_speed"]
 
 _RTOL = {np.dtype(np.float16): 1e-2, np.dtype(np.float32): 1e-4, np.dtype(np.float64): 1e-5}
 _ATOL = {np.dtype(np.float16): 1e-1, np.dtype(np.float32): 1e-3, np.dtype(np.float64): 1e-20}
@@ -108,7 +108,7 @@ def check_symbolic_forward(sym, location, expected, rtol=None, atol=None, aux_st
     for name, o, e in zip(sym.list_outputs(), outs, expected):
         _assert_close(e, o, _tol(rtol, _RTOL, dtype), _tol(atol, _ATOL, dtype),
                       (f"EXPECTED_{name}", f"FORWARD_{name}"), equal_nan)
-    return [o.asnumpy() for o in outs]
+    return list(outs)  # the executor's output NDArrays, as MXNet returns
 
 
 def check_symbolic_backward(sym, location, out_grads, expected, rtol=None, atol=None,
@@ -147,7 +147,10 @@ def check_symbolic_backward(sym, location, out_grads, expected, rtol=None, atol=
             want = init[k]
         _assert_close(want, got[k], _tol(rtol, _RTOL, dtype), _tol(atol, _ATOL, dtype),
                       (f"EXPECTED_{k}", f"BACKWARD_{k}"), equal_nan)
-    return got
+    if isinstance(grad_stypes, dict):  # MXNet's gradient buffers have these storage types
+        grads = {k: (g.tostype(grad_stypes[k]) if grad_stypes.get(k) not in (None, "default")
+                     else g) for k, g in grads.items()}
+    return grads  # the gradient NDArrays (MXNet returns its gradient buffers)
 
 
 def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=None, rtol=None,
@@ -216,65 +219,194 @@ def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=None, rto
                       _tol(atol, {}, dtype, 1e-4), (f"NUMERICAL_{k}", f"BACKWARD_{k}"))
 
 
-def check_consistency(sym, ctx_list, scale=1.0, grad_req="write", arg_params=None,
-                      aux_params=None, tol=None, raise_on_err=True, ground_truth=None,
-                      equal_nan=False, use_uniform=False, rand_type=np.float64):
-    """Run ``sym`` on every ``ctx_list`` entry (``{'ctx':..., '<arg>': shape,
-    'type_dict': {...}}``) with the same inputs; outputs and gradients must agree.
+def _smaller_dtype(dt1, dt2):
+    """The less precise of two dtypes (``dt1`` when ``dt2`` is None)."""
+    if dt2 is None or np.dtype(dt1).itemsize < np.dtype(dt2).itemsize:
+        return dt1
+    return dt2
 
-    Returns the list of executors' outputs (NumPy) per context.
+
+def _report(kind, i, gt_idx, name, err, raise_on_err):
+    import traceback
+
+    print(f"{kind} Err: ctx {i} vs ctx {gt_idx} at {name}")
+    traceback.print_exc()
+    if raise_on_err:
+        raise err
+    print(str(err))
+
+
+def check_consistency(sym, ctx_list, scale=1.0, grad_req="write", arg_params=None,
+                      aux_params=None, rtol=None, atol=None, raise_on_err=True,
+                      ground_truth=None, equal_nan=False, use_uniform=False,
+                      rand_type=np.float64, *, tol=None):
+    """Check that ``sym`` gives the same outputs (and gradients) on every entry of
+    ``ctx_list`` (``{'ctx': ctx, '<arg>': shape, 'type_dict': {...}}``), as MXNet 1.9.1.
+
+    Inputs are drawn once (normal with ``scale``, or uniform in +-0.92*scale); the most
+    precise executor (or ``ground_truth``) is the reference. ``rtol``/``atol`` default to
+    the per-dtype tables; ``tol`` (keyword only) sets both. Returns the reference dict
+    (output and gradient name -> NDArray).
     """
-    if isinstance(sym, (list, tuple)):
-        syms = list(sym)
-    else:
-        syms = [sym] * len(ctx_list)
-    tol = tol or {np.dtype(np.float16): 1e-1, np.dtype(np.float32): 1e-3,
-                  np.dtype(np.float64): 1e-5, np.dtype(np.uint8): 0, np.dtype(np.int32): 0}
-    if not isinstance(tol, dict):
-        tol = {np.dtype(t): tol for t in (np.float16, np.float32, np.float64, np.uint8,
-                                          np.int32)}
+    from .test_utils import assert_almost_equal, get_tols
+
+    if tol is not None:
+        rtol = tol if rtol is None else rtol
+        atol = tol if atol is None else atol
+    assert len(ctx_list) > 1
+    syms = [sym] * len(ctx_list) if not isinstance(sym, (list, tuple)) else list(sym)
+    assert len(syms) == len(ctx_list)
+    output_names = syms[0].list_outputs()
+    arg_names = syms[0].list_arguments()
     exes = []
     for s, spec in zip(syms, ctx_list):
-        spec = dict(spec)
-        ctx = spec.pop("ctx")
-        types = spec.pop("type_dict", {})
-        if not isinstance(ctx, Context):
-            raise TypeError("ctx_list entries need a 'ctx' Context")
-        exes.append(s.simple_bind(ctx, grad_req=grad_req, type_dict=types, **spec))
-    rng = np.random.RandomState(0)
-    arg_params = dict(arg_params or {})
-    aux_params = dict(aux_params or {})
-    ex0 = exes[0]
-    for n, a in ex0.arg_dict.items():
+        assert s.list_arguments() == arg_names
+        assert s.list_outputs() == output_names
+        exes.append(s.simple_bind(grad_req=grad_req, **spec))
+    arg_params = {} if arg_params is None else arg_params
+    aux_params = {} if aux_params is None else aux_params
+    for n in sorted(exes[0].arg_dict):
         if n not in arg_params:
-            arg_params[n] = (rng.uniform(-scale, scale, a.shape) if use_uniform
-                             else rng.normal(size=a.shape) * scale).astype(rand_type)
-    for n, a in ex0.aux_dict.items():
-        if n not in aux_params:
-            aux_params[n] = np.zeros(a.shape)
-    dtypes = [ex.outputs[0].dtype if ex.outputs else np.float32 for ex in exes]
-    gt_i = int(np.argmax([np.dtype(d).itemsize for d in dtypes])) if ground_truth is None \
-        else None
-    results = []
+            shape = exes[0].arg_dict[n].shape
+            vals = (np.random.uniform(-0.92 * scale, 0.92 * scale, size=shape) if use_uniform
+                    else np.random.normal(size=shape, scale=scale))
+            arg_params[n] = vals.astype(rand_type)
+    for n in exes[0].aux_dict:
+        aux_params.setdefault(n, 0)
     for ex in exes:
         for n, a in ex.arg_dict.items():
-            a[:] = _np(arg_params[n]).astype(a.dtype)
+            a[:] = arg_params[n]
         for n, a in ex.aux_dict.items():
-            a[:] = _np(aux_params[n]).astype(a.dtype)
-        outs = ex.forward(is_train=grad_req != "null")
-        if grad_req != "null":
-            ex.backward([array(np.ones(o.shape), ctx=o.context, dtype=o.dtype) for o in outs])
-        results.append(([o.asnumpy() for o in outs],
-                        {k: g.asnumpy() for k, g in ex.grad_dict.items() if g is not None}))
-    gt = ground_truth if ground_truth is not None else results[gt_i]
-    for i, (outs, grads) in enumerate(results):
-        t = tol.get(np.dtype(dtypes[i]), 1e-3)
-        try:
-            for o, g in zip(outs, gt[0]):
-                np.testing.assert_allclose(o, g, rtol=t, atol=t, equal_nan=equal_nan)
-            for k, g in grads.items():
-                np.testing.assert_allclose(g, gt[1][k], rtol=t, atol=t, equal_nan=equal_nan)
-        except AssertionError:
-            if raise_on_err:
-                raise
-    return [r[0] for r in results]
+            a[:] = aux_params[n]
+        if grad_req == "add":
+            for g in ex.grad_arrays:
+                if g is not None:
+                    g[:] = 0
+    dtypes = [np.dtype(ex.outputs[0].dtype) for ex in exes]
+    gt_idx = int(np.argmax([d.itemsize for d in dtypes]))
+
+    for ex in exes:
+        ex.forward(is_train=False)
+    gt = ground_truth
+    if gt is None:
+        gt = dict(zip(output_names, exes[gt_idx].outputs))
+    for i, ex in enumerate(exes):
+        if i == gt_idx:
+            continue
+        for name, arr in zip(output_names, ex.outputs):
+            try:
+                assert_almost_equal(arr, gt[name], rtol=rtol, atol=atol, equal_nan=equal_nan)
+            except AssertionError as e:
+                _report("Predict", i, gt_idx, name, e, raise_on_err)
+
+    if grad_req != "null":
+        for ex in exes:
+            ex.forward(is_train=True)
+        least = [o.dtype for o in exes[0].outputs]
+        for ex in exes:
+            least = [_smaller_dtype(o.dtype, d) for o, d in zip(ex.outputs, least)]
+        golden = [o.astype(d).asnumpy() for o, d in zip(exes[0].outputs, least)]
+        for ex in exes:
+            ex.backward([array(g, ctx=o.context, dtype=o.dtype).tostype(o.stype)
+                         for g, o in zip(golden, ex.outputs)])
+        if ground_truth is None:
+            ref = exes[gt_idx]
+            gt = dict(zip(output_names, ref.outputs))
+            gt.update(dict(zip(arg_names, ref.grad_arrays)))
+        for i, ex in enumerate(exes):
+            if i == gt_idx:
+                continue
+            for name, arr in zip(output_names + arg_names, list(ex.outputs) +
+                                 list(ex.grad_arrays)):
+                if gt.get(name) is None:
+                    assert arr is None
+                    continue
+                gtarr = gt[name]
+                try:
+                    rt, at = rtol, atol
+                    small_arr = _smaller_dtype(arr.dtype, dtypes[i])
+                    small_gt = _smaller_dtype(gtarr.dtype, dtypes[gt_idx])
+                    if small_arr != arr.dtype or small_gt != gtarr.dtype:
+                        rt, at = get_tols(arr.astype(small_arr), gtarr.astype(small_gt),
+                                          rtol, atol)
+                    assert_almost_equal(arr, gtarr, rtol=rt, atol=at, equal_nan=equal_nan)
+                except AssertionError as e:
+                    _report("Train", i, gt_idx, name, e, raise_on_err)
+    return gt
+
+
+def numeric_grad(executor, location, aux_states=None, eps=1e-4, use_forward_train=True,
+                 dtype=np.float32):
+    """Finite-difference gradient of ``sum(outputs[0])`` for each float argument in
+    ``location`` (name -> NumPy array), using ``executor`` (central differences, step
+    ``eps``). Returns name -> NumPy array.
+    """
+    from . import ndarray as nd
+
+    def put(name, value, stype):
+        executor.arg_dict[name][:] = nd.cast_storage(array(value, dtype=dtype), stype=stype)
+
+    assert dtype in (np.float16, np.float32, np.float64)
+    grads = {k: np.zeros(v.shape, dtype=dtype) for k, v in location.items()}
+    for k, v in location.items():
+        if executor.arg_dict[k].stype == "default":
+            put(k, v, "default")
+    for k in location:
+        location[k] = np.asarray(location[k], order="C")
+    for k, v in location.items():
+        if v.dtype.kind != "f":
+            continue
+        stype = executor.arg_dict[k].stype
+        saved = v.copy()
+        for i in range(int(np.prod(v.shape))):
+            outs = []
+            for step in (eps / 2.0, -eps):
+                v.ravel()[i] += step
+                put(k, v, stype)
+                if aux_states is not None:
+                    for key, val in aux_states.items():
+                        executor.aux_dict[key][:] = val
+                executor.forward(is_train=use_forward_train)
+                outs.append(executor.outputs[0].asnumpy())
+            grads[k].ravel()[i] = (outs[0] - outs[1]).sum() / eps
+            v.ravel()[i] = saved.ravel()[i]
+        put(k, saved, stype)
+    return grads
+
+
+def check_speed(sym, location=None, ctx=None, N=20, grad_req=None, typ="whole", **kwargs):
+    """Seconds per forward+backward (``typ='whole'``) or forward (``typ='forward'``) of
+    ``sym``, averaged over ``N`` runs after one warm-up run."""
+    import time
+
+    from . import ndarray as nd
+
+    ctx = ctx or current_context()
+    grad_req = grad_req or "write"
+    if location is None:
+        exe = sym.simple_bind(grad_req=grad_req, ctx=ctx, **kwargs)
+        location = {k: np.random.normal(size=a.shape, scale=1.0)
+                    for k, a in exe.arg_dict.items()}
+    else:
+        assert isinstance(location, dict), f'Expect dict, get "location"={location}'
+        exe = sym.simple_bind(grad_req=grad_req, ctx=ctx,
+                              **{k: v.shape for k, v in location.items()})
+    for name, value in location.items():
+        exe.arg_dict[name][:] = value.astype(exe.arg_dict[name].dtype)
+    if typ not in ("whole", "forward"):
+        raise ValueError('typ can only be "whole" or "forward".')
+    train = typ == "whole"
+
+    def run():
+        exe.forward(is_train=train)
+        if train:
+            exe.backward(out_grads=exe.outputs)
+
+    run()
+    for o in exe.outputs:
+        o.wait_to_read()
+    tic = time.time()
+    for _ in range(N):
+        run()
+    nd.waitall()
+    return (time.time() - tic) / N

@@ -21,6 +21,7 @@ import weakref
 
 import torch
 
+from . import _deferred, _int_grad
 from ._op._state import state
 from .base import MXNetError
 
@@ -149,8 +150,8 @@ def _make_hook(vref):
         if v is None or g is None:
             return
         _fired[0] += 1
-        if v._t is not t or v._grad is None:  # re-attached since the graph was recorded
-            return
+        if v._grad is None or (v._t is not t and getattr(v._t, "_mx_leaf", None) is not t):
+            return  # re-attached since the graph was recorded
         v._fresh = 1
         garr = v._grad
         if getattr(garr, "_sdata", None) is not None:  # a sparse gradient buffer
@@ -158,7 +159,11 @@ def _make_hook(vref):
                 new = garr._dense() + g if v._grad_req == "add" else g
                 garr._set_from_dense(new.detach().to(garr._sdata.dtype))
             return
+        if _bwd_box[0] is not None:  # the heads carry a run-time failure (_deferred)
+            garr._exc = _bwd_box[0]
         buf = garr._t
+        if g.dtype != buf.dtype:  # an integer variable's float64 shadow gradient
+            g = g.to(buf.dtype)
         with torch.no_grad():
             if v._grad_req == "add":
                 buf.add_(g)
@@ -197,6 +202,9 @@ def mark_variables(variables, gradients, grad_reqs="write") -> None:
         if req != "null" and (t.is_floating_point() or t.is_complex()):
             t.requires_grad_(True)
             t.register_post_accumulate_grad_hook(_make_hook(weakref.ref(v)))
+        elif req != "null":  # integers: a float64 shadow leaf carries the graph
+            _int_grad.make_leaf(t).register_post_accumulate_grad_hook(
+                _make_hook(weakref.ref(v)))
         v._t = t
         v._grad = g
         v._grad_req = req
@@ -204,24 +212,31 @@ def mark_variables(variables, gradients, grad_reqs="write") -> None:
         v._fresh = 0
 
 
-def _head_grads(heads, head_grads):
+def _head_grads(heads, head_grads, tensors=None):
     out = []
     for i, h in enumerate(heads):
+        ht = h._t if tensors is None else tensors[i]
         g = None if head_grads is None else head_grads[i]
         if g is None:
-            out.append(torch.ones_like(h._t))
+            out.append(torch.ones_like(ht))
         elif hasattr(g, "_t"):
-            out.append(g._t.detach().to(h._t.dtype))
+            out.append(g._t.detach().to(ht.dtype))
         else:
-            out.append(torch.as_tensor(g, dtype=h._t.dtype))
+            out.append(torch.as_tensor(g, dtype=ht.dtype))
     return out
 
 
-def _check_heads(heads):
+def _check_heads(heads) -> list:
+    """The tensors backward starts from (an integer head's float64 shadow)."""
+    out = []
     for h in heads:
         t = h._t
-        if not t.requires_grad or getattr(t, "_mx_freed", False):
+        if not t.requires_grad:
+            t = _int_grad.graph_tensor(h)
+        if not t.requires_grad or getattr(h._t, "_mx_freed", False):
             raise MXNetError(_NOT_IN_GRAPH)
+        out.append(t)
+    return out
 
 
 def _torch_error(e: RuntimeError) -> MXNetError:
@@ -234,6 +249,9 @@ def _torch_error(e: RuntimeError) -> MXNetError:
 # its own device threads, which do not see this thread's (thread-local) training flag; user
 # Functions read the mode from here instead.
 _backward_mode: list = [None]
+
+
+_bwd_box: list = [None]  # the run-time failure the running backward's heads carry
 
 
 def _run_backward(train_mode: bool, fn):
@@ -267,10 +285,15 @@ def backward(heads, head_grads=None, retain_graph: bool = False, train_mode: boo
     head_grads = _as_list(head_grads)
     if head_grads is not None and len(head_grads) != len(heads):
         raise MXNetError("heads and head_grads must be lists of the same length")
-    _check_heads(heads)
+    tensors = _check_heads(heads)
     _fired[0] = 0
-    _run_backward(train_mode, lambda: torch.autograd.backward(
-        [h._t for h in heads], _head_grads(heads, head_grads), retain_graph=retain_graph))
+    if _deferred.PENDING[0]:
+        _bwd_box[0] = _deferred.first_box(heads + (head_grads or []))
+    try:
+        _run_backward(train_mode, lambda: torch.autograd.backward(
+            tensors, _head_grads(heads, head_grads, tensors), retain_graph=retain_graph))
+    finally:
+        _bwd_box[0] = None
     if not retain_graph:
         for h in heads:
             h._t._mx_freed = True
@@ -298,27 +321,33 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph: boo
     heads = _as_list(heads)
     variables = _as_list(variables)
     head_grads = _as_list(head_grads)
-    _check_heads(heads)
+    tensors = _check_heads(heads)
     if retain_graph is None:
         retain_graph = create_graph
-    for v in variables:
-        if not v._t.requires_grad:
+    vts = [v._t if v._t.requires_grad else getattr(v._t, "_mx_leaf", v._t) for v in variables]
+    for t in vts:
+        if not t.requires_grad:
             raise MXNetError(_NOT_IN_GRAPH)
     res = _run_backward(train_mode, lambda: torch.autograd.grad(
-        [h._t for h in heads], [v._t for v in variables], _head_grads(heads, head_grads),
+        tensors, vts, _head_grads(heads, head_grads, tensors),
         retain_graph=retain_graph, create_graph=create_graph, allow_unused=True))
     if not retain_graph:
         for h in heads:
             h._t._mx_freed = True
+    box = _deferred.first_box(heads + (head_grads or [])) if _deferred.PENDING[0] else None
     out = []
     for r, v in zip(res, variables):
         if r is None or r._is_zerotensor():
             r = torch.zeros_like(v._t.detach())
+        elif r.dtype != v._t.dtype and not v._t.is_floating_point():
+            r = r.detach().to(v._t.dtype)  # an integer variable's shadow gradient
         if create_graph and not r.requires_grad:
             # a gradient that no longer depends on the variable stays in the graph (MXNet
             # differentiates it again to zeros): tie it to the variable with a zero term
             r = r + (v._t - v._t.detach()) * 0
         out.append(NDArray._wrap(r, v._ctx))
+        if box is not None:
+            out[-1]._exc = box
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import warnings
 
 import torch
 
@@ -12,17 +13,52 @@ __all__ = ["Context", "cpu", "gpu", "cpu_pinned", "current_context", "num_gpus",
 
 
 class _ClassProperty:
-    """A read-only property on the class itself (MXNet's ``classproperty``)."""
+    """A property on the class itself (MXNet's ``classproperty``), settable with a setter."""
 
-    def __init__(self, fget):
+    def __init__(self, fget, fset=None):
         self.fget = fget
+        self.fset = fset
         self.__doc__ = fget.__doc__
 
     def __get__(self, obj, cls=None):
         return self.fget(cls if cls is not None else type(obj))
 
+    def __set__(self, obj, value):
+        if self.fset is None:
+            raise MXNetError(f"cannot use the setter: {getattr(obj, '__name__', obj)} to set "
+                             "attribute")
+        self.fset(obj if isinstance(obj, type) else type(obj), value)
 
-class Context:
+    def setter(self, fset):
+        self.fset = fset
+        return self
+
+
+class _ClassPropertyMeta(type):
+    """Routes ``Cls.attr = value`` to a :class:`_ClassProperty`'s setter (as MXNet does)."""
+
+    def __setattr__(cls, key, value):
+        prop = cls.__dict__.get(key)
+        if isinstance(prop, _ClassProperty):
+            prop.__set__(cls, value)
+            return
+        super().__setattr__(key, value)
+
+
+def _check_gpu(device_id: int) -> None:
+    """MXNet's error (an ``MXNetError``, which scripts catch to fall back to the CPU) for a
+    GPU context on a machine without one."""
+    from .base import MXNetError
+
+    if not torch.cuda.is_available():
+        raise MXNetError("GPU is not enabled: no CUDA device is available to PyTorch (an "
+                         "NVIDIA GPU and a CUDA build of torch are needed for mx.gpu())")
+    if device_id >= torch.cuda.device_count():
+        raise MXNetError(f"CUDA: invalid device ordinal: gpu({device_id}) requested, "
+                         f"{torch.cuda.device_count()} GPU(s) present")
+
+
+class Context(metaclass=_ClassPropertyMeta):
     """A device on which arrays live and operators run.
 
     ``cpu(i)`` for any ``i`` is host memory (distinct contexts, so multi-device code runs
@@ -64,6 +100,7 @@ class Context:
         dev = self._torch_device
         if dev is None:
             if self.device_typeid == 2:
+                _check_gpu(self.device_id)
                 dev = torch.device("cuda", self.device_id)
             else:
                 dev = torch.device("cpu")
@@ -109,10 +146,21 @@ class Context:
 
     @_ClassProperty
     def default_ctx(cls):
-        """The current default context (a class-level property, as in MXNet 1.9)."""
+        """The current thread's default context (a class-level property, as in MXNet 1.9).
+
+        Assigning ``Context.default_ctx = ctx`` sets it for the current thread only.
+        """
         if not hasattr(cls._default_ctx, "value"):
             cls._default_ctx.value = Context("cpu", 0)
         return cls._default_ctx.value
+
+    @default_ctx.setter
+    def default_ctx(cls, val):
+        warnings.warn("Context.default_ctx has been deprecated. Please use "
+                      "Context.current_context() instead. Please use "
+                      "test_utils.set_default_context to set a default context",
+                      DeprecationWarning, stacklevel=3)
+        cls._default_ctx.value = val
 
 
 def cpu(device_id: int = 0) -> Context:

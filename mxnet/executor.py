@@ -32,8 +32,11 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import torch
 
+from . import _deferred
+from ._deferred import PENDING, DeferredOpError
 from ._dtype import to_torch
 from ._executor._program import Program, compile_enabled, compile_program
+from ._head_grad import HEAD_GRAD_REQUIRED, check_differentiable, head_grad_needed
 from .base import MXNetError
 from .context import Context
 from .ndarray.ndarray import NDArray
@@ -148,6 +151,8 @@ class Executor:
         self._out_t: list[torch.Tensor] | None = None
         self._last_is_train = False
         self._write_outputs = False  # outputs are views shared with another executor
+        self._failed: list | None = None  # run-time failure of the last forward (_deferred)
+        self._fwd_failed = False  # ... raised by the forward itself (no graph to run back)
         self._grad_idx = [i for i, (r, g) in enumerate(zip(grad_req, grad_arrays or []))
                           if r != "null" and g is not None]
         self.outputs: list[NDArray] = self._init_outputs(out_shapes)
@@ -218,19 +223,46 @@ class Executor:
             def monitor(name, t):
                 cb(name, NDArray._wrap(t, ctx))
 
-            if self._monitor_all:
-                for n, a in zip(self._prog.arg_names, args):
-                    monitor(n, a.detach())
         self._last_is_train = bool(is_train)
-        if need_grad:
-            outs = self._run_with_grad(True, monitor)
-        else:
-            with torch.no_grad():
-                outs = self._prog.run(args, aux, is_train, monitor, self._compile,
-                                      self._monitor_all)
-            self._leaves = None
-            self._out_t = None
+        box = None
+        if PENDING[0] or self._failed is not None:
+            box = self._forward_failure_state()
+        try:
+            if need_grad:
+                outs = self._run_with_grad(True, monitor)
+            else:
+                with torch.no_grad():
+                    outs = self._prog.run(args, aux, is_train, monitor, self._compile,
+                                          self._monitor_all)
+                self._leaves = None
+                self._out_t = None
+        except DeferredOpError as err:  # MXNet reports it on read / waitall
+            return self._failed_forward(err, box)
         self._set_outputs(outs)
+        if box is not None:
+            for o in self.outputs:
+                o._exc = box
+        return self.outputs
+
+    def _forward_failure_state(self) -> list | None:
+        """Forget the last forward's failure; return the one the inputs carry, if any."""
+        self._failed, self._fwd_failed = None, False
+        for o in self.outputs:
+            o._exc = None
+        box = _deferred.first_box(self.arg_arrays + self.aux_arrays) if PENDING[0] else None
+        self._failed = box
+        return box
+
+    def _failed_forward(self, err: DeferredOpError, box: list | None) -> list[NDArray]:
+        """A run-time check failed inside the graph: the outputs carry it (MXNet's engine)."""
+        if not self.outputs:  # output shapes unknown: nothing to hand back, raise now
+            raise err
+        self._leaves = None
+        self._out_t = None
+        self._failed = box if box is not None else _deferred.defer(err)
+        self._fwd_failed = True
+        for o in self.outputs:
+            o._exc = self._failed
         return self.outputs
 
     def _run_with_grad(self, is_train: bool, monitor=None) -> list[torch.Tensor]:
@@ -270,6 +302,11 @@ class Executor:
         """
         if not self._grad_idx:
             return
+        if self._failed is not None:  # the gradients carry the forward's failure
+            for i in self._grad_idx:
+                self.grad_arrays[i]._exc = self._failed
+            if self._fwd_failed:
+                return
         if self._out_t is None:
             # MXNet allows backward after an inference forward: rerun it with a graph
             self._run_with_grad(self._last_is_train)
@@ -283,6 +320,8 @@ class Executor:
                 continue
             g = out_grads[k] if out_grads is not None and k < len(out_grads) else None
             if g is None:
+                if self._head_grad_needed(k):
+                    raise MXNetError(HEAD_GRAD_REQUIRED)
                 g = torch.ones_like(t)
             else:
                 g = g._t if isinstance(g, NDArray) else torch.as_tensor(np.asarray(g))
@@ -308,6 +347,13 @@ class Executor:
                     dst.zero_()
                 else:
                     dst.copy_(g)
+
+    def _head_grad_needed(self, k: int) -> bool:
+        """Whether output ``k``'s gradient must be given (MXNet's rule; cached)."""
+        needed = self.__dict__.setdefault("_head_needed", {})
+        if k not in needed:
+            needed[k] = head_grad_needed(self._symbol, self._prog.arg_names, self._grad_req, k)
+        return needed[k]
 
     def _monitor_backward(self, outs, heads) -> None:
         """Report every node's input gradients as ``<node>_backward_output[i]`` (MXNet's
@@ -450,6 +496,7 @@ def bind(symbol, ctx: Context, args, args_grad=None, grad_req="write", aux_state
         grads = None
     aux_arrays = [_check_nd("auxiliary state", n, a) for n, a in
                   zip(aux_names, _as_list("aux_states", aux_states, aux_names))]
+    check_differentiable(symbol, reqs)
     return Executor(symbol, ctx, arg_arrays, grads, reqs, aux_arrays, group2ctx, compile)
 
 
@@ -479,6 +526,11 @@ def simple_bind(symbol, ctx: Context, grad_req="write", type_dict=None, group2ct
                          f"shapes ({given}); provide them as keyword arguments")
     arg_names = [n.name for n in variables if id(n) not in aux]
     reqs = _grad_reqs(grad_req, arg_names)
+    try:
+        check_differentiable(symbol, reqs)
+    except MXNetError as err:
+        given = "".join(f"{k}: {tuple(v)}\n" for k, v in kwargs.items())
+        raise MXNetError(f"simple_bind error. Arguments:\n{given}{err}") from None
     shared = shared_exec.arg_dict if shared_exec is not None else {}
     shared_grads = shared_exec.grad_dict if shared_exec is not None else {}
     shared_names = set(shared_arg_names or ())

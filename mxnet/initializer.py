@@ -21,9 +21,26 @@ from . import registry
 from .base import abstract
 from .ndarray import NDArray, load
 
-__all__ = ["InitDesc", "Initializer", "Load", "Mixed", "Zero", "One", "Constant", "Uniform",
-           "Normal", "Orthogonal", "Xavier", "MSRAPrelu", "Bilinear", "LSTMBias", "FusedRNN",
-           "register", "alias", "create"]
+__all__ = [
+    "InitDesc",
+    "Initializer",
+    "Load",
+    "Mixed",
+    "Zero",
+    "One",
+    "Constant",
+    "Uniform",
+    "Normal",
+    "Orthogonal",
+    "Xavier",
+    "MSRAPrelu",
+    "Bilinear",
+    "LSTMBias",
+    "FusedRNN",
+    "register",
+    "alias",
+    "create",
+]
 
 
 class InitDesc(str):
@@ -77,15 +94,29 @@ def _bilinear(shape) -> np.ndarray:
     return weight.astype("float32").reshape(shape)
 
 
-_SUFFIX_RULES = (("weight", "_init_weight"), ("bias", "_init_bias"), ("gamma", "_init_gamma"),
-                 ("beta", "_init_beta"), ("min", "_init_zero"), ("max", "_init_one"),
-                 ("weight_quantize", "_init_quantized_weight"),
-                 ("bias_quantize", "_init_quantized_bias"))
+_SUFFIX_RULES = (
+    ("weight", "_init_weight"),
+    ("bias", "_init_bias"),
+    ("gamma", "_init_gamma"),
+    ("beta", "_init_beta"),
+    ("min", "_init_zero"),
+    ("max", "_init_one"),
+    ("weight_quantize", "_init_quantized_weight"),
+    ("bias_quantize", "_init_quantized_bias"),
+)
 
-_LEGACY_RULES = (("bias", "_init_bias"), ("gamma", "_init_gamma"), ("beta", "_init_beta"),
-                 ("weight", "_init_weight"), ("moving_mean", "_init_zero"),
-                 ("moving_var", "_init_one"), ("moving_inv_var", "_init_zero"),
-                 ("moving_avg", "_init_zero"), ("min", "_init_zero"), ("max", "_init_one"))
+_LEGACY_RULES = (
+    ("bias", "_init_bias"),
+    ("gamma", "_init_gamma"),
+    ("beta", "_init_beta"),
+    ("weight", "_init_weight"),
+    ("moving_mean", "_init_zero"),
+    ("moving_var", "_init_one"),
+    ("moving_inv_var", "_init_zero"),
+    ("moving_avg", "_init_zero"),
+    ("min", "_init_zero"),
+    ("max", "_init_one"),
+)
 
 
 class Initializer:
@@ -109,6 +140,7 @@ class Initializer:
         """Log a statistic (default: ``norm(x) / sqrt(size)``) of every initialized array."""
         self._verbose = verbose
         if print_func is None:
+
             def asum_stat(x):
                 return str((torch.linalg.vector_norm(x._t.float()) / sqrt(x.size)).item())
 
@@ -149,9 +181,12 @@ class Initializer:
         self._init_default(desc, arr)
 
     def _legacy_init(self, name, arr):
-        warnings.warn("\033[91mCalling initializer with init(str, NDArray) has been deprecated."
-                      "please use init(mx.init.InitDesc(...), NDArray) instead.\033[0m",
-                      DeprecationWarning, stacklevel=3)
+        warnings.warn(
+            "\033[91mCalling initializer with init(str, NDArray) has been deprecated."
+            "please use init(mx.init.InitDesc(...), NDArray) instead.\033[0m",
+            DeprecationWarning,
+            stacklevel=3,
+        )
         if not isinstance(name, str):
             raise TypeError("name must be string")
         if not isinstance(arr, NDArray):
@@ -204,7 +239,8 @@ class Initializer:
         raise ValueError(
             f"Unknown initialization pattern for {name}. Default initialization is now limited "
             'to "weight", "bias", "gamma" (1.0), and "beta" (0.0).Please use '
-            "mx.sym.Variable(init=mx.init.*) to set initialization pattern")
+            "mx.sym.Variable(init=mx.init.*) to set initialization pattern"
+        )
 
     def __eq__(self, other):
         if not isinstance(other, Initializer):
@@ -257,14 +293,16 @@ class Load:
             src = self.param[name]
             assert arr.shape == src.shape, (
                 f"Parameter {name} cannot be initialized from loading. Shape mismatch, target "
-                f"{arr.shape} vs loaded {src.shape}")
+                f"{arr.shape} vs loaded {src.shape}"
+            )
             _fill(arr, src)
             if self.verbose:
                 logging.info("Initialized %s by loading", name)
         else:
             assert self.default_init is not None, (
                 f"Cannot Initialize {name}. Not found in loaded param and no default "
-                "Initializer is provided.")
+                "Initializer is provided."
+            )
             self.default_init(name, arr)
             if self.verbose:
                 logging.info("Initialized %s by default", name)
@@ -287,8 +325,10 @@ class Mixed:
             if prog.match(name):
                 init(name, arr)
                 return
-        raise ValueError("Parameter name %s did not match any pattern. Consider"
-                         'add a ".*" pattern at the and with default Initializer.')
+        raise ValueError(
+            "Parameter name %s did not match any pattern. Consider"
+            'add a ".*" pattern at the and with default Initializer.'
+        )
 
 
 @register
@@ -324,13 +364,19 @@ class Constant(Initializer):
         self.value = value
 
     def _init_weight(self, _, arr):
-        _fill(arr, self.value)
+        value = self.value
+        if isinstance(value, NDArray):
+            value = value.asnumpy()
+        if not np.isscalar(value):  # broadcast like ``arr[:] = value`` (ValueError if not)
+            value = np.array(np.broadcast_to(np.asarray(value), arr.shape))
+        _fill(arr, value)
 
     def dumps(self):
         val = self._kwargs["value"]
         if not np.isscalar(val):
-            self._kwargs["value"] = val.tolist() if isinstance(val, np.ndarray) else \
-                val.asnumpy().tolist()
+            self._kwargs["value"] = (
+                val.tolist() if isinstance(val, np.ndarray) else val.asnumpy().tolist()
+            )
         return json.dumps([self.__class__.__name__.lower(), self._kwargs])
 
 
@@ -400,8 +446,9 @@ class Xavier(Initializer):
     def _init_weight(self, name, arr):
         shape = arr.shape
         if len(shape) < 2:
-            raise ValueError(f"Xavier initializer cannot be applied to vector {name}. It "
-                             "requires at least 2D.")
+            raise ValueError(
+                f"Xavier initializer cannot be applied to vector {name}. It requires at least 2D."
+            )
         hw_scale = np.prod(shape[2:]) if len(shape) > 2 else 1.0
         fan_in, fan_out = shape[1] * hw_scale, shape[0] * hw_scale
         if self.factor_type == "avg":
@@ -427,7 +474,7 @@ class MSRAPrelu(Xavier):
     ``2 / (1 + slope**2)``. ``mx.init.MSRAPrelu(slope=0.25)``"""
 
     def __init__(self, factor_type="avg", slope=0.25):
-        super().__init__("gaussian", factor_type, 2.0 / (1 + slope ** 2))
+        super().__init__("gaussian", factor_type, 2.0 / (1 + slope**2))
         self._kwargs = {"factor_type": factor_type, "slope": slope}
 
 
@@ -454,12 +501,16 @@ class LSTMBias(Initializer):
     def _init_weight(self, name, arr):
         h = int(arr.shape[0] / 4)
         value = np.zeros(arr.shape, dtype="float32")
-        value[h:2 * h] = self.forget_bias
+        value[h : 2 * h] = self.forget_bias
         _fill(arr, value)
 
 
-_GATES = {"rnn_relu": [""], "rnn_tanh": [""], "lstm": ["_i", "_f", "_c", "_o"],
-          "gru": ["_r", "_z", "_o"]}
+_GATES = {
+    "rnn_relu": [""],
+    "rnn_tanh": [""],
+    "lstm": ["_i", "_f", "_c", "_o"],
+    "gru": ["_r", "_z", "_o"],
+}
 
 
 def _fused_slices(total, num_hidden, num_layers, mode, bidirectional):
@@ -484,9 +535,11 @@ def _fused_slices(total, num_hidden, num_layers, mode, bidirectional):
                     blocks.append((f"{dn}{layer}_{kind}{gate}_bias", off, (h,)))
                     off += h
     if off != total:
-        raise ValueError(f"FusedRNN: a parameter vector of size {total} does not fit mode={mode},"
-                         f" num_hidden={h}, num_layers={num_layers}, bidirectional="
-                         f"{bidirectional}")
+        raise ValueError(
+            f"FusedRNN: a parameter vector of size {total} does not fit mode={mode},"
+            f" num_hidden={h}, num_layers={num_layers}, bidirectional="
+            f"{bidirectional}"
+        )
     return blocks
 
 
@@ -501,13 +554,17 @@ class FusedRNN(Initializer):
     >>> init = mx.init.FusedRNN(mx.init.Xavier(), num_hidden=8, num_layers=1, mode='lstm')
     """
 
-    def __init__(self, init, num_hidden, num_layers, mode, bidirectional=False,
-                 forget_bias=1.0):
+    def __init__(self, init, num_hidden, num_layers, mode, bidirectional=False, forget_bias=1.0):
         if isinstance(init, str):
             init = create(init)
-        super().__init__(init=init.dumps() if init is not None else None,
-                         num_hidden=num_hidden, num_layers=num_layers, mode=mode,
-                         bidirectional=bidirectional, forget_bias=forget_bias)
+        super().__init__(
+            init=init.dumps() if init is not None else None,
+            num_hidden=num_hidden,
+            num_layers=num_layers,
+            mode=mode,
+            bidirectional=bidirectional,
+            forget_bias=forget_bias,
+        )
         self._init = init
         self._num_hidden = num_hidden
         self._num_layers = num_layers
@@ -517,12 +574,13 @@ class FusedRNN(Initializer):
 
     def _init_weight(self, desc, arr):
         flat = arr._t.reshape(-1)
-        blocks = _fused_slices(flat.numel(), self._num_hidden, self._num_layers, self._mode,
-                               self._bidirectional)
+        blocks = _fused_slices(
+            flat.numel(), self._num_hidden, self._num_layers, self._mode, self._bidirectional
+        )
         global_init = getattr(desc, "global_init", None)
         for name, off, shape in blocks:
             n = int(np.prod(shape))
-            part = NDArray._wrap(flat[off:off + n].reshape(shape), arr.context)
+            part = NDArray._wrap(flat[off : off + n].reshape(shape), arr.context)
             sub = InitDesc(name, global_init=global_init)
             if self._mode == "lstm" and name.endswith("_f_bias"):
                 _fill(part, self._forget_bias)

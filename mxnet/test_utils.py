@@ -507,11 +507,28 @@ simple_forward = _sym("simple_forward")
 check_speed = _sym("check_speed")
 
 # the rest of MXNet's helpers, and the names ``from mxnet.test_utils import *`` gave users
+from ._test_utils_data import *  # noqa: E402,F401,F403
+from ._test_utils_data import __all__ as _data_names  # noqa: E402
+from ._test_utils_mat import *  # noqa: E402,F401,F403
+from ._test_utils_mat import __all__ as _mat_names  # noqa: E402
 from ._test_utils_more import *  # noqa: E402,F401,F403
 from ._test_utils_more import __all__ as _more_names  # noqa: E402
 from ._test_utils_stats import *  # noqa: E402,F401,F403
 from ._test_utils_stats import __all__ as _stats_names  # noqa: E402
 
-_more_names = _more_names + _stats_names
+_more_names = _more_names + _stats_names + _data_names + _mat_names
 
 __all__ = __all__ + _more_names + ["np", "npt", "os", "numbers", "Context", "current_context"]
+
+from ._test_utils_data import lazy_module as _lazy_module  # noqa: E402
+from ._test_utils_data import lazy_names as _lazy_names  # noqa: E402
+
+__all__ += _lazy_names()  # ``ss`` / ``requests``: imported on first access
+
+
+def __getattr__(name: str):
+    if name in ("ss", "requests"):
+        value = _lazy_module(name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -96,6 +96,27 @@ class _Scope:
         setattr(_state, self._kind, self._prev)
 
 
+class _NumpyArrayScope:
+    """MXNet's scope object for NumPy-array semantics (what ``np_array`` enters).
+
+    ``_is_np_array`` is the setting it applies; the state itself is per thread.
+    """
+
+    _current = threading.local()
+
+    def __init__(self, is_np_array: bool):
+        self._old_scope = None
+        self._is_np_array = bool(is_np_array)
+        self._scope = _Scope("array", is_np_array)
+
+    def __enter__(self):
+        self._scope.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        self._scope.__exit__(*exc)
+
+
 def np_shape(active: bool = True) -> _Scope:
     """Scope with NumPy-shape semantics set to ``active``."""
     return _Scope("shape", active)

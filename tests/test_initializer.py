@@ -16,11 +16,15 @@ with open(os.path.join(GOLD, "initializer.json")) as _f:
     G = json.load(_f)
 
 MAKE = {
-    "uniform": lambda: init.Uniform(0.3), "normal": lambda: init.Normal(0.5),
+    "uniform": lambda: init.Uniform(0.3),
+    "normal": lambda: init.Normal(0.5),
     "xavier": lambda: init.Xavier(rnd_type="gaussian", factor_type="in", magnitude=2),
-    "msra": lambda: init.MSRAPrelu(), "constant": lambda: init.Constant(0.7),
-    "orth": lambda: init.Orthogonal(), "bilinear": lambda: init.Bilinear(),
-    "lstmbias": lambda: init.LSTMBias(forget_bias=2.0), "one": lambda: init.One(),
+    "msra": lambda: init.MSRAPrelu(),
+    "constant": lambda: init.Constant(0.7),
+    "orth": lambda: init.Orthogonal(),
+    "bilinear": lambda: init.Bilinear(),
+    "lstmbias": lambda: init.LSTMBias(forget_bias=2.0),
+    "one": lambda: init.One(),
     "zero": lambda: init.Zero(),
 }
 
@@ -63,8 +67,14 @@ def test_bilinear_lstmbias_and_attr_init_match_mxnet():
 def test_legacy_string_names():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for name, val in [("bn_moving_mean", 0), ("bn_moving_var", 1), ("bn_moving_inv_var", 0),
-                          ("x_moving_avg", 0), ("fc_bias", 0), ("bn_gamma", 1)]:
+        for name, val in [
+            ("bn_moving_mean", 0),
+            ("bn_moving_var", 1),
+            ("bn_moving_inv_var", 0),
+            ("x_moving_avg", 0),
+            ("fc_bias", 0),
+            ("bn_gamma", 1),
+        ]:
             arr = mx.nd.zeros((3,)) + 7
             init.Uniform()(name, arr)
             assert (arr.asnumpy() == val).all(), name
@@ -158,3 +168,13 @@ def test_init_alias_module():
     import mxnet.init as mi
 
     assert mi.Xavier is init.Xavier and mi.InitDesc is init.InitDesc
+
+
+def test_constant_broadcasts_array_values():
+    arr = mx.nd.zeros((2, 2))
+    init.Constant([[1], [2]])(init.InitDesc("w_weight"), arr)
+    assert arr.asnumpy().tolist() == [[1.0, 1.0], [2.0, 2.0]]
+    init.Constant(mx.nd.array([7]))(init.InitDesc("w_weight"), arr)
+    assert (arr.asnumpy() == 7).all()
+    with pytest.raises(ValueError):
+        init.Constant([1, 2, 3, 4])(init.InitDesc("w_weight"), arr)

@@ -17,6 +17,7 @@ from .._op._state import state
 from ..base import MXNetError
 from ..symbol._node import Node, aux_node_ids, topo_order
 from ._fuse import fusion_enabled
+from ._monitor import input_labels
 
 Step = tuple  # (compute, attrs, in_slots, out_slots, free_slots, node)
 
@@ -138,9 +139,10 @@ class Program:
             if watch is not None:
                 watch.append((node.name, args))  # for the backward monitor
             if monitor_all and monitor is not None:
-                names = node.arg_names() + node.aux_names()
-                for nm, t in zip(names, args):
-                    monitor(f"{node.name}_{nm}", t.detach())
+                for (var, label), t in zip(input_labels(node), args):
+                    if var is not None:
+                        monitor(var, t.detach())
+                    monitor(label, t.detach())
             try:
                 r = compute(attrs, *args)
             except MXNetError as e:
@@ -153,10 +155,10 @@ class Program:
                 r = (r,)
             for o, t in zip(outs, r):
                 buf[o] = t
-            if monitor is not None:
-                names = node.output_names()
-                for i, t in enumerate(r[:node.num_visible()]):
-                    monitor(names[i], t.detach())
+            if monitor is not None:  # hidden outputs too, as MXNet
+                for name, t in zip(node.output_names(), r):
+                    if isinstance(t, torch.Tensor):
+                        monitor(name, t.detach())
             for f in frees:
                 buf[f] = None
         return [buf[h] for h in self.heads]

@@ -30,6 +30,10 @@ from . import (  # noqa: F401  (registration side effects)
     _slice,
     _softmax,
     _spatial,
+    _sparse,  # cast_storage, _sparse_retain, _sparse_adagrad_update
+    _graph,  # getnnz, edge_id, dgl_* graph operators
+    _calibrate,  # _contrib_calibrate_entropy
+    _quant,  # _contrib_quantize_v2, _contrib_requantize
 )
 from ._apply import apply
 from ._params import Param

@@ -209,8 +209,8 @@ def format_attr(value: Any) -> str:
 
         if isinstance(value, type) and issubclass(value, np.generic):
             return np.dtype(value).name
-        if isinstance(value, np.dtype):
-            return value.name
+        if isinstance(value, np.dtype):  # MXNet's bfloat16 is a structured dtype
+            return "bfloat16" if value.names == ("bfloat16",) else value.name
         if isinstance(value, (tuple, list)):
             # numpy 2 prints scalars inside containers as "np.int64(3)": store plain numbers
             value = type(value)(_plain(v) for v in value)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import torch
 
+from .._deferred import DeferredOpError
 from .._dtype import to_torch
 from ..base import MXNetError
 from ._params import Param
@@ -67,14 +68,14 @@ def _exponential(p, shape, dev):
 
 def _poisson(p, shape, dev):
     (lam,) = p
-    return torch.poisson(torch.broadcast_to(lam, shape).contiguous())
+    return torch.poisson(torch.broadcast_to(lam, shape).clamp(min=0))
 
 
 def _negative_binomial(p, shape, dev):
     # failures before the k-th success, success probability p: Poisson(Gamma(k, (1-p)/p))
     k, prob = p
     lam = _std_gamma(k, shape, dev) * ((1 - prob) / prob)
-    return torch.poisson(lam)
+    return torch.poisson(lam.clamp(min=0))  # p > 1: a negative rate, 0 as in MXNet
 
 
 def _gen_negative_binomial(p, shape, dev):
@@ -84,7 +85,7 @@ def _gen_negative_binomial(p, shape, dev):
     alpha = torch.broadcast_to(alpha, shape)
     safe = torch.where(alpha > 0, alpha, torch.ones_like(alpha))
     lam = torch.where(alpha > 0, _std_gamma(1 / safe, shape, dev) * mu * safe, mu)
-    return torch.poisson(lam.contiguous())
+    return torch.poisson(lam.clamp(min=0))  # negative mu: 0 as in MXNet
 
 
 # name suffix: (sampler, param specs [(name, kind, default, doc)], doc)
@@ -112,6 +113,47 @@ _DISTS = {
          ("alpha", "float", 1.0, "Alpha (dispersion) parameter of the distribution.")],
         "Samples from a generalized negative binomial distribution."),
 }
+
+# MXNet checks these scalar parameters while the sampler runs, so a failure is deferred
+# (mxnet._deferred): (param, lower bound, bound is strict, what MXNet's message says)
+_RUN_CHECKS = {
+    "normal": [("scale", 0, True, "scale parameter in gaussian has to be positive")],
+    "gamma": [("alpha", 0, True, "alpha parameter in gamma distribution has to be positive"),
+              ("beta", 0, True, "beta parameter in gamma distribution has to be positive")],
+    "exponential": [("lam", 0, True,
+                     "lambda parameter in exponential distribution has to be positive")],
+    "poisson": [("lam", 0, False,
+                 "lambda parameter in poisson distribution has to be non-negative")],
+    "negative_binomial": [("k", 0, False, "k parameter in negative binomial distribution "
+                                          "has to be non-negative")],
+    "generalized_negative_binomial": [
+        ("mu", 0, False, "mu parameter in generalized negative binomial distribution has to "
+                         "be non-negative"),
+        ("alpha", 0, False, "alpha parameter in generalized negative binomial distribution "
+                            "has to be non-negative")],
+}
+
+
+def _run_check(name: str, attrs, shape, dtype, dev) -> None:
+    """Raise :class:`DeferredOpError` (zeros as outputs) when MXNet's run-time check fails."""
+    dist = name[len("_random_"):].replace("_like", "")
+    msg = None
+    if dist in ("uniform", "randint"):
+        low, high = attrs["low"], attrs["high"]
+        if not high >= low:
+            msg = (f"Check failed: param.high >= param.low ({high:g} vs. {low:g}) : low must "
+                   f"be less or equal to high in uniform distribution")
+    else:
+        for pname, bound, strict, text in _RUN_CHECKS.get(dist, ()):
+            v = attrs[pname]
+            if not (v > bound if strict else v >= bound):
+                op = ">" if strict else ">="
+                msg = f"Check failed: param.{pname} {op} {bound} ({v:g} vs. {bound}) : {text}"
+                break
+    if msg is not None:
+        raise DeferredOpError(f"Error in operator {name}: {msg}",
+                              (torch.zeros(shape, dtype=dtype, device=dev),))
+
 
 # legacy public aliases MXNet 1.9.1 registers for the scalar-parameter samplers
 _RANDOM_ALIASES = {"uniform": ("random_uniform", "uniform"),
@@ -143,6 +185,7 @@ def _random_op(name, draw, names):
         shape = _check_shape(name, attrs["shape"])
         dev = _device(attrs)
         dt = _float_dtype(name, attrs["dtype"])
+        _run_check(name, attrs, shape, dt, dev)
         with torch.no_grad():
             if fast is not None:
                 return fast(torch.empty(shape, dtype=dt, device=dev), attrs)
@@ -160,6 +203,7 @@ def _like_op(name, draw, names):
         dt = data.dtype if data.is_floating_point() else torch.float32
         if dev.type == "meta":
             return torch.empty_like(data, dtype=dt)
+        _run_check(name, attrs, tuple(data.shape), dt, dev)
         with torch.no_grad():
             if fast is not None:
                 return fast(torch.empty(data.shape, dtype=dt, device=dev), attrs)
@@ -230,11 +274,12 @@ for _suffix, (_draw, _pspecs, _doc) in _DISTS.items():
 def _randint(attrs):
     shape = _check_shape("_random_randint", attrs["shape"])
     low, high = attrs["low"], attrs["high"]
-    if low >= high:
-        raise MXNetError(f"Operator _random_randint: low ({low}) must be less than high ({high})")
     dt = attrs["dtype"] or "int32"
     if dt not in ("int32", "int64"):
         raise MXNetError(f"Operator _random_randint: dtype must be int32 or int64, got {dt}")
+    _run_check("_random_randint", attrs, shape, to_torch(dt), _device(attrs))
+    if low == high:  # MXNet 1.9.1 dies of a division by zero here
+        raise MXNetError(f"Operator _random_randint: low ({low}) must be less than high ({high})")
     return torch.randint(low, high, shape, dtype=to_torch(dt), device=_device(attrs))
 
 

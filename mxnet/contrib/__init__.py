@@ -7,3 +7,12 @@ from ..symbol import contrib as symbol
 from . import autograd, io, onnx, text
 
 __all__ = ["nd", "ndarray", "sym", "symbol", "autograd", "io", "onnx", "text"]
+
+
+def __getattr__(name: str):
+    # ``mx.contrib.amp`` is imported on first use (it pulls in gluon and module)
+    if name == "amp":
+        import importlib
+
+        return importlib.import_module(".amp", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

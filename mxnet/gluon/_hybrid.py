@@ -6,7 +6,7 @@ import warnings
 
 import torch
 
-from .. import autograd, ndarray
+from .. import _deferred, autograd, ndarray
 from .._executor._fuse import fusion_enabled
 from .._op._state import state as _state
 from ..base import MXNetError, abstract
@@ -349,6 +349,12 @@ class HybridBlock(Block):
             if conv:
                 outs = [o.contiguous() for o in outs]
         wrap = ndarray.NDArray._wrap
+        box = _deferred.first_box(flat) if _deferred.PENDING[0] else None
+        if box is not None:  # an input carries a deferred failure: so do the outputs
+            res = [wrap(t, ctx) for t in outs]
+            for o in res:
+                o._exc = box
+            return res[0] if self._out_format == 0 else _regroup(res, self._out_format)[0]
         if self._out_format == 0:
             return wrap(outs[0], ctx)
         return _regroup([wrap(t, ctx) for t in outs], self._out_format)[0]

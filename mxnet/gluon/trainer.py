@@ -351,6 +351,9 @@ class Trainer:
         self._grad_versions[(id(param), k)] = (id(t), t._version)
 
     def _update(self, ignore_stale_grad=False):
+        scaler = getattr(self, "_amp_loss_scaler", None)  # set by mxnet.contrib.amp
+        if scaler is not None and scaler.has_overflow(self._params):
+            return  # AMP: skip the step when the gradients overflowed
         updates = [[] for _ in self._updaters]
         for i, param in enumerate(self._params):
             if param.grad_req == "null":

@@ -7,6 +7,9 @@ from .op import *
 from .ndarray import (arange, array, concatenate, empty, from_dlpack, from_numpy, full,
                       moveaxis, onehot_encode, ones, waitall, zeros)
 from .utils import load, load_frombuffer, save
+# storage-aware (MXNet returns a CSRNDArray / RowSparseNDArray here)
+from ._sparse_ops import cast_storage
+from ._imdecode import imdecode  # the legacy (deprecated) decoder
 from ._cached_op import CachedOp
 from ._namespace import attach_fluent as _attach_fluent
 from ._frontends import attach as _attach_frontends

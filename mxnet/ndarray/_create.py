@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 import torch
 
-from .. import _dtype
+from .. import _deferred, _dtype
 from .._op._registry import get_op
 from ..base import numeric_types
 from ..context import Context, current_context
@@ -47,7 +47,7 @@ def array(source_array, ctx=None, dtype=None) -> NDArray:
     if isinstance(source_array, NDArray):
         dt = _dtype.to_torch(dtype) if dtype is not None else source_array._t.dtype
         t = source_array._t.detach().to(device=ctx.torch_device, dtype=dt, copy=True)
-        return NDArray._wrap(t, ctx)
+        return source_array._derived(t, ctx)  # a copy carries any pending run-time failure
     dt = _dtype.to_torch(dtype) if dtype is not None else torch.float32
     if isinstance(source_array, torch.Tensor):
         t = source_array.detach().to(device=ctx.torch_device, dtype=dt, copy=True)
@@ -97,7 +97,26 @@ def from_numpy(ndarray: np.ndarray, zero_copy: bool = True, array_cls=None) -> N
     return res
 
 
+def _dlpack_capsule_is_fresh(capsule) -> bool:
+    import ctypes
+
+    is_valid = ctypes.pythonapi.PyCapsule_IsValid
+    is_valid.restype = ctypes.c_int
+    is_valid.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    return bool(is_valid(capsule, b"dltensor"))
+
+
 def from_dlpack(dlpack) -> NDArray:
+    """An NDArray sharing the memory of a DLPack capsule (consumed: usable once).
+
+    Examples
+    --------
+    >>> x = mx.nd.ones((2, 3))
+    >>> mx.nd.from_dlpack(x.to_dlpack_for_read()).shape
+    (2, 3)
+    """
+    if type(dlpack).__name__ == "PyCapsule" and not _dlpack_capsule_is_fresh(dlpack):
+        raise AssertionError("Invalid DLPack Tensor. DLTensor capsules can be consumed only once.")
     t = torch.utils.dlpack.from_dlpack(dlpack)
     ctx = Context("gpu", t.device.index) if t.device.type == "cuda" else Context("cpu", 0)
     return NDArray._wrap(t, ctx)
@@ -172,9 +191,15 @@ def arange(start, stop=None, step=1.0, repeat=1, infer_range=None, ctx=None, dty
 
 
 def waitall() -> None:
-    """Wait for all pending work (CUDA streams) to finish."""
+    """Wait for all pending work (CUDA streams) to finish.
+
+    Raises the first pending run-time operator failure, if any, and forgets the others
+    (MXNet's engine semantics; see :mod:`mxnet._deferred`).
+    """
     if torch.cuda.is_available() and torch.cuda.is_initialized():
         torch.cuda.synchronize()
+    if _deferred.PENDING[0]:
+        _deferred.raise_pending()
 
 
 def concatenate(arrays, axis: int = 0, always_copy: bool = True) -> NDArray:

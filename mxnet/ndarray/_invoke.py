@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .. import _deferred, _int_grad
+from .._deferred import PENDING, DeferredOpError
+from .._int_grad import ACTIVE as _INT_ACTIVE
 from .._op._apply import apply
 from .._op._gen import finish
 from .._op._registry import OpDef
@@ -20,22 +23,40 @@ def _set_ndarray_class(cls) -> None:
 
 
 _profile_hook = None  # set by mxnet.profiler while it records operators
+_amp_hook = None  # set by mxnet.contrib.amp.init(): casts inputs of the listed operators
 
 
 def invoke(op: OpDef, attrs: dict, inputs: list, out=None):
     """Run ``op`` on NDArray ``inputs``; return one NDArray or a list (visible outputs)."""
+    if _amp_hook is not None:
+        attrs, inputs = _amp_hook(op, attrs, inputs)
     if _profile_hook is not None:
         with _profile_hook(op.name):
             return _invoke(op, attrs, inputs, out)
     return _invoke(op, attrs, inputs, out)
 
 
-def _invoke(op: OpDef, attrs: dict, inputs: list, out=None):
+def _invoke(op: OpDef, attrs: dict, inputs: list, out=None, _res=None):
+    if PENDING[0] and _res is None:
+        box = _deferred.first_box(inputs)
+        if box is None and _deferred.uses_rng(op.name):
+            box = _deferred.rng_box()  # a failed sampler left it on the random resource
+        if box is not None:  # an input carries a run-time failure: so will the outputs
+            return _carrying(op, attrs, inputs, out, box)
     if inputs:
         ctx = inputs[0]._ctx
     else:
         ctx = attrs.get("ctx") or Context.default_ctx
-    res = apply(op, attrs, [x._t for x in inputs])
+    if _res is None:
+        try:
+            res = apply(op, attrs, [x._t for x in inputs])
+        except DeferredOpError as err:  # a run-time check failed: reported on read / waitall
+            box = _deferred.defer(err)
+            if _deferred.uses_rng(op.name):
+                _deferred.RNG_BOX[0] = box
+            return _mark(_invoke(op, attrs, inputs, out, err.outputs), box)
+    else:
+        res = _res
     nvis = op.num_visible_outputs(attrs) if op._num_visible is not None else len(res)
     wrap = _NDArray._wrap
     if out is not None:
@@ -46,20 +67,41 @@ def _invoke(op: OpDef, attrs: dict, inputs: list, out=None):
             o._assign_tensor(r)
         return out
     if nvis == 1:
+        if state.is_recording:
+            if _INT_ACTIVE[0]:  # integer arrays marked for gradients: their shadows
+                res = _int_grad.link(op, attrs, inputs, res)
+            o = wrap(res[0], ctx)
+            o._prov = (op, attrs, _prov_inputs(inputs), 0)  # remembered for get_symbol
+            return o
         o = wrap(res[0], ctx)
-        if state.is_recording:  # remembered for autograd.get_symbol
-            o._prov = (op, attrs, _prov_inputs(inputs), 0)
-        elif inputs and inputs[0].__class__ is not wrap.__self__ and \
+        if inputs and inputs[0].__class__ is not wrap.__self__ and \
                 op.name in _CSR_KEEPING and inputs[0].stype == "csr" and \
                 _CSR_KEEPING[op.name](attrs):
             return o.tostype("csr")
         return o
+    if state.is_recording and _INT_ACTIVE[0]:
+        res = _int_grad.link(op, attrs, inputs, res)
     outs = [wrap(r, ctx) for r in res[:nvis]]
     if state.is_recording:
         ins = _prov_inputs(inputs)
         for i, o in enumerate(outs):
             o._prov = (op, attrs, ins, i)
     return outs
+
+
+def _carrying(op: OpDef, attrs: dict, inputs: list, out, box: list):
+    """Run ``op`` on inputs that carry a failure; the outputs carry it too."""
+    try:
+        res = apply(op, attrs, [x._t for x in inputs])
+    except DeferredOpError as err:  # MXNet would not run it at all: keep the first failure
+        res = err.outputs
+    return _mark(_invoke(op, attrs, inputs, out, res), box)
+
+
+def _mark(result, box: list):
+    for o in result if isinstance(result, (list, tuple)) else (result,):
+        o._exc = box
+    return result
 
 
 # operators whose MXNet kernel returns CSR for CSR data (others fall back to dense)

@@ -16,7 +16,7 @@ import torch
 
 from .. import _dtype
 from .._op._state import state
-from ..base import MXNetError
+from ..base import MXNetError, NotSupportedForSparseNDArray
 from ..context import Context
 from . import _sparse_conv as conv
 from .ndarray import NDArray
@@ -267,6 +267,17 @@ class BaseSparseNDArray(NDArray):
                                          device=self._ctx.torch_device), self._ctx) \
             if st == "default" else zeros(st, self._sshape, ctx=self._ctx, dtype=self.dtype)
         autograd.mark_variables([self], [grad], grad_reqs=grad_req)
+
+    # dense-only functions (MXNet raises NotSupportedForSparseNDArray for these)
+    def reshape(self, *shape, **kwargs):
+        """Not available for sparse arrays: raises ``NotSupportedForSparseNDArray``."""
+        raise NotSupportedForSparseNDArray(self.reshape, None, shape)
+
+    def _at(self, idx):
+        raise NotSupportedForSparseNDArray(self._at, "[idx]", idx)
+
+    def _slice(self, start, stop):
+        raise NotSupportedForSparseNDArray(self._slice, None, start, stop)
 
     def detach(self):
         """This array without autograd history (same storage type, shared components)."""

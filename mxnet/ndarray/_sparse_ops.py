@@ -213,7 +213,10 @@ def array(source_array, ctx=None, dtype=None):
 
 def cast_storage(data, stype, out=None, name=None):
     """Convert ``data`` to storage ``stype`` ('default', 'csr' or 'row_sparse')."""
-    res = data.tostype(stype)
+    try:
+        res = data.tostype(stype)
+    except ValueError as e:  # the operator form raises MXNet's error type
+        raise MXNetError(f"Operator not implemented: operator = cast_storage: {e}") from None
     if out is not None:
         res.copyto(out)
         return out

@@ -11,7 +11,9 @@ import math
 import numpy as np
 import torch
 
-from .. import _dtype
+from .. import _deferred, _dtype, _int_grad
+from .._deferred import PENDING as _PENDING
+from .._int_grad import ACTIVE as _INT_ACTIVE
 from .._op._arith import NDARRAY_TABLE, ArithMixin
 from .._op._registry import get_op
 from .._op._state import state
@@ -63,9 +65,10 @@ class NDArray(ArithMixin):
     3.0
     """
 
-    # _prov: (op, attrs, inputs, output index) of an array made while autograd records
+    # _prov: (op, attrs, inputs, output index) of an array made while autograd records;
+    # _exc: the run-time failure it carries (mxnet._deferred), set only when there is one
     __slots__ = ("_t", "_ctx", "_grad", "_grad_req", "_marked", "_fresh", "_on_grad",
-                 "_prov", "__weakref__")
+                 "_prov", "_exc", "__weakref__")
     __array_priority__ = 1000.0
     __array_ufunc__ = None  # NumPy operators defer to NDArray's (MXNet raises TypeError)
     _ARITH = NDARRAY_TABLE
@@ -83,6 +86,8 @@ class NDArray(ArithMixin):
         if res is NotImplemented:
             return res
         self._assign_tensor(res._t)
+        if _PENDING[0]:
+            _deferred.carry(res, self)
         return self
 
     def __iadd__(self, o):
@@ -184,6 +189,8 @@ class NDArray(ArithMixin):
     # -- conversion -------------------------------------------------------------------
     def asnumpy(self) -> np.ndarray:
         """Copy to a NumPy array (a synchronisation point)."""
+        if _PENDING[0]:
+            _deferred.check(self)
         t = self._t.detach()
         if t.dtype == torch.bfloat16:
             return t.view(torch.int16).cpu().numpy().view(np.uint16).astype(np.uint16).view(
@@ -218,10 +225,15 @@ class NDArray(ArithMixin):
                 return self
             return self.copy()
         t = self._t
+        if state.is_recording and not t.requires_grad and _INT_ACTIVE[0]:
+            t = _int_grad.shadow(t) if td.is_floating_point else None
+            if t is not None:  # an integer variable's gradient path
+                return self._derived(self._t.to(td) + (t - t.detach()).to(td), self._ctx)
+            t = self._t
         if state.is_recording and t.requires_grad and td.is_floating_point:
-            return NDArray._wrap(t.to(td), self._ctx)
+            return self._derived(t.to(td), self._ctx)
         with torch.no_grad():
-            return NDArray._wrap(t.detach().to(td), self._ctx)
+            return self._derived(t.detach().to(td), self._ctx)
 
     def copy(self) -> NDArray:
         return self.copyto(self._ctx)
@@ -235,12 +247,14 @@ class NDArray(ArithMixin):
                 raise MXNetError(f"copyto: shape mismatch: source {self.shape} vs target "
                                  f"{other.shape} (operator _copyto)")
             other._assign_tensor(self._t)
+            if _PENDING[0]:
+                _deferred.carry(self, other)
             return other
         if isinstance(other, Context):
             t = self._t
             if state.is_recording and t.requires_grad:
-                return NDArray._wrap(t.to(other.torch_device, copy=True), other)
-            return NDArray._wrap(t.detach().to(other.torch_device, copy=True), other)
+                return self._derived(t.to(other.torch_device, copy=True), other)
+            return self._derived(t.detach().to(other.torch_device, copy=True), other)
         raise TypeError(f"copyto does not support type {type(other)}")
 
     def as_in_context(self, context: Context) -> NDArray:
@@ -264,7 +278,7 @@ class NDArray(ArithMixin):
             return self.copy()
         from ._sparse_ops import to_sparse
 
-        return to_sparse(self._t.detach(), stype, self._ctx)
+        return _deferred.carried(self, to_sparse(self._t.detach(), stype, self._ctx))
 
     def slice_assign(self, rhs, begin, end, step) -> NDArray:
         """Assign ``rhs`` to ``self[begin:end:step]`` per axis, in place; return ``self``.
@@ -284,13 +298,22 @@ class NDArray(ArithMixin):
         return self
 
     def wait_to_read(self) -> None:
+        if _PENDING[0]:
+            _deferred.check(self)
         if self._t.device.type == "cuda":
             torch.cuda.synchronize(self._t.device)
 
     wait_to_write = wait_to_read
 
     def detach(self) -> NDArray:
-        return NDArray._wrap(self._t.detach(), self._ctx)
+        return self._derived(self._t.detach(), self._ctx)
+
+    def _derived(self, t: torch.Tensor, ctx: Context) -> NDArray:
+        """Wrap ``t`` (a view or copy of this array) carrying any run-time failure of ours."""
+        o = NDArray._wrap(t, ctx)
+        if _PENDING[0]:
+            _deferred.carry(self, o)
+        return o
 
     def _assign_tensor(self, t: torch.Tensor) -> None:
         """Write ``t`` into this array's memory (out= semantics)."""
@@ -370,15 +393,32 @@ class NDArray(ArithMixin):
     __hash__ = object.__hash__
 
     def __getitem__(self, key):
+        if _PENDING[0] or _INT_ACTIVE[0]:
+            return self._getitem_slow(key)
         return getitem(self, key)
 
+    def _getitem_slow(self, key):
+        res = _deferred.carried(self, getitem(self, key))
+        if _INT_ACTIVE[0] and state.is_recording:  # an integer variable's gradient path
+            _int_grad.link_with(self, res, lambda a: getitem(a, key))
+        return res
+
     def __setitem__(self, key, value):
+        if state.is_recording and isinstance(value, NDArray) and value._t.requires_grad and \
+                not self._t.is_floating_point() and not (
+                    key is Ellipsis or (isinstance(key, py_slice) and key == py_slice(None))):
+            raise MXNetError(INPLACE_IN_RECORD)  # the cast to an integer target loses it
         setitem(self, key, value)
+        if _PENDING[0]:
+            _deferred.carry(value, self)
 
     _basic_indexing_slice_is_contiguous = staticmethod(basic_slice_is_contiguous)
 
     def __reduce__(self):
         from ._serial import dumps_one
+
+        if _PENDING[0]:
+            _deferred.check(self)
 
         return (NDArray, (None,), {"handle": bytearray(dumps_one(self))})
 
@@ -429,7 +469,7 @@ class NDArray(ArithMixin):
                              f"{dims}") from None
 
     def _view_as(self, shape) -> NDArray:
-        return NDArray._wrap(self._t.reshape(tuple(shape)), self._ctx)
+        return self._derived(self._t.reshape(tuple(shape)), self._ctx)
 
     def flatten(self, inplace: bool = False) -> NDArray:
         """Collapse all but the first axis; ``inplace=True`` returns a view."""
@@ -462,10 +502,11 @@ class NDArray(ArithMixin):
 
     # -- dlpack -------------------------------------------------------------------------
     def to_dlpack_for_read(self):
+        if _PENDING[0]:
+            _deferred.check(self)
         return torch.utils.dlpack.to_dlpack(self._t.detach())
 
-    def to_dlpack_for_write(self):
-        return torch.utils.dlpack.to_dlpack(self._t.detach())
+    to_dlpack_for_write = to_dlpack_for_read
 
 
 def _slice_key(begin, end, step) -> tuple:

@@ -40,6 +40,10 @@ __all__ = sorted(set(__all__) | {
     "csr_matrix", "divide", "dot", "elemwise_add", "elemwise_mul", "elemwise_sub", "empty",
     "multiply", "retain", "row_sparse_array", "subtract", "zeros"})
 
+from ._sparse_optim import adagrad_update  # noqa: E402, F401
+
+__all__ = sorted(set(__all__) | {"adagrad_update"})
+
 from ._sparse_unary import ZERO_PRESERVING as _ZP  # noqa: E402
 from ._sparse_unary import attach_sparse_fluent as _attach  # noqa: E402
 from ._sparse_unary import make_unary as _make_unary  # noqa: E402
@@ -62,7 +66,31 @@ def _fill() -> None:
             g[_name] = getattr(_op, _name)
             __all__.append(_name)
     __all__.extend(n for n in (*_ZP, "zeros_like") if n not in __all__)
+    # storage-aware forms of some of those (lazy row_sparse updates, csr concat...)
+    from . import _sparse_more
+
+    for _name in _sparse_more.__all__:
+        g[_name] = getattr(_sparse_more, _name)
+        if _name not in __all__:
+            __all__.append(_name)
 
 
 _fill()
 _attach(BaseSparseNDArray)
+
+
+def _install_graph_ops() -> None:
+    """``mx.nd.contrib``'s graph operators read and return CSR structure: the CSR-aware
+    front ends of :mod:`._sparse_graph` replace the generated (dense) ones there (and the
+    storage-aware ``_square_sum`` replaces ``mx.nd._internal._square_sum``)."""
+    from . import _internal, _sparse_graph, contrib
+    from ._sparse_reduce import square_sum
+
+    for _name in _sparse_graph.__all__:
+        setattr(contrib, _name, getattr(_sparse_graph, _name))
+        if _name not in contrib.__all__:
+            contrib.__all__.append(_name)
+    _internal._square_sum = square_sum  # row_sparse-keeping for axis=1, keepdims=True
+
+
+_install_graph_ops()

@@ -103,6 +103,9 @@ def _single_entry(op: OpDef, slot: str, s) -> Entry:
     return s._outputs[0]
 
 
+_amp_hook = None  # set by mxnet.contrib.amp.init(): casts inputs of the listed operators
+
+
 def create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
                      name: str | None = None, attr: dict | None = None) -> Symbol:
     """Apply operator ``opname`` (name or alias; its lower-case form is the name hint).
@@ -110,6 +113,13 @@ def create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
     ``args`` are positional input symbols, ``sym_kwargs`` named input symbols, ``params``
     the operator parameters (Python values or strings).
     """
+    if _amp_hook is not None:
+        return _amp_hook(_create_op_symbol, opname, args, sym_kwargs, params, name, attr)
+    return _create_op_symbol(opname, args, sym_kwargs, params, name, attr)
+
+
+def _create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
+                      name: str | None = None, attr: dict | None = None) -> Symbol:
     op = get_op(opname)
     params = {k: v for k, v in params.items() if v is not _Null}
     scope = _current_scope().get(attr)

@@ -230,3 +230,53 @@ def rand_zipfian(true_classes, num_sampled, range_max):
 
 
 __all__ += ["rand_zipfian"]
+
+
+def _scale_symbol(rescale_grad):
+    from .. import symbol as sym
+    from .symbol import Symbol
+
+    if isinstance(rescale_grad, Symbol):
+        return rescale_grad
+    return sym.full(shape=(1,), val=rescale_grad)
+
+
+def adamw_update(weight, grad, mean, var, rescale_grad, lr, eta, beta1=0.9, beta2=0.999,
+                 epsilon=1e-8, wd=0, clip_gradient=-1, out=None, name=None, **kwargs):
+    """Symbolic AdamW update (``_adamw_update``); a float ``rescale_grad`` becomes a
+    ``full((1,), rescale_grad)`` node, as in MXNet.
+
+    Examples
+    --------
+    >>> w, g, m, v = (mx.sym.var(n) for n in 'wgmv')
+    >>> s = mx.sym.contrib.adamw_update(w, g, m, v, 1.0, lr=0.1, eta=1.0)
+    """
+    from . import _internal
+
+    return _internal._adamw_update(weight=weight, grad=grad, mean=mean, var=var,
+                                   rescale_grad=_scale_symbol(rescale_grad), lr=lr, eta=eta,
+                                   beta1=beta1, beta2=beta2, epsilon=epsilon, wd=wd,
+                                   clip_gradient=clip_gradient, out=out, name=name, **kwargs)
+
+
+def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, lr, eta, beta1=0.9,
+                    beta2=0.999, epsilon=1e-8, wd=0, clip_gradient=-1, out=None, name=None,
+                    **kwargs):
+    """Symbolic multi-precision AdamW update (``_mp_adamw_update``).
+
+    Examples
+    --------
+    >>> w, g, m, v, w32 = (mx.sym.var(n) for n in ('w', 'g', 'm', 'v', 'w32'))
+    >>> s = mx.sym.contrib.mp_adamw_update(w, g, m, v, w32, 1.0, lr=0.1, eta=1.0)
+    """
+    from . import _internal
+
+    return _internal._mp_adamw_update(weight=weight, grad=grad, mean=mean, var=var,
+                                      weight32=weight32,
+                                      rescale_grad=_scale_symbol(rescale_grad), lr=lr,
+                                      eta=eta, beta1=beta1, beta2=beta2, epsilon=epsilon,
+                                      wd=wd, clip_gradient=clip_gradient, out=out, name=name,
+                                      **kwargs)
+
+
+__all__ += ["adamw_update", "mp_adamw_update"]

@@ -21,6 +21,19 @@ _SAME_AS_OP = (
     "square", "stop_gradient", "sum", "tan", "tanh", "trunc", "where", "zeros_like")
 
 
+def _fill() -> None:
+    from . import op
+
+    g = globals()
+    for _name in _SAME_AS_OP:
+        if _name not in g and hasattr(op, _name):
+            g[_name] = getattr(op, _name)
+            __all__.append(_name)
+
+
+_fill()
+
+
 def __getattr__(attr: str):
     if attr in _SAME_AS_OP and attr not in __all__:
         from . import op

@@ -87,3 +87,19 @@ def test_get_model_errors_and_pretrained_path(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError, match="Failed downloading url http://127.0.0.1:9/gluon/"
                                            "models/resnet18_v1-a0666292.zip"):
         vision.get_model("resnet18_v1", pretrained=True, root=str(tmp_path / "m"))
+
+
+def test_model_zoo_defaults_and_messages():
+    import inspect
+
+    root = os.path.join(mx.base.data_dir(), "models")
+    for fn in (vision.get_resnet, vision.get_vgg, vision.inception_v3, vision.alexnet):
+        params = inspect.signature(fn).parameters
+        assert params["root"].default == root
+        assert params["ctx"].default == mx.cpu()
+    assert inspect.signature(model_store.purge).parameters["root"].default == root
+    assert not hasattr(vision, "RELU6") and not hasattr(vision, "get_squeezenet")
+    with pytest.raises(AssertionError, match=r"Options are dict_keys\(\[18, 34"):
+        vision.get_resnet(1, 19)
+    with pytest.raises(AssertionError, match="version 2.0:1.0 or 1.1 expected"):
+        vision.SqueezeNet("2.0")

@@ -1,3 +1,3 @@
 """Experimental Gluon APIs (``mx.gluon.contrib``)."""
 
-from . import data, estimator, nn, rnn
+from . import cnn, data, estimator, nn, rnn

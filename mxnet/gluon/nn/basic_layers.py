@@ -10,7 +10,8 @@ from ..block import Block, HybridBlock, _indent
 from .activations import Activation
 
 __all__ = ["Sequential", "HybridSequential", "Dense", "Dropout", "Embedding", "BatchNorm",
-           "InstanceNorm", "LayerNorm", "GroupNorm", "Flatten", "Lambda", "HybridLambda"]
+           "BatchNormReLU", "InstanceNorm", "LayerNorm", "GroupNorm", "Flatten", "Lambda",
+           "HybridLambda"]
 
 
 def _children_repr(block):
@@ -238,6 +239,22 @@ class BatchNorm(HybridBlock):
         in_channels = self.gamma.shape[0]
         return (f"{self.__class__.__name__}({content}, "
                 f"in_channels={in_channels if in_channels else None})")
+
+
+class BatchNormReLU(BatchNorm):
+    """Batch normalization followed by ReLU, one fused ``contrib.BatchNormWithReLU`` node;
+    same parameters, defaults and parameter names as :class:`BatchNorm`.
+
+    Examples
+    --------
+    >>> bn = mx.gluon.nn.BatchNormReLU(in_channels=2); bn.initialize()
+    >>> bn(mx.nd.array([[-1., 1.], [1., -1.]])).asnumpy().min()
+    0.0
+    """
+
+    def hybrid_forward(self, F, x, gamma, beta, running_mean, running_var):
+        return F.contrib.BatchNormWithReLU(x, gamma, beta, running_mean, running_var,
+                                           name="fwd", **self._kwargs)
 
 
 class Embedding(HybridBlock):

@@ -1,4 +1,4 @@
 """Experimental data utilities (``mx.gluon.contrib.data``)."""
 
-from . import sampler
+from . import sampler, text
 from .sampler import *

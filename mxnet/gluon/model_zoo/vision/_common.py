@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import os
+
+from ....base import data_dir
 from ....context import cpu
+
+# MXNet evaluates these defaults once, at import time (shown in the signatures)
+DEFAULT_CTX = cpu()
+DEFAULT_ROOT = os.path.join(data_dir(), "models")
 
 
 def load_pretrained(net, name, ctx=None, root=None):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...block import HybridBlock
 from ...nn import Conv2D, Dense, Dropout, Flatten, HybridSequential, MaxPool2D
-from ._common import load_pretrained
+from ._common import DEFAULT_CTX, DEFAULT_ROOT, load_pretrained
 
 __all__ = ["AlexNet", "alexnet"]
 
@@ -30,16 +30,20 @@ class AlexNet(HybridBlock):
                     Conv2D(384, kernel_size=3, padding=1, activation="relu"),
                     Conv2D(256, kernel_size=3, padding=1, activation="relu"),
                     Conv2D(256, kernel_size=3, padding=1, activation="relu"),
-                    MaxPool2D(pool_size=3, strides=2), Flatten(),
-                    Dense(4096, activation="relu"), Dropout(0.5),
-                    Dense(4096, activation="relu"), Dropout(0.5))
+                    MaxPool2D(pool_size=3, strides=2),
+                    Flatten(),
+                    Dense(4096, activation="relu"),
+                    Dropout(0.5),
+                    Dense(4096, activation="relu"),
+                    Dropout(0.5),
+                )
             self.output = Dense(classes)
 
     def hybrid_forward(self, F, x):
         return self.output(self.features(x))
 
 
-def alexnet(pretrained=False, ctx=None, root=None, **kwargs):
+def alexnet(pretrained=False, ctx=DEFAULT_CTX, root=DEFAULT_ROOT, **kwargs):
     """AlexNet; ``pretrained=True`` loads MXNet's ImageNet weights."""
     net = AlexNet(**kwargs)
     if pretrained:

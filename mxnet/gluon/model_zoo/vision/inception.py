@@ -14,7 +14,7 @@ from ...nn import (
     HybridSequential,
     MaxPool2D,
 )
-from ._common import load_pretrained
+from ._common import DEFAULT_CTX, DEFAULT_ROOT, load_pretrained
 
 __all__ = ["Inception3", "inception_v3"]
 
@@ -48,33 +48,54 @@ def _concat(prefix, *branch_args):
 
 
 def _make_A(pool_features, prefix):
-    return _concat(prefix, (None, (64, 1, None, None)),
-                   (None, (48, 1, None, None), (64, 5, None, 2)),
-                   (None, (64, 1, None, None), (96, 3, None, 1), (96, 3, None, 1)),
-                   ("avg", (pool_features, 1, None, None)))
+    return _concat(
+        prefix,
+        (None, (64, 1, None, None)),
+        (None, (48, 1, None, None), (64, 5, None, 2)),
+        (None, (64, 1, None, None), (96, 3, None, 1), (96, 3, None, 1)),
+        ("avg", (pool_features, 1, None, None)),
+    )
 
 
 def _make_B(prefix):
-    return _concat(prefix, (None, (384, 3, 2, None)),
-                   (None, (64, 1, None, None), (96, 3, None, 1), (96, 3, 2, None)),
-                   ("max",))
+    return _concat(
+        prefix,
+        (None, (384, 3, 2, None)),
+        (None, (64, 1, None, None), (96, 3, None, 1), (96, 3, 2, None)),
+        ("max",),
+    )
 
 
 def _make_C(c7, prefix):
-    return _concat(prefix, (None, (192, 1, None, None)),
-                   (None, (c7, 1, None, None), (c7, (1, 7), None, (0, 3)),
-                    (192, (7, 1), None, (3, 0))),
-                   (None, (c7, 1, None, None), (c7, (7, 1), None, (3, 0)),
-                    (c7, (1, 7), None, (0, 3)), (c7, (7, 1), None, (3, 0)),
-                    (192, (1, 7), None, (0, 3))),
-                   ("avg", (192, 1, None, None)))
+    return _concat(
+        prefix,
+        (None, (192, 1, None, None)),
+        (None, (c7, 1, None, None), (c7, (1, 7), None, (0, 3)), (192, (7, 1), None, (3, 0))),
+        (
+            None,
+            (c7, 1, None, None),
+            (c7, (7, 1), None, (3, 0)),
+            (c7, (1, 7), None, (0, 3)),
+            (c7, (7, 1), None, (3, 0)),
+            (192, (1, 7), None, (0, 3)),
+        ),
+        ("avg", (192, 1, None, None)),
+    )
 
 
 def _make_D(prefix):
-    return _concat(prefix, (None, (192, 1, None, None), (320, 3, 2, None)),
-                   (None, (192, 1, None, None), (192, (1, 7), None, (0, 3)),
-                    (192, (7, 1), None, (3, 0)), (192, 3, 2, None)),
-                   ("max",))
+    return _concat(
+        prefix,
+        (None, (192, 1, None, None), (320, 3, 2, None)),
+        (
+            None,
+            (192, 1, None, None),
+            (192, (1, 7), None, (0, 3)),
+            (192, (7, 1), None, (3, 0)),
+            (192, 3, 2, None),
+        ),
+        ("max",),
+    )
 
 
 def _split(*settings):
@@ -112,16 +133,28 @@ class Inception3(HybridBlock):
         super().__init__(**kwargs)
         with self.name_scope():
             f = self.features = HybridSequential(prefix="")
-            f.add(_basic_conv(channels=32, kernel_size=3, strides=2),
-                  _basic_conv(channels=32, kernel_size=3),
-                  _basic_conv(channels=64, kernel_size=3, padding=1),
-                  MaxPool2D(pool_size=3, strides=2),
-                  _basic_conv(channels=80, kernel_size=1),
-                  _basic_conv(channels=192, kernel_size=3),
-                  MaxPool2D(pool_size=3, strides=2))
-            f.add(_make_A(32, "A1_"), _make_A(64, "A2_"), _make_A(64, "A3_"), _make_B("B_"),
-                  _make_C(128, "C1_"), _make_C(160, "C2_"), _make_C(160, "C3_"),
-                  _make_C(192, "C4_"), _make_D("D_"), _make_E("E1_"), _make_E("E2_"))
+            f.add(
+                _basic_conv(channels=32, kernel_size=3, strides=2),
+                _basic_conv(channels=32, kernel_size=3),
+                _basic_conv(channels=64, kernel_size=3, padding=1),
+                MaxPool2D(pool_size=3, strides=2),
+                _basic_conv(channels=80, kernel_size=1),
+                _basic_conv(channels=192, kernel_size=3),
+                MaxPool2D(pool_size=3, strides=2),
+            )
+            f.add(
+                _make_A(32, "A1_"),
+                _make_A(64, "A2_"),
+                _make_A(64, "A3_"),
+                _make_B("B_"),
+                _make_C(128, "C1_"),
+                _make_C(160, "C2_"),
+                _make_C(160, "C3_"),
+                _make_C(192, "C4_"),
+                _make_D("D_"),
+                _make_E("E1_"),
+                _make_E("E2_"),
+            )
             f.add(AvgPool2D(pool_size=8), Dropout(0.5))
             self.output = Dense(classes)
 
@@ -129,11 +162,9 @@ class Inception3(HybridBlock):
         return self.output(self.features(x))
 
 
-def inception_v3(pretrained=False, ctx=None, root=None, **kwargs):
+def inception_v3(pretrained=False, ctx=DEFAULT_CTX, root=DEFAULT_ROOT, **kwargs):
     """Inception V3; ``pretrained=True`` loads MXNet's ImageNet weights."""
     net = Inception3(**kwargs)
     if pretrained:
         load_pretrained(net, "inceptionv3", ctx, root)
     return net
-
-

@@ -4,12 +4,22 @@ from __future__ import annotations
 
 from ...block import HybridBlock
 from ...nn import Activation, BatchNorm, Conv2D, Dense, Flatten, GlobalAvgPool2D, HybridSequential
-from ._common import load_pretrained
+from ._common import DEFAULT_CTX, DEFAULT_ROOT, load_pretrained
 
-__all__ = ["MobileNet", "MobileNetV2", "RELU6", "LinearBottleneck", "mobilenet1_0",
-           "mobilenet0_75", "mobilenet0_5", "mobilenet0_25", "mobilenet_v2_1_0",
-           "mobilenet_v2_0_75", "mobilenet_v2_0_5", "mobilenet_v2_0_25", "get_mobilenet",
-           "get_mobilenet_v2"]
+__all__ = [
+    "MobileNet",
+    "MobileNetV2",
+    "mobilenet1_0",
+    "mobilenet0_75",
+    "mobilenet0_5",
+    "mobilenet0_25",
+    "mobilenet_v2_1_0",
+    "mobilenet_v2_0_75",
+    "mobilenet_v2_0_5",
+    "mobilenet_v2_0_25",
+    "get_mobilenet",
+    "get_mobilenet_v2",
+]
 
 
 class RELU6(HybridBlock):
@@ -19,8 +29,7 @@ class RELU6(HybridBlock):
         return F.clip(x, 0, 6, name="relu6")
 
 
-def _add_conv(out, channels=1, kernel=1, stride=1, pad=0, num_group=1, active=True,
-              relu6=False):
+def _add_conv(out, channels=1, kernel=1, stride=1, pad=0, num_group=1, active=True, relu6=False):
     out.add(Conv2D(channels, kernel, stride, pad, groups=num_group, use_bias=False))
     out.add(BatchNorm(scale=True))
     if active:
@@ -28,8 +37,15 @@ def _add_conv(out, channels=1, kernel=1, stride=1, pad=0, num_group=1, active=Tr
 
 
 def _add_conv_dw(out, dw_channels, channels, stride, relu6=False):
-    _add_conv(out, channels=dw_channels, kernel=3, stride=stride, pad=1, num_group=dw_channels,
-              relu6=relu6)
+    _add_conv(
+        out,
+        channels=dw_channels,
+        kernel=3,
+        stride=stride,
+        pad=1,
+        num_group=dw_channels,
+        relu6=relu6,
+    )
     _add_conv(out, channels=channels, relu6=relu6)
 
 
@@ -42,8 +58,15 @@ class LinearBottleneck(HybridBlock):
         with self.name_scope():
             self.out = HybridSequential()
             _add_conv(self.out, in_channels * t, relu6=True)
-            _add_conv(self.out, in_channels * t, kernel=3, stride=stride, pad=1,
-                      num_group=in_channels * t, relu6=True)
+            _add_conv(
+                self.out,
+                in_channels * t,
+                kernel=3,
+                stride=stride,
+                pad=1,
+                num_group=in_channels * t,
+                relu6=True,
+            )
             _add_conv(self.out, channels, active=False, relu6=True)
 
     def hybrid_forward(self, F, x):
@@ -66,12 +89,15 @@ class MobileNet(HybridBlock):
         with self.name_scope():
             self.features = HybridSequential(prefix="")
             with self.features.name_scope():
-                _add_conv(self.features, channels=int(32 * multiplier), kernel=3, pad=1,
-                          stride=2)
-                dw_channels = [int(x * multiplier) for x in
-                               [32, 64] + [128] * 2 + [256] * 2 + [512] * 6 + [1024]]
-                channels = [int(x * multiplier) for x in
-                            [64] + [128] * 2 + [256] * 2 + [512] * 6 + [1024] * 2]
+                _add_conv(self.features, channels=int(32 * multiplier), kernel=3, pad=1, stride=2)
+                dw_channels = [
+                    int(x * multiplier)
+                    for x in [32, 64] + [128] * 2 + [256] * 2 + [512] * 6 + [1024]
+                ]
+                channels = [
+                    int(x * multiplier)
+                    for x in [64] + [128] * 2 + [256] * 2 + [512] * 6 + [1024] * 2
+                ]
                 strides = [1, 2] * 3 + [1] * 5 + [2, 1]
                 for dwc, c, s in zip(dw_channels, channels, strides):
                     _add_conv_dw(self.features, dw_channels=dwc, channels=c, stride=s)
@@ -90,18 +116,21 @@ class MobileNetV2(HybridBlock):
         with self.name_scope():
             self.features = HybridSequential(prefix="features_")
             with self.features.name_scope():
-                _add_conv(self.features, int(32 * multiplier), kernel=3, stride=2, pad=1,
-                          relu6=True)
-                in_group = [int(x * multiplier) for x in
-                            [32] + [16] + [24] * 2 + [32] * 3 + [64] * 4 + [96] * 3 + [160] * 3]
-                out_group = [int(x * multiplier) for x in
-                             [16] + [24] * 2 + [32] * 3 + [64] * 4 + [96] * 3 + [160] * 3
-                             + [320]]
+                _add_conv(
+                    self.features, int(32 * multiplier), kernel=3, stride=2, pad=1, relu6=True
+                )
+                in_group = [
+                    int(x * multiplier)
+                    for x in [32] + [16] + [24] * 2 + [32] * 3 + [64] * 4 + [96] * 3 + [160] * 3
+                ]
+                out_group = [
+                    int(x * multiplier)
+                    for x in [16] + [24] * 2 + [32] * 3 + [64] * 4 + [96] * 3 + [160] * 3 + [320]
+                ]
                 ts = [1] + [6] * 16
                 strides = [1, 2] * 2 + [1, 1, 2] + [1] * 6 + [2] + [1] * 3
                 for in_c, c, t, s in zip(in_group, out_group, ts, strides):
-                    self.features.add(LinearBottleneck(in_channels=in_c, channels=c, t=t,
-                                                       stride=s))
+                    self.features.add(LinearBottleneck(in_channels=in_c, channels=c, t=t, stride=s))
                 last = int(1280 * multiplier) if multiplier > 1.0 else 1280
                 _add_conv(self.features, last, relu6=True)
                 self.features.add(GlobalAvgPool2D())
@@ -118,7 +147,7 @@ def _suffix(multiplier):
     return s[:-1] if s in ("1.00", "0.50") else s
 
 
-def get_mobilenet(multiplier, pretrained=False, ctx=None, root=None, **kwargs):
+def get_mobilenet(multiplier, pretrained=False, ctx=DEFAULT_CTX, root=DEFAULT_ROOT, **kwargs):
     """MobileNet V1 with width ``multiplier`` (1.0, 0.75, 0.5, 0.25)."""
     net = MobileNet(multiplier, **kwargs)
     if pretrained:
@@ -126,7 +155,7 @@ def get_mobilenet(multiplier, pretrained=False, ctx=None, root=None, **kwargs):
     return net
 
 
-def get_mobilenet_v2(multiplier, pretrained=False, ctx=None, root=None, **kwargs):
+def get_mobilenet_v2(multiplier, pretrained=False, ctx=DEFAULT_CTX, root=DEFAULT_ROOT, **kwargs):
     """MobileNet V2 with width ``multiplier`` (1.0, 0.75, 0.5, 0.25)."""
     net = MobileNetV2(multiplier, **kwargs)
     if pretrained:
