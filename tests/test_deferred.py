@@ -272,3 +272,10 @@ def test_hybridized_block_outputs_carry_the_failure():
     with pytest.raises(mx.base.MXNetError, match="scale"):
         y.asnumpy()
     assert net(mx.nd.ones((2, 3))).shape == (2, 4)  # later work runs normally
+
+
+def test_imresize_unknown_interp_fails_on_read():
+    img = mx.image.imresize(mx.nd.ones((12, 16, 3)), 32, 32, interp=-1)  # OpenCV fails "later"
+    assert img.shape == (32, 32, 3)
+    with pytest.raises(MXNetError, match="interpolation"):
+        img.asnumpy()

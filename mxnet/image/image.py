@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 import torch
 
+from .. import _deferred
 from .._image_guard import check_encoded_size as _check_encoded_size
 from ..base import MXNetError, numeric_types
 from ..context import Context
@@ -146,7 +147,15 @@ def imresize(src: NDArray, w: int, h: int, interp: int = 1,
     arr = _np(src)
     if w <= 0 or h <= 0:
         raise MXNetError('imresize: target size (%d, %d) must be positive' % (w, h))
-    res = _cv.resize(arr, int(w), int(h), _check_interp(interp))
+    if interp not in (0, 1, 2, 3, 4):
+        # MXNet's kernel passes the code to OpenCV, which fails while the operator runs: the
+        # error surfaces when the result is read (asnumpy, wait_to_read, waitall)
+        c = arr.shape[2] if arr.ndim == 3 else 1
+        res = _wrap(np.zeros((int(h), int(w), c), dtype=arr.dtype))
+        return _deferred.fail_later(
+            res, "OpenCV(3.4.2) resize.cpp:3919: error: (-5:Bad argument) Unknown "
+            "interpolation method in function 'resize' (imresize interp=%d)" % interp)
+    res = _cv.resize(arr, int(w), int(h), interp)
     if res.ndim == 2:
         res = res[:, :, None]
     res = _wrap(res)
