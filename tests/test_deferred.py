@@ -279,3 +279,10 @@ def test_imresize_unknown_interp_fails_on_read():
     assert img.shape == (32, 32, 3)
     with pytest.raises(MXNetError, match="interpolation"):
         img.asnumpy()
+
+
+def test_save_raises_a_pending_failure(tmp_path):
+    a = mx.nd.random.normal(0, -1, shape=(2,))
+    with pytest.raises(MXNetError, match="scale"):
+        mx.nd.save(str(tmp_path / "x.nd"), {"a": a})
+    assert not (tmp_path / "x.nd").exists()

@@ -20,7 +20,7 @@ import tempfile
 import numpy as np
 import torch
 
-from .. import _dtype
+from .. import _deferred, _dtype
 from ..base import MXNetError
 from ..context import Context
 
@@ -370,6 +370,8 @@ def _raw_bytes(t: torch.Tensor) -> bytes:
 
 def _encode_record(arr, np_shape: bool = False) -> bytes:
     """One V2 (V3 with ``np_shape``) record, as MXNet 1.9.1 writes it (sparse too)."""
+    if _deferred.PENDING[0]:
+        _deferred.check(arr)  # MXNet waits for the array: its deferred failure surfaces here
     magic = V3_MAGIC if np_shape else V2_MAGIC
     ctx = arr._ctx
     stype = arr.stype
