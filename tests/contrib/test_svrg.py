@@ -13,8 +13,10 @@ def _regression(n=40, batch=10):
     x = rng.randint(1, 5, (n, 2)).astype(np.float32)
     it = mx.io.NDArrayIter(x, x.dot([1.0, 2.0]), batch_size=batch, label_name="y")
     out = mx.sym.LinearRegressionOutput(
-        mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=1, name="fc"), mx.sym.var("y"),
-        name="lro")
+        mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=1, name="fc"),
+        mx.sym.var("y"),
+        name="lro",
+    )
     return it, out
 
 
@@ -31,8 +33,9 @@ def test_module_binds_auxiliary_module_and_checks_update_freq():
 
 
 def test_optimizer_assigns_full_keys():
-    o = _SVRGOptimizer(default_optimizer="sgd", param_idx2name={0: "w", 1: "w_full"},
-                       learning_rate=0.5)
+    o = _SVRGOptimizer(
+        default_optimizer="sgd", param_idx2name={0: "w", 1: "w_full"}, learning_rate=0.5
+    )
     assert o.default_opt.lr == 0.5
     kv = mx.kv.create("local")
     kv.set_optimizer(o)
@@ -60,9 +63,15 @@ def test_full_gradient_is_the_batch_average_and_fit_converges():
         mod.backward()
         expected = expected + mod._exec_group.grad_arrays[0][0].asnumpy()
     mod.update_full_grads(it)
-    np.testing.assert_allclose(mod._param_dict[0]["fc_weight"].asnumpy(), expected / 4,
-                               rtol=1e-5)
+    np.testing.assert_allclose(mod._param_dict[0]["fc_weight"].asnumpy(), expected / 4, rtol=1e-5)
     metric = mx.metric.create("mse")
-    mod.fit(it, eval_metric=metric, optimizer="sgd", optimizer_params={"learning_rate": 0.02},
-            num_epoch=20, kvstore="local", force_init=True)
+    mod.fit(
+        it,
+        eval_metric=metric,
+        optimizer="sgd",
+        optimizer_params={"learning_rate": 0.02},
+        num_epoch=20,
+        kvstore="local",
+        force_init=True,
+    )
     assert metric.get()[1] < 0.1

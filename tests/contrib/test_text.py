@@ -26,8 +26,7 @@ def test_vocabulary_order_caps_and_errors():
     with pytest.raises(ValueError, match="invalid"):
         v.to_tokens([9])
     assert text.vocab.Vocabulary(counter, most_freq_count=1).idx_to_token == ["<unk>", "z"]
-    assert text.vocab.Vocabulary(counter, min_freq=2, unknown_token="z").idx_to_token == \
-        ["z", "y"]
+    assert text.vocab.Vocabulary(counter, min_freq=2, unknown_token="z").idx_to_token == ["z", "y"]
     with pytest.raises(AssertionError):
         text.vocab.Vocabulary(counter, min_freq=0)
     with pytest.raises(AssertionError):
@@ -43,8 +42,9 @@ def test_custom_embedding_and_updates(tmp_path):
     f = _write(tmp_path / "e.txt", [["x", "1", "2"], ["y", "3", "4"], ["<unk>", "9", "9"]])
     emb = text.embedding.CustomEmbedding(f)
     assert emb.idx_to_token == ["<unk>", "x", "y"] and emb.vec_len == 2
-    np.testing.assert_allclose(emb.get_vecs_by_tokens("Y", lower_case_backup=True).asnumpy(),
-                               [3, 4])
+    np.testing.assert_allclose(
+        emb.get_vecs_by_tokens("Y", lower_case_backup=True).asnumpy(), [3, 4]
+    )
     np.testing.assert_allclose(emb.get_vecs_by_tokens(["q"]).asnumpy(), [[9, 9]])
     emb.update_token_vectors("x", nd.array([5, 6]))
     np.testing.assert_allclose(emb.idx_to_vec.asnumpy()[1], [5, 6])
@@ -58,8 +58,9 @@ def test_custom_embedding_and_updates(tmp_path):
 
 
 def test_composite_embedding_concatenates(tmp_path):
-    e1 = text.embedding.CustomEmbedding(_write(tmp_path / "a.txt", [["x", "1"]]),
-                                        init_unknown_vec=nd.ones)
+    e1 = text.embedding.CustomEmbedding(
+        _write(tmp_path / "a.txt", [["x", "1"]]), init_unknown_vec=nd.ones
+    )
     e2 = text.embedding.CustomEmbedding(_write(tmp_path / "b.txt", [["y", "2", "3"]]))
     vocab = text.vocab.Vocabulary(Counter(["y", "y", "x"]))
     ce = text.embedding.CompositeEmbedding(vocab, [e1, e2])

@@ -22,3 +22,11 @@ def test_wikitext_local_file(tmp_path, monkeypatch):
     assert ds.frequencies["the"] == 4
     other = wtext.WikiText2(root=str(tmp_path), segment="test", seq_len=3, vocab=ds.vocabulary)
     assert other.vocabulary is ds.vocabulary and len(other) == 6
+
+
+def test_interval_sampler_message():
+    import pytest
+
+    with pytest.raises(AssertionError, match="smaller than or equal to length 3"):
+        mx.gluon.contrib.data.IntervalSampler(3, 5)
+    assert list(mx.gluon.contrib.data.IntervalSampler(3, 3)) == [0, 1, 2]

@@ -29,8 +29,10 @@ class IntervalSampler(Sampler):
     """
 
     def __init__(self, length, interval, rollover=True):
-        if interval >= length:
-            raise AssertionError(f"Interval {interval} must be smaller than length {length}")
+        if interval > length:
+            raise AssertionError(
+                f"Interval {interval} must be smaller than or equal to length {length}"
+            )
         self._length = length
         self._interval = interval
         self._rollover = rollover
