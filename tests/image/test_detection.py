@@ -77,10 +77,3 @@ def test_det_record_iter_golden(gold, name, extra):
         it.reset()
     assert n == sum(1 for k in gold if k.startswith('detrec/%s/' % name) and k.endswith('/pad'))
 
-
-def test_det_record_iter_unsupported():
-    from mxnet.base import MXNetError
-    from mxnet.io import ImageDetRecordIter
-    with pytest.raises(MXNetError, match='rand_crop_prob'):
-        ImageDetRecordIter(path_imgrec=os.path.join(GOLD, 'det.rec'), data_shape=(3, 32, 40),
-                           batch_size=2, rand_crop_prob=0.5)
