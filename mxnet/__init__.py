@@ -58,5 +58,6 @@ from . import visualization as viz
 from . import libinfo
 from . import log
 from . import contrib
+from . import onnx
 from . import rnn
 

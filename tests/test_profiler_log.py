@@ -43,7 +43,7 @@ def test_log_and_libinfo(tmp_path):
 
 def test_contrib_aliases_and_onnx():
     assert mx.contrib.nd is mx.nd.contrib and mx.contrib.sym is mx.sym.contrib
-    with pytest.raises(mx.MXNetError, match="ONNX"):
+    with pytest.raises(TypeError):  # as MXNet 1.9.1 (len(None) on the input shapes)
         mx.contrib.onnx.export_model(None, None)
 
 

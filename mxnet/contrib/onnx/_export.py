@@ -1,0 +1,236 @@
+"""MXNet symbol + params -> ONNX model file (``mx.onnx.export_model``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ...base import MXNetError
+from ._common import IR_VERSION, OPSET, ExportContext, require_onnx
+from ._ops_export_more import MORE_CONVERTERS
+from ._ops_export_nn import NN_CONVERTERS
+from ._ops_export_tensor import TENSOR_CONVERTERS
+
+__all__ = ["export_model", "get_operator_support"]
+
+CONVERTERS = {**NN_CONVERTERS, **TENSOR_CONVERTERS, **MORE_CONVERTERS}
+
+
+def get_operator_support(opset_version: int | None = None) -> list[str]:
+    """Names of the MXNet operators the ONNX exporter can convert.
+
+    Examples
+    --------
+    >>> 'Convolution' in get_operator_support()
+    True
+    """
+    return sorted(CONVERTERS)
+
+
+def _load_inputs(sym: Any, params: Any) -> tuple[Any, dict[str, np.ndarray]]:
+    from ... import ndarray as nd
+    from ... import symbol
+
+    if isinstance(sym, str | os.PathLike):
+        sym = symbol.load(os.fspath(sym))
+    if isinstance(params, str | os.PathLike):
+        params = nd.load(os.fspath(params))
+    elif isinstance(params, list | tuple) and len(params) == 2:
+        merged: dict = {}
+        merged.update(params[0])
+        merged.update(params[1])
+        params = merged
+    if not isinstance(sym, symbol.Symbol) or not isinstance(params, dict):
+        raise ValueError("Input sym and params should either be files or objects")
+    out = {}
+    for k, v in params.items():
+        key = k.split(":", 1)[1] if k.startswith(("arg:", "aux:")) else k
+        out[key] = v.asnumpy() if hasattr(v, "asnumpy") else np.asarray(v)
+    return sym, out
+
+
+def _value_info(onnx: Any, name: str, dtype: Any, shape) -> Any:
+    ttype = onnx.helper.np_dtype_to_tensor_dtype(np.dtype(dtype))
+    dims = [d if d is not None and d >= 0 else None for d in shape] if shape is not None else None
+    return onnx.helper.make_tensor_value_info(name, ttype, dims)
+
+
+def _convert_graph(ctx: ExportContext, graph: dict, params: dict, data_shapes: dict):
+    """Walk the symbol JSON graph, emitting ONNX nodes; returns (tensor names, shapes)."""
+    from ..._op._registry import get_op, has_op
+
+    nodes = graph["nodes"]
+    names: dict[tuple[int, int], str] = {}
+    shapes: dict[tuple[int, int], tuple] = {}
+    for nid, node in enumerate(nodes):
+        op, name = node["op"], node["name"]
+        if op == "null":
+            names[(nid, 0)] = name
+            if name in params:
+                shapes[(nid, 0)] = tuple(params[name].shape)
+            elif name in data_shapes:
+                shapes[(nid, 0)] = tuple(data_shapes[name])
+            continue
+        if not has_op(op):
+            raise MXNetError(f"ONNX export: operator {op} (node '{name}') is not supported")
+        opdef = get_op(op)
+        conv = CONVERTERS.get(opdef.name)
+        if conv is None:
+            raise MXNetError(f"ONNX export: operator {op} (node '{name}') is not supported")
+        attrs = opdef.parse_attrs(node.get("attrs", node.get("param", {})) or {})
+        entries = [(e[0], e[1]) for e in node["inputs"]]
+        in_shapes = [shapes.get(e) for e in entries]
+        in_shapes, outs = opdef.infer_shape(attrs, list(in_shapes))
+        if any(s is None for s in in_shapes) or any(o is None for o in outs):
+            raise MXNetError(
+                f"ONNX export: cannot infer the input shapes of node '{name}' "
+                f"({op}); give every data input's shape in in_shapes"
+            )
+        ins = []
+        for e in entries:
+            if e not in names:
+                raise MXNetError(
+                    f"ONNX export: output {e[1]} of node '{nodes[e[0]]['name']}' is not supported"
+                )
+            ins.append(names[e])
+        produced = conv(ctx, name, attrs, ins, in_shapes, outs)
+        for i, tname in enumerate(produced):
+            names[(nid, i)] = tname
+            shapes[(nid, i)] = tuple(outs[i])
+    return names, shapes
+
+
+def export_model(
+    sym: Any,
+    params: Any,
+    in_shapes=None,
+    in_types=np.float32,
+    onnx_file_path: str = "model.onnx",
+    verbose: bool = False,
+    dynamic: bool = False,
+    dynamic_input_shapes=None,
+    run_shape_inference: bool = False,
+    input_type=None,
+    input_shape=None,
+) -> str:
+    """Export an MXNet symbol and its parameters to an ONNX file.
+
+    Parameters
+    ----------
+    sym : Symbol or str
+        The network, or the path of a ``-symbol.json`` file.
+    params : dict or str
+        Parameters (``arg:``/``aux:`` prefixes accepted), or the path of a ``.params`` file.
+    in_shapes : list of tuple
+        Shapes of the data inputs, in the order the symbol lists them.
+    in_types : numpy dtype or list of dtypes
+        Element types of the data inputs.
+    onnx_file_path : str
+        Where the model is written.
+    dynamic, dynamic_input_shapes : bool, list of tuple
+        Declare input dimensions as symbolic (``None`` entries).
+
+    Returns
+    -------
+    str
+        ``onnx_file_path``.
+
+    Examples
+    --------
+    >>> export_model('net-symbol.json', 'net-0000.params', [(1, 3, 224, 224)],
+    ...              np.float32, 'net.onnx')  # doctest: +SKIP
+    'net.onnx'
+    """
+    onnx = require_onnx()
+    if input_type is not None:
+        in_types = input_type
+    if input_shape is not None:
+        in_shapes = input_shape
+    if in_shapes is None:
+        # MXNet 1.9.1 fails here with TypeError (len(None))
+        raise TypeError("export_model: in_shapes (the shapes of the data inputs) is required")
+    in_shapes = [tuple(s) for s in in_shapes]
+    if not isinstance(in_types, list):
+        in_types = [in_types] * len(in_shapes)
+    if len(in_types) != len(in_shapes):
+        raise ValueError("The lengths of in_types and in_shapes must equal")
+    sym, params = _load_inputs(sym, params)
+    graph = json.loads(sym.tojson())
+    label = graph["nodes"][-1]["name"] + "_label"
+    data_names = [n for n in sym.list_inputs() if n not in params and n != label]
+    if len(data_names) != len(in_shapes):
+        raise ValueError(
+            f"export_model: the symbol has {len(data_names)} data inputs "
+            f"{data_names} but {len(in_shapes)} shapes were given"
+        )
+    decl_shapes = list(in_shapes)
+    if dynamic:
+        if dynamic_input_shapes is None:
+            decl_shapes = [[None] * len(s) for s in in_shapes]
+        else:
+            if len(dynamic_input_shapes) != len(in_shapes):
+                raise ValueError(
+                    "The length of dynamic_input_shapes must equal to the length of in_shapes."
+                )
+            decl_shapes = [list(s) for s in dynamic_input_shapes]
+    elif dynamic_input_shapes is not None:
+        raise ValueError(
+            "dynamic_input_shapes is specified. Please set dynamic=True to enable "
+            "dynamic input shapes"
+        )
+
+    ctx = ExportContext(onnx)
+    names, shapes = _convert_graph(ctx, graph, params, dict(zip(data_names, in_shapes)))
+    used = {i for n in ctx.nodes for i in n.input}
+    type_kw = {n: np.dtype(t) for n, t in zip(data_names, in_types)}
+    type_kw.update({k: v.dtype for k, v in params.items() if k in sym.list_inputs()})
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _, out_types, _ = sym.infer_type(**type_kw)
+    except Exception:  # noqa: BLE001 - fall back to the first input type
+        out_types = None
+    inputs = [_value_info(onnx, n, t, s) for n, t, s in zip(data_names, in_types, decl_shapes)]
+    inits = []
+    order = [n["name"] for n in graph["nodes"] if n["op"] == "null" and n["name"] in params]
+    for pname in dict.fromkeys(order):
+        arr = params[pname]
+        if pname in used:
+            inputs.append(_value_info(onnx, pname, arr.dtype, arr.shape))
+            inits.append(onnx.numpy_helper.from_array(np.ascontiguousarray(arr), pname))
+    outputs = []
+    for i, head in enumerate(graph["heads"]):
+        key = (head[0], head[1])
+        dt = out_types[i] if out_types else in_types[0]
+        shp = shapes[key]
+        if dynamic:
+            shp = [None] * len(shp)
+        outputs.append(_value_info(onnx, names[key], dt, shp))
+    g = onnx.helper.make_graph(
+        ctx.nodes, "mxnet_converted_model", inputs, outputs, inits + ctx.initializers
+    )
+    model = onnx.helper.make_model(
+        g, opset_imports=[onnx.helper.make_opsetid("", OPSET)], ir_version=IR_VERSION
+    )
+    onnx.checker.check_model(model)
+    if run_shape_inference:
+        try:
+            model = onnx.shape_inference.infer_shapes(model)
+        except Exception:  # noqa: BLE001 - MXNet keeps the un-inferred model
+            pass
+    if verbose:
+        printer = getattr(onnx, "printer", None)
+        if printer is not None:
+            print(printer.to_text(model.graph))
+        else:  # onnx < 1.14
+            print(onnx.helper.printable_graph(model.graph))
+    path = os.fspath(onnx_file_path)
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(model.SerializeToString())
+    os.replace(tmp, path)
+    return onnx_file_path

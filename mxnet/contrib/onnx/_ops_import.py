@@ -1,0 +1,456 @@
+"""ONNX -> MXNet converters: each returns the MXNet symbol(s) for one ONNX node."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...base import MXNetError
+
+__all__ = ["IMPORTERS"]
+
+
+def _pads(attrs: dict, nsp: int, name: str) -> tuple:
+    pads = list(attrs.get("pads", [0] * (2 * nsp)))
+    if pads[:nsp] != pads[nsp:]:
+        raise MXNetError(f"ONNX import: node '{name}' has asymmetric pads {pads}")
+    if attrs.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
+        raise MXNetError(f"ONNX import: node '{name}': auto_pad is not supported")
+    return tuple(pads[:nsp])
+
+
+def _conv_kw(attrs, nsp, name):
+    k = tuple(attrs["kernel_shape"])
+    return dict(
+        kernel=k,
+        stride=tuple(attrs.get("strides", [1] * nsp)),
+        dilate=tuple(attrs.get("dilations", [1] * nsp)),
+        pad=_pads(attrs, nsp, name),
+        num_group=int(attrs.get("group", 1)),
+    )
+
+
+def conv(ctx, name, attrs, ins, shapes):
+    w = ctx.const(ins[1], name)
+    kw = _conv_kw(attrs, w.ndim - 2, name)
+    args = [ctx.var(i) for i in ins]
+    return ctx.sym.Convolution(*args, num_filter=w.shape[0], no_bias=len(ins) < 3, name=name, **kw)
+
+
+def conv_transpose(ctx, name, attrs, ins, shapes):
+    w = ctx.const(ins[1], name)
+    nsp = w.ndim - 2
+    kw = _conv_kw(attrs, nsp, name)
+    if "output_shape" in attrs:
+        raise MXNetError(f"ONNX import: ConvTranspose '{name}' with output_shape is not supported")
+    kw["adj"] = tuple(attrs.get("output_padding", [0] * nsp))
+    args = [ctx.var(i) for i in ins]
+    return ctx.sym.Deconvolution(
+        *args, num_filter=w.shape[1] * kw["num_group"], no_bias=len(ins) < 3, name=name, **kw
+    )
+
+
+def batchnorm(ctx, name, attrs, ins, shapes):
+    for a in ins[3:5]:
+        ctx.aux_names.add(a)
+    args = [ctx.var(i) for i in ins]
+    return ctx.sym.BatchNorm(
+        *args,
+        eps=float(attrs.get("epsilon", 1e-5)),
+        momentum=float(attrs.get("momentum", 0.9)),
+        fix_gamma=False,
+        use_global_stats=False,
+        name=name,
+    )
+
+
+def gemm(ctx, name, attrs, ins, shapes):
+    if (
+        int(attrs.get("transA", 0))
+        or float(attrs.get("alpha", 1.0)) != 1.0
+        or float(attrs.get("beta", 1.0)) != 1.0
+    ):
+        raise MXNetError(f"ONNX import: Gemm '{name}' with transA/alpha/beta is not supported")
+    w_name = ins[1]
+    if not int(attrs.get("transB", 0)):
+        w = ctx.const(w_name, name)
+        w_name = ctx.add_param(f"{name}_weight_t", np.ascontiguousarray(w.T))
+    w = ctx.const(w_name, name)
+    args = [ctx.var(ins[0]), ctx.var(w_name)] + [ctx.var(i) for i in ins[2:]]
+    return ctx.sym.FullyConnected(
+        *args, num_hidden=w.shape[0], no_bias=len(ins) < 3, flatten=True, name=name
+    )
+
+
+def _pool(ptype: str, is_global: bool):
+    def fn(ctx, name, attrs, ins, shapes):
+        x = ctx.var(ins[0])
+        if is_global:
+            return ctx.sym.Pooling(x, pool_type=ptype, global_pool=True, kernel=(1, 1), name=name)
+        k = tuple(attrs["kernel_shape"])
+        nsp = len(k)
+        conv_ = "full" if int(attrs.get("ceil_mode", 0)) else "valid"
+        kw = dict(
+            kernel=k,
+            stride=tuple(attrs.get("strides", [1] * nsp)),
+            pad=_pads(attrs, nsp, name),
+            pooling_convention=conv_,
+        )
+        if ptype == "avg":
+            kw["count_include_pad"] = bool(int(attrs.get("count_include_pad", 0)))
+        return ctx.sym.Pooling(x, pool_type=ptype, name=name, **kw)
+
+    return fn
+
+
+def _act(act_type: str):
+    def fn(ctx, name, attrs, ins, shapes):
+        return ctx.sym.Activation(ctx.var(ins[0]), act_type=act_type, name=name)
+
+    return fn
+
+
+def leaky(ctx, name, attrs, ins, shapes):
+    return ctx.sym.LeakyReLU(
+        ctx.var(ins[0]), act_type="leaky", slope=float(attrs.get("alpha", 0.01)), name=name
+    )
+
+
+def elu(ctx, name, attrs, ins, shapes):
+    return ctx.sym.LeakyReLU(
+        ctx.var(ins[0]), act_type="elu", slope=float(attrs.get("alpha", 1.0)), name=name
+    )
+
+
+def prelu(ctx, name, attrs, ins, shapes):
+    g = ctx.const(ins[1], name)
+    gname = ctx.add_param(f"{name}_gamma", np.ascontiguousarray(g.reshape(-1)))
+    return ctx.sym.LeakyReLU(ctx.var(ins[0]), ctx.var(gname), act_type="prelu", name=name)
+
+
+def flatten(ctx, name, attrs, ins, shapes):
+    axis = int(attrs.get("axis", 1))
+    if axis == 1:
+        return ctx.sym.Flatten(ctx.var(ins[0]), name=name)
+    shp = ctx.static_shape(ins[0])
+    if shp is None:
+        raise MXNetError(f"ONNX import: Flatten '{name}' with axis={axis} needs a static shape")
+    axis %= len(shp)
+    lead = int(np.prod(shp[:axis])) if axis else 1
+    return ctx.sym.Reshape(ctx.var(ins[0]), shape=(lead, -1), name=name)
+
+
+def reshape(ctx, name, attrs, ins, shapes):
+    shp = tuple(int(s) for s in ctx.const(ins[1], name))
+    return ctx.sym.Reshape(ctx.var(ins[0]), shape=shp, name=name)
+
+
+def concat(ctx, name, attrs, ins, shapes):
+    args = [ctx.var(i) for i in ins]
+    return ctx.sym.Concat(*args, dim=int(attrs.get("axis", 1)), name=name)
+
+
+def _binary(op: str):
+    def fn(ctx, name, attrs, ins, shapes):
+        return getattr(ctx.sym, op)(ctx.var(ins[0]), ctx.var(ins[1]), name=name)
+
+    return fn
+
+
+def _unary(op: str):
+    def fn(ctx, name, attrs, ins, shapes):
+        return getattr(ctx.sym, op)(ctx.var(ins[0]), name=name)
+
+    return fn
+
+
+def add_n(ctx, name, attrs, ins, shapes):
+    return ctx.sym.add_n(*[ctx.var(i) for i in ins], name=name)
+
+
+def _softmax(op: str):
+    def fn(ctx, name, attrs, ins, shapes):
+        return getattr(ctx.sym, op)(ctx.var(ins[0]), axis=int(attrs.get("axis", -1)), name=name)
+
+    return fn
+
+
+def transpose(ctx, name, attrs, ins, shapes):
+    perm = attrs.get("perm")
+    kw = {"axes": tuple(perm)} if perm is not None else {}
+    return ctx.sym.transpose(ctx.var(ins[0]), name=name, **kw)
+
+
+def clip(ctx, name, attrs, ins, shapes):
+    lo = (
+        float(ctx.const(ins[1], name))
+        if len(ins) > 1 and ins[1]
+        else float(attrs.get("min", -np.inf))
+    )
+    hi = (
+        float(ctx.const(ins[2], name))
+        if len(ins) > 2 and ins[2]
+        else float(attrs.get("max", np.inf))
+    )
+    return ctx.sym.clip(ctx.var(ins[0]), a_min=lo, a_max=hi, name=name)
+
+
+def slice_(ctx, name, attrs, ins, shapes):
+    starts = [int(v) for v in ctx.const(ins[1], name)]
+    ends = [int(v) for v in ctx.const(ins[2], name)]
+    axes = (
+        [int(v) for v in ctx.const(ins[3], name)]
+        if len(ins) > 3 and ins[3]
+        else list(range(len(starts)))
+    )
+    steps = (
+        [int(v) for v in ctx.const(ins[4], name)] if len(ins) > 4 and ins[4] else [1] * len(starts)
+    )
+    x = ctx.var(ins[0])
+    big = 2**31
+    if len(axes) == 1 and steps[0] == 1:
+        end = None if ends[0] >= big else ends[0]
+        return ctx.sym.slice_axis(x, axis=axes[0], begin=starts[0], end=end, name=name)
+    nd = max(axes) + 1
+    b, e, s = [None] * nd, [None] * nd, [None] * nd
+    for a, st, en, sp in zip(axes, starts, ends, steps):
+        b[a], s[a] = st, sp
+        e[a] = None if abs(en) >= big else en
+    return ctx.sym.slice(x, begin=tuple(b), end=tuple(e), step=tuple(s), name=name)
+
+
+def _axes(ctx, name, attrs, ins):
+    if len(ins) > 1 and ins[1]:
+        return [int(v) for v in ctx.const(ins[1], name)]
+    return list(attrs["axes"]) if "axes" in attrs else None
+
+
+def unsqueeze(ctx, name, attrs, ins, shapes):
+    axes = _axes(ctx, name, attrs, ins)
+    x = ctx.var(ins[0])
+    for i, a in enumerate(sorted(axes)):
+        x = ctx.sym.expand_dims(x, axis=a, name=name if i == len(axes) - 1 else f"{name}_{i}")
+    return x
+
+
+def squeeze(ctx, name, attrs, ins, shapes):
+    axes = _axes(ctx, name, attrs, ins)
+    kw = {"axis": tuple(axes)} if axes else {}
+    return ctx.sym.squeeze(ctx.var(ins[0]), name=name, **kw)
+
+
+def _reduce(op: str):
+    def fn(ctx, name, attrs, ins, shapes):
+        axes = _axes(ctx, name, attrs, ins)
+        kw = {"axis": tuple(axes)} if axes else {}
+        return getattr(ctx.sym, op)(
+            ctx.var(ins[0]), keepdims=bool(attrs.get("keepdims", 1)), name=name, **kw
+        )
+
+    return fn
+
+
+def gather(ctx, name, attrs, ins, shapes):
+    if ins[0] in ctx.consts and int(attrs.get("axis", 0)) == 0:
+        w = ctx.consts[ins[0]]
+        idx = ctx.var(ins[1])
+        return ctx.sym.Embedding(
+            idx,
+            ctx.var(ins[0]),
+            input_dim=w.shape[0],
+            output_dim=int(np.prod(w.shape[1:])),
+            name=name,
+        )
+    return ctx.sym.take(ctx.var(ins[0]), ctx.var(ins[1]), axis=int(attrs.get("axis", 0)), name=name)
+
+
+def cast(ctx, name, attrs, ins, shapes):
+    onnx = ctx.onnx
+    dt = onnx.helper.tensor_dtype_to_np_dtype(int(attrs["to"]))
+    if np.dtype(dt) == np.bool_:  # MXNet 1.x keeps masks as 0/1 numbers
+        return ctx.sym._internal._not_equal_scalar(ctx.var(ins[0]), scalar=0.0, name=name)
+    return ctx.sym.Cast(ctx.var(ins[0]), dtype=np.dtype(dt).name, name=name)
+
+
+def lrn(ctx, name, attrs, ins, shapes):
+    return ctx.sym.LRN(
+        ctx.var(ins[0]),
+        alpha=float(attrs.get("alpha", 1e-4)),
+        beta=float(attrs.get("beta", 0.75)),
+        knorm=float(attrs.get("bias", 1.0)),
+        nsize=int(attrs["size"]),
+        name=name,
+    )
+
+
+def pad(ctx, name, attrs, ins, shapes):
+    pads = [int(v) for v in ctx.const(ins[1], name)] if len(ins) > 1 else list(attrs["pads"])
+    n = len(pads) // 2
+    width = tuple(v for i in range(n) for v in (pads[i], pads[n + i]))
+    mode = attrs.get("mode", b"constant")
+    mode = mode.decode() if isinstance(mode, bytes) else mode
+    value = float(ctx.const(ins[2], name)) if len(ins) > 2 and ins[2] else 0.0
+    return ctx.sym.Pad(ctx.var(ins[0]), mode=mode, pad_width=width, constant_value=value, name=name)
+
+
+def resize(ctx, name, attrs, ins, shapes):
+    mode = attrs.get("mode", b"nearest")
+    mode = mode.decode() if isinstance(mode, bytes) else mode
+    scales = ctx.const(ins[2], name) if len(ins) > 2 and ins[2] else None
+    if (
+        mode != "nearest"
+        or scales is None
+        or len(set(scales[2:].tolist())) != 1
+        or float(scales[2]) != int(scales[2])
+    ):
+        raise MXNetError(
+            f"ONNX import: Resize '{name}' is only supported as nearest "
+            "upsampling by an integer factor"
+        )
+    return ctx.sym.UpSampling(
+        ctx.var(ins[0]), scale=int(scales[2]), sample_type="nearest", num_args=1, name=name
+    )
+
+
+def matmul(ctx, name, attrs, ins, shapes):
+    b = ctx.consts.get(ins[1])
+    op = ctx.sym.dot if b is not None and b.ndim == 2 else ctx.sym.batch_dot
+    return op(ctx.var(ins[0]), ctx.var(ins[1]), name=name)
+
+
+def identity(ctx, name, attrs, ins, shapes):
+    return ctx.sym.identity(ctx.var(ins[0]), name=name)
+
+
+def dropout(ctx, name, attrs, ins, shapes):
+    return ctx.sym.Dropout(ctx.var(ins[0]), p=float(attrs.get("ratio", 0.5)), name=name)
+
+
+def hard_sigmoid(ctx, name, attrs, ins, shapes):
+    return ctx.sym.hard_sigmoid(
+        ctx.var(ins[0]),
+        alpha=float(attrs.get("alpha", 0.2)),
+        beta=float(attrs.get("beta", 0.5)),
+        name=name,
+    )
+
+
+def instance_norm(ctx, name, attrs, ins, shapes):
+    return ctx.sym.InstanceNorm(
+        *[ctx.var(i) for i in ins], eps=float(attrs.get("epsilon", 1e-5)), name=name
+    )
+
+
+def split(ctx, name, attrs, ins, shapes):
+    sizes = attrs.get("split")
+    if sizes is None and len(ins) > 1 and ins[1]:
+        sizes = ctx.const(ins[1], name).tolist()
+    n = ctx.num_outputs
+    if sizes is not None and len(set(sizes)) != 1:
+        raise MXNetError(f"ONNX import: Split '{name}' into unequal parts is not supported")
+    return ctx.sym.split(ctx.var(ins[0]), num_outputs=n, axis=int(attrs.get("axis", 0)), name=name)
+
+
+def _argop(op: str):
+    def fn(ctx, name, attrs, ins, shapes):
+        if int(attrs.get("select_last_index", 0)):
+            raise MXNetError(f"ONNX import: {op} '{name}' with select_last_index is not supported")
+        return getattr(ctx.sym, op)(
+            ctx.var(ins[0]),
+            axis=int(attrs.get("axis", 0)),
+            keepdims=bool(attrs.get("keepdims", 1)),
+            name=name,
+        )
+
+    return fn
+
+
+def where(ctx, name, attrs, ins, shapes):
+    return ctx.sym.where(*[ctx.var(i) for i in ins], name=name)
+
+
+def tile(ctx, name, attrs, ins, shapes):
+    reps = tuple(int(r) for r in ctx.const(ins[1], name))
+    return ctx.sym.tile(ctx.var(ins[0]), reps=reps, name=name)
+
+
+def expand(ctx, name, attrs, ins, shapes):
+    shape = tuple(int(r) for r in ctx.const(ins[1], name))
+    return ctx.sym.broadcast_to(ctx.var(ins[0]), shape=shape, name=name)
+
+
+IMPORTERS = {
+    "Conv": conv,
+    "ConvTranspose": conv_transpose,
+    "BatchNormalization": batchnorm,
+    "Gemm": gemm,
+    "MaxPool": _pool("max", False),
+    "AveragePool": _pool("avg", False),
+    "GlobalMaxPool": _pool("max", True),
+    "GlobalAveragePool": _pool("avg", True),
+    "Relu": _act("relu"),
+    "Sigmoid": _act("sigmoid"),
+    "Tanh": _act("tanh"),
+    "Softplus": _act("softrelu"),
+    "Softsign": _act("softsign"),
+    "LeakyRelu": leaky,
+    "Elu": elu,
+    "PRelu": prelu,
+    "Flatten": flatten,
+    "Reshape": reshape,
+    "Concat": concat,
+    "Add": _binary("broadcast_add"),
+    "Sub": _binary("broadcast_sub"),
+    "Mul": _binary("broadcast_mul"),
+    "Div": _binary("broadcast_div"),
+    "Pow": _binary("broadcast_power"),
+    "Max": _binary("broadcast_maximum"),
+    "Min": _binary("broadcast_minimum"),
+    "Sum": add_n,
+    "Softmax": _softmax("softmax"),
+    "LogSoftmax": _softmax("log_softmax"),
+    "Transpose": transpose,
+    "Clip": clip,
+    "Slice": slice_,
+    "Unsqueeze": unsqueeze,
+    "Squeeze": squeeze,
+    "ReduceSum": _reduce("sum"),
+    "ReduceMean": _reduce("mean"),
+    "ReduceMax": _reduce("max"),
+    "ReduceMin": _reduce("min"),
+    "ReduceProd": _reduce("prod"),
+    "Gather": gather,
+    "Cast": cast,
+    "LRN": lrn,
+    "Pad": pad,
+    "Resize": resize,
+    "MatMul": matmul,
+    "Identity": identity,
+    "Dropout": dropout,
+    "HardSigmoid": hard_sigmoid,
+    "InstanceNormalization": instance_norm,
+    "Exp": _unary("exp"),
+    "Log": _unary("log"),
+    "Sqrt": _unary("sqrt"),
+    "Abs": _unary("abs"),
+    "Neg": _unary("negative"),
+    "Erf": _unary("erf"),
+    "Reciprocal": _unary("reciprocal"),
+    "Floor": _unary("floor"),
+    "Ceil": _unary("ceil"),
+    "Sin": _unary("sin"),
+    "Cos": _unary("cos"),
+    "Round": _unary("round"),
+    "Split": split,
+    "ArgMax": _argop("argmax"),
+    "ArgMin": _argop("argmin"),
+    "Greater": _binary("broadcast_greater"),
+    "Less": _binary("broadcast_lesser"),
+    "Equal": _binary("broadcast_equal"),
+    "GreaterOrEqual": _binary("broadcast_greater_equal"),
+    "LessOrEqual": _binary("broadcast_lesser_equal"),
+    "Not": _unary("logical_not"),
+    "Where": where,
+    "Tile": tile,
+    "Expand": expand,
+    "Sign": _unary("sign"),
+}
