@@ -15,6 +15,13 @@ Memory format: arguments feeding 2-D convolutions run in channels-last memory (s
 shapes, NHWC strides), which oneDNN/cuDNN convolutions prefer; outputs are returned
 contiguous. ``MXNET_NG_CHANNELS_LAST=0`` turns this off.
 
+Storage types: the graph always runs on dense tensors, but when an argument is sparse (or
+the graph holds ``cast_storage``/``dot``/``retain``...) the outputs get the storage type
+MXNet 1.9.1 infers (``square(row_sparse)`` is row_sparse, ``dot(csr, dense)`` dense, ...),
+sparse gradient buffers keep theirs, and ``simple_bind`` allocates sparse arrays for
+variables declared with ``stype`` (see :mod:`mxnet._executor._stype`). All-dense graphs skip
+this entirely.
+
 Examples
 --------
 >>> import mxnet as mx
@@ -155,9 +162,32 @@ class Executor:
         self._fwd_failed = False  # ... raised by the forward itself (no graph to run back)
         self._grad_idx = [i for i, (r, g) in enumerate(zip(grad_req, grad_arrays or []))
                           if r != "null" and g is not None]
+        # storage types of the outputs (None: all dense, the common case) and the indices of
+        # sparse gradient buffers; computed once per bind (see _executor._stype)
+        self._out_stypes: list[str] | None = None
+        self._sparse_grads: frozenset = frozenset()
+        self._init_stypes()
         self.outputs: list[NDArray] = self._init_outputs(out_shapes)
 
     # -- construction helpers ---------------------------------------------------------
+    def _init_stypes(self) -> None:
+        from ._executor._stype import graph_needs_stypes, infer_head_stypes
+
+        names = self._prog.arg_names + self._prog.aux_names
+        stypes = [getattr(a, "stype", "default") for a in self.arg_arrays + self.aux_arrays]
+        if self.grad_arrays is not None:
+            self._sparse_grads = frozenset(
+                i for i in self._grad_idx
+                if getattr(self.grad_arrays[i], "stype", "default") != "default")
+        if not graph_needs_stypes(self._prog.nodes, stypes):
+            return
+        by_name = dict(zip(names, stypes))
+        var_stypes = {id(n): by_name.get(n.name, "default") for n in self._prog.nodes
+                      if n.op is None}
+        heads = infer_head_stypes(self._symbol._outputs, self._prog.nodes, var_stypes)
+        if any(s != "default" for s in heads):
+            self._out_stypes = heads
+
     def _init_outputs(self, outs: list | None) -> list[NDArray]:
         if outs is None:
             names = self._prog.arg_names
@@ -179,6 +209,10 @@ class Executor:
             dt = to_torch(t) if t is not None else torch.float32
             res.append(NDArray._wrap(torch.zeros(s, dtype=dt, device=self._ctx.torch_device),
                                      self._ctx))
+        if self._out_stypes is not None and len(res) == len(self._out_stypes):
+            from ._executor._stype import as_stype
+
+            res = [as_stype(o._t, st, self._ctx) for o, st in zip(res, self._out_stypes)]
         return res
 
     # -- dict views -------------------------------------------------------------------
@@ -284,6 +318,13 @@ class Executor:
         return outs
 
     def _set_outputs(self, outs: list[torch.Tensor]) -> None:
+        if self._out_stypes is not None and len(outs) == len(self._out_stypes):
+            from ._executor._stype import as_stype
+
+            # MXNet's inferred storage types: sparse outputs are new arrays each forward
+            self.outputs = [as_stype(t.detach(), st, self._ctx)
+                            for t, st in zip(outs, self._out_stypes)]
+            return
         cur = self.outputs
         if len(cur) == len(outs):
             for nd, t in zip(cur, outs):
@@ -338,7 +379,11 @@ class Executor:
         if self._monitor is not None and outs:
             self._monitor_backward(outs, heads)
         with torch.no_grad():
+            sparse = self._sparse_grads
             for i, g in zip(self._grad_idx, grads):
+                if sparse and i in sparse:
+                    self._write_sparse_grad(i, g)
+                    continue
                 dst = self.grad_arrays[i]._t
                 if self._grad_req[i] == "add":
                     if g is not None:
@@ -347,6 +392,16 @@ class Executor:
                     dst.zero_()
                 else:
                     dst.copy_(g)
+
+    def _write_sparse_grad(self, i: int, g: torch.Tensor | None) -> None:
+        """Store gradient ``g`` into the sparse buffer ``i`` (its storage type kept)."""
+        arr = self.grad_arrays[i]
+        if g is None:
+            if self._grad_req[i] != "add":
+                arr._t = torch.zeros(arr.shape, dtype=arr._sdata.dtype)
+            return
+        g = g.detach().to(arr._sdata.dtype)
+        arr._t = arr._t.to(g.device) + g if self._grad_req[i] == "add" else g
 
     def _head_grad_needed(self, k: int) -> bool:
         """Whether output ``k``'s gradient must be given (MXNet's rule; cached)."""
@@ -502,7 +557,7 @@ def bind(symbol, ctx: Context, args, args_grad=None, grad_req="write", aux_state
 
 def simple_bind(symbol, ctx: Context, grad_req="write", type_dict=None, group2ctx=None,
                 shared_arg_names=None, shared_exec=None, shared_buffer=None, compile=None,
-                **kwargs) -> Executor:
+                stype_dict=None, **kwargs) -> Executor:
     """:meth:`Symbol.simple_bind`: infer shapes/dtypes from ``kwargs``, allocate, bind."""
     from ._dtype import to_torch
     from .symbol._infer import infer_graph_shapes, infer_graph_types
@@ -541,10 +596,20 @@ def simple_bind(symbol, ctx: Context, grad_req="write", type_dict=None, group2ct
         return g2c.get(grp, ctx) if grp is not None else ctx
 
     args, grads, auxs = [], [], []
-    for n, req in zip([v for v in variables if id(v) not in aux], reqs):
+    arg_nodes = [v for v in variables if id(v) not in aux]
+    from ._executor._stype import bind_stypes
+
+    stypes = bind_stypes(order, arg_nodes, stype_dict)
+    for k, (n, req) in enumerate(zip(arg_nodes, reqs)):
         shape = shapes[(id(n), 0)]
         tdt = to_torch(types.get((id(n), 0)) or "float32")
         c = ctx_of(n)
+        if stypes is not None and (stypes[0][k] != "default" or stypes[1][k] != "default"):
+            from ._executor._stype import zeros_stype
+
+            args.append(zeros_stype(shape, tdt, stypes[0][k], c))
+            grads.append(zeros_stype(shape, tdt, stypes[1][k], c) if req != "null" else None)
+            continue
         if n.name in shared_names and n.name in shared and shared[n.name].shape == shape:
             args.append(shared[n.name])
             grads.append(shared_grads.get(n.name) if req != "null" else None)

@@ -148,10 +148,16 @@ def _gather_nd(a: dict, data: torch.Tensor, indices: torch.Tensor) -> torch.Tens
     idx = _nd_index("gather_nd", indices, data.shape, data.dim())
     for i, ix in enumerate(idx):
         if ix.numel() and ix.device.type != "meta" and int(ix.max()) >= data.shape[i]:
+            from .._deferred import DeferredOpError
             from ..base import MXNetIndexError
 
-            raise MXNetIndexError(f"Error in operator gather_nd: index {int(ix.max())} is out "
-                                  f"of bounds for axis {i} with size {data.shape[i]}")
+            # MXNet checks the indices while the kernel runs: reported on read (IndexError)
+            out_shape = tuple(indices.shape[1:]) + tuple(data.shape[len(idx):])
+            raise DeferredOpError(
+                f"Error in operator gather_nd: index {int(ix.max())} is out of bounds for "
+                f"axis {i} with size {data.shape[i]}",
+                (torch.zeros(out_shape, dtype=data.dtype, device=data.device),),
+                MXNetIndexError)
     return data[idx]
 
 

@@ -10,6 +10,7 @@ import math
 
 import torch
 
+from .._deferred import DeferredOpError
 from ._params import Param
 from ._registry import OpDef, register
 from ._shape import fmt_shape, fresh, norm_axis, op_error
@@ -212,27 +213,45 @@ register(OpDef("_linalg_gemm2", _gemm2, inputs=("A", "B"), aliases=("linalg_gemm
 # factorizations and inverses
 
 
+def _lapack_check(op: str, info: torch.Tensor, A: torch.Tensor, out: torch.Tensor,
+                  text: str) -> None:
+    """MXNet checks LAPACK's return code while the operator runs: a failure is reported
+    when a result is read (see ``mxnet._deferred``), with the first failing ``info``."""
+    if A.device.type == "meta" or not bool((info != 0).any()):
+        return
+    ret = int(info.reshape(-1)[(info.reshape(-1) != 0).nonzero()[0, 0]])
+    prefix = "d" if A.dtype == torch.float64 else "s"
+    raise DeferredOpError(f"Error in operator {op}: Check failed: ret == 0 ({ret} vs. 0) : "
+                          + text.format(p=prefix), (out,))
+
+
 def _potrf(a: dict, A: torch.Tensor) -> torch.Tensor:
     _check_matrix("_linalg_potrf", A, square=True)
     L, info = torch.linalg.cholesky_ex(A)
-    if A.device.type != "meta" and bool((info != 0).any()):
-        raise op_error("_linalg_potrf", f"potrf failed: the input matrix of shape "
-                                       f"{fmt_shape(A.shape)} is either not symmetric or not "
-                                       "positive definite.")
+    _lapack_check("_linalg_potrf", info, A, L,
+                  "{p}potrf failed in lapack on cpu. This may happen when the input matrix is "
+                  "either not symmetric or not positive definite.")
     return L
 
 
 def _potri(a: dict, A: torch.Tensor) -> torch.Tensor:
     _check_matrix("_linalg_potri", A, square=True)
-    return torch.cholesky_inverse(torch.tril(A))
+    L = torch.tril(A)
+    if A.device.type != "meta":
+        # LAPACK ?potri fails at the first zero diagonal element of the factor (1-based)
+        zero = torch.diagonal(L, dim1=-2, dim2=-1) == 0
+        info = torch.where(zero.any(-1), zero.to(torch.int64).argmax(-1) + 1, 0)
+        _lapack_check("_linalg_potri", info, A, torch.zeros_like(A),
+                      "{p}potri failed in lapack on cpu. This may happen when the input matrix "
+                      "is not a Cholesky factorization obtained by a prior call of the "
+                      "potrf-operator.")
+    return torch.cholesky_inverse(L)
 
 
 def _inverse(a: dict, A: torch.Tensor) -> torch.Tensor:
     _check_matrix("_linalg_inverse", A, square=True)
     inv, info = torch.linalg.inv_ex(A)
-    if A.device.type != "meta" and bool((info != 0).any()):
-        raise op_error("_linalg_inverse", f"the input matrix is non-convertible (shape "
-                                         f"{fmt_shape(A.shape)})")
+    _lapack_check("_linalg_inverse", info, A, inv, "the input matrix is non-convertible")
     return inv
 
 

@@ -139,8 +139,10 @@ class _Selu(torch.autograd.Function):
 def _leaky(a, x, gamma=None):
     t = a["act_type"]
     slope = a["slope"]
+    # the negative branch is chosen by x <= 0 so that NaN takes the identity branch: MXNet's
+    # gradient there is 1 (forward NaN either way)
     if t == "leaky":
-        out = torch.where(x > 0, x, x * slope)
+        out = torch.where(x <= 0, x * slope, x)
     elif t == "prelu":
         if gamma is None:
             raise MXNetError("LeakyReLU: act_type='prelu' needs the gamma input")
@@ -149,7 +151,7 @@ def _leaky(a, x, gamma=None):
             g = g.reshape((1, -1) + (1,) * (x.dim() - 2))
         out = torch.where(x > 0, x, x * g)
     elif t == "elu":
-        out = torch.where(x > 0, x, slope * torch.expm1(x))
+        out = torch.where(x <= 0, slope * torch.expm1(x.clamp(max=0)), x)
     elif t == "selu":
         out = _Selu.apply(x)
     elif t == "gelu":

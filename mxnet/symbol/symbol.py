@@ -387,7 +387,7 @@ class Symbol(ArithMixin):
         from ..executor import simple_bind
 
         return simple_bind(self, ctx, grad_req, type_dict, group2ctx, shared_arg_names,
-                           shared_exec, shared_buffer, **kwargs)
+                           shared_exec, shared_buffer, stype_dict=stype_dict, **kwargs)
 
     def eval(self, ctx=None, **kwargs):
         """Bind ``kwargs`` and run forward once; return the list of outputs."""
