@@ -6,7 +6,11 @@ Runs mxnet-ng (eager executor, then with the torch.compile switch) and real MXNe
     .venv/bin/python benchmarks/bench_symbol_resnet.py [--batch 32] [--size 224] [--iters 3]
         [--oracle /root/.cache/mxnet-oracle/bin/python] [--threads N]
 
-The same file runs under the oracle (``--worker``) so both sides build the identical graph.
+The same file runs under the oracle, so both sides build the identical graph. Each side is
+a long-lived process that binds once and warms up; the timed steps then alternate between
+the processes (oracle, ours, oracle, ours...), so that the load of other jobs on a shared
+machine hits both sides alike, and the medians are compared. ``--worker`` runs one side
+alone (what ``run_all.py`` uses).
 """
 
 from __future__ import annotations
@@ -50,7 +54,8 @@ def resnet50(mx, num_classes: int = 1000):
     return sym.SoftmaxOutput(x, name="softmax")
 
 
-def measure(mx, batch: int, size: int, iters: int, compile_: bool = False) -> dict:
+def _setup(mx, batch: int, size: int, compile_: bool = False):
+    """Bind the network with fixed random weights; return the training-step function."""
     import numpy as np
 
     net = resnet50(mx)
@@ -74,6 +79,12 @@ def measure(mx, batch: int, size: int, iters: int, compile_: bool = False) -> di
             if g is not None:
                 g.wait_to_read()
 
+    return step
+
+
+def measure(mx, batch: int, size: int, iters: int, compile_: bool = False) -> dict:
+    """One process, ``iters`` timed steps after a warm-up (what ``run_all.py`` calls)."""
+    step = _setup(mx, batch, size, compile_)
     t0 = time.perf_counter()
     step()  # warm-up (compilation happens here with the switch on)
     first = time.perf_counter() - t0
@@ -87,60 +98,129 @@ def measure(mx, batch: int, size: int, iters: int, compile_: bool = False) -> di
             "first_step_s": first}
 
 
+def serve(mx, batch: int, size: int, compile_: bool) -> None:
+    """Step server: warm up, say ready, then run one timed step per ``step`` line on stdin."""
+    step = _setup(mx, batch, size, compile_)
+    t0 = time.perf_counter()
+    step()
+    step()  # two warm-ups: allocator pools and caches settle
+    print(json.dumps({"first_step_s": (time.perf_counter() - t0) / 2}), flush=True)
+    for line in sys.stdin:
+        if line.strip() != "step":
+            break
+        t0, c0 = time.perf_counter(), time.process_time()
+        step()
+        print(json.dumps({"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0}),
+              flush=True)
+
+
+class _Server:
+    def __init__(self, label: str, cmd: list, env: dict):
+        self.label = label
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, env=env, cwd="/tmp")
+        self.first = self._read()["first_step_s"]
+        self.walls: list = []
+        self.cpus: list = []
+
+    def _read(self) -> dict:
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError(f"{self.label}: the benchmark process ended early")
+            if line.startswith("{"):
+                return json.loads(line)
+
+    def step(self) -> None:
+        self.proc.stdin.write("step\n")
+        self.proc.stdin.flush()
+        r = self._read()
+        self.walls.append(r["wall"])
+        self.cpus.append(r["cpu"])
+
+    def close(self) -> None:
+        try:
+            self.proc.stdin.write("stop\n")
+            self.proc.stdin.flush()
+        except OSError:
+            pass
+        self.proc.wait(timeout=120)
+
+
+def _median(xs: list) -> float:
+    xs = sorted(xs)
+    return xs[len(xs) // 2] if len(xs) % 2 else (xs[len(xs) // 2 - 1] + xs[len(xs) // 2]) / 2
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--size", type=int, default=224)
-    ap.add_argument("--iters", type=int, default=3)
+    ap.add_argument("--iters", type=int, default=3, help="timed steps per side")
     ap.add_argument("--threads", type=int, default=0, help="threads for both (0: defaults)")
     ap.add_argument("--oracle", default="/root/.cache/mxnet-oracle/bin/python")
     ap.add_argument("--no-compile", action="store_true", help="skip the compile switch run")
     ap.add_argument("--worker", choices=["oracle"], help=argparse.SUPPRESS)
+    ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--compile", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
-    if a.worker == "oracle":
+    if a.worker == "oracle" or a.serve:
         import mxnet as mx
 
-        print(json.dumps(measure(mx, a.batch, a.size, a.iters)))
+        if a.threads and "torch" in sys.modules:
+            sys.modules["torch"].set_num_threads(a.threads)
+        if a.serve:
+            serve(mx, a.batch, a.size, a.compile)
+        else:
+            print(json.dumps(measure(mx, a.batch, a.size, a.iters)))
         return
     env = dict(os.environ)
     if a.threads:
         env["OMP_NUM_THREADS"] = str(a.threads)
         env["MXNET_CPU_WORKER_NTHREADS"] = str(a.threads)
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ours_env = dict(env, PYTHONPATH=repo + os.pathsep + env.get("PYTHONPATH", ""))
+    me = os.path.abspath(__file__)
+    args = ["--serve", "--batch", str(a.batch), "--size", str(a.size), "--threads",
+            str(a.threads)]
     oracle = None
     if os.path.exists(a.oracle):
-        cmd = [a.oracle, os.path.abspath(__file__), "--worker", "oracle", "--batch",
-               str(a.batch), "--size", str(a.size), "--iters", str(a.iters)]
-        out = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd="/tmp")
-        if out.returncode == 0:
-            oracle = json.loads(out.stdout.strip().splitlines()[-1])
-        else:
-            print("oracle run failed:", out.stderr[-2000:], file=sys.stderr)
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-    import torch
-
-    import mxnet as mx
-    import mxnet.symbol
-
-    mx.sym = mxnet.symbol
-    if a.threads:
-        torch.set_num_threads(a.threads)
-    rows = [("mxnet 1.9.1 (oracle)", oracle)]
-    rows.append(("mxnet-ng eager", measure(mx, a.batch, a.size, a.iters)))
-    if not a.no_compile:
-        rows.append(("mxnet-ng torch.compile", measure(mx, a.batch, a.size, a.iters, True)))
+        oracle = _Server("mxnet 1.9.1 (oracle)", [a.oracle, me, *args], env)
+    else:
+        print(f"oracle python {a.oracle} not found: mxnet-ng only", file=sys.stderr)
+    phases = [("mxnet-ng eager", [])] + ([] if a.no_compile else
+                                          [("mxnet-ng torch.compile", ["--compile"])])
+    rows = []
+    for label, extra in phases:
+        ours = _Server(label, [sys.executable, me, *args, *extra], ours_env)
+        mark = len(oracle.walls) if oracle else 0
+        for _ in range(a.iters):  # alternate the two processes: machine load hits both alike
+            if oracle:
+                oracle.step()
+            ours.step()
+        ours.close()
+        rows.append((ours, mark))
+    if oracle:
+        oracle.close()
     print(f"ResNet-50 forward+backward, batch {a.batch}, {a.size}x{a.size}, {a.iters} timed "
-          f"steps, torch threads {torch.get_num_threads()} (CPU-second rates are the stable "
-          "measure on a shared machine)")
-    for name, r in rows:
-        if r is None:
-            print(f"  {name:28s} n/a")
-            continue
+          f"steps per side alternating between the processes, threads "
+          f"{a.threads or 'default'}; median step time")
+
+    def show(srv, walls, cpus, ref=None):
+        wall, cpu = _median(walls), _median(cpus)
         ratio = ""
+        if ref is not None:
+            ratio = f"  ({ref[0] / wall:.2f}x oracle wall, {ref[1] / cpu:.2f}x per CPU second)"
+        print(f"  {srv.label:24s} {a.batch / wall:7.2f} img/s wall, {a.batch / cpu:7.2f} "
+              f"img/CPU-s, first step {srv.first:.1f}s{ratio}")
+
+    for srv, mark in rows:
+        ref = None
         if oracle:
-            ratio = (f"  ({r['img_per_s'] / oracle['img_per_s']:.2f}x oracle wall, "
-                     f"{r['img_per_cpu_s'] / oracle['img_per_cpu_s']:.2f}x per CPU second)")
-        print(f"  {name:24s} {r['img_per_s']:7.2f} img/s wall, {r['img_per_cpu_s']:7.2f} img/CPU-s,"
-              f" first step {r['first_step_s']:.1f}s{ratio}")
+            ow, oc = oracle.walls[mark:mark + a.iters], oracle.cpus[mark:mark + a.iters]
+            show(oracle, ow, oc)
+            ref = (_median(ow), _median(oc))
+        show(srv, srv.walls, srv.cpus, ref)
 
 
 if __name__ == "__main__":
