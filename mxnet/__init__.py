@@ -52,6 +52,10 @@ from . import runtime
 from . import util
 from .util import (is_np_array, is_np_shape, np_array, np_shape, set_np_shape, use_np,
                    use_np_array, use_np_shape)
+from . import numpy
+from . import numpy as np
+from . import numpy_extension
+from . import numpy_extension as npx
 from . import test_utils
 from . import visualization
 from . import visualization as viz

@@ -34,6 +34,7 @@ from . import (  # noqa: F401  (registration side effects)
     _graph,  # getnnz, edge_id, dgl_* graph operators
     _calibrate,  # _contrib_calibrate_entropy
     _quant,  # _contrib_quantize_v2, _contrib_requantize
+    _np_arith,  # mx.np operators (_npi_add...)
 )
 from ._apply import apply
 from ._params import Param

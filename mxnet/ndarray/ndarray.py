@@ -268,9 +268,10 @@ class NDArray(ArithMixin):
         return self
 
     def as_np_ndarray(self):
-        """MXNet's NumPy-interface array; that interface (``mx.np``) is not provided."""
-        raise MXNetError("as_np_ndarray: the NumPy interface (mx.np / mx.npx) is not "
-                         "supported by mxnet-ng")
+        """The same storage as an ``mx.np.ndarray`` (MXNet's NumPy interface)."""
+        from ..numpy import ndarray as np_ndarray
+
+        return np_ndarray._wrap(self._t, self._ctx)
 
     def tostype(self, stype: str) -> NDArray:
         """A copy stored as ``stype``: 'default', 'csr' (2-D) or 'row_sparse'."""
