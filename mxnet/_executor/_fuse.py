@@ -267,3 +267,43 @@ def inplace_relu_steps(steps: list, keep: set[int]) -> list | None:
             changed = True
         out.append(st)
     return out if changed else None
+
+
+def _relu_out(attrs, x):
+    return torch.relu(x)
+
+
+def _is_max_pool(node) -> bool:
+    return node.op.name == "Pooling" and node.parsed.get("pool_type", "max") == "max"
+
+
+def pool_before_relu_steps(steps: list, keep: set[int]) -> list | None:
+    """Steps where ``relu -> max Pooling`` runs as ``max Pooling -> relu``: the same values
+    (relu is monotonic) and the same gradients (the window's first maximum is the same
+    element before and after relu, and windows whose maximum is not positive get no gradient
+    either way), with relu on the pooled, smaller array. ``None`` when nothing changes."""
+    nreads: dict[int, int] = {}
+    for st in steps:
+        for s in st[2]:
+            nreads[s] = nreads.get(s, 0) + 1
+    reader_of: dict[int, int] = {}
+    for k, st in enumerate(steps):
+        for s in st[2]:
+            reader_of[s] = k
+    out = list(steps)
+    changed = False
+    for k, st in enumerate(steps):
+        compute, attrs, ins, outs, frees, node = st
+        if not (_is_relu(node) and len(ins) == 1 and len(outs) == 1):
+            continue
+        mid = outs[0]
+        j = reader_of.get(mid)
+        if (j is None or nreads.get(mid) != 1 or mid in keep or nreads.get(ins[0]) != 1
+                or ins[0] in keep or not _is_max_pool(steps[j][5])
+                or len(steps[j][2]) != 1 or len(steps[j][3]) != 1):
+            continue
+        pc, pa, _pins, pouts, _pf, pnode = steps[j]
+        out[k] = (pc, pa, ins, (mid,), (), pnode)
+        out[j] = (_relu_out, attrs, (mid,), pouts, (), node)
+        changed = True
+    return _refree(out, keep) if changed else None

@@ -54,12 +54,15 @@ class Program:
         self._fast: list[Step] | None | bool = False
 
     def _fast_steps(self) -> list[Step] | None:
-        """The steps with relus that overwrite their dead inputs (see ``_fuse``)."""
+        """The steps with relus that overwrite their dead inputs and max pooling moved before
+        relu (see ``_fuse``)."""
         if self._fast is False:
-            from ._fuse import inplace_relu_steps
+            from ._fuse import inplace_relu_steps, pool_before_relu_steps
 
             keep = set(range(len(self.arg_names) + len(self.aux_names))) | set(self.heads)
-            self._fast = inplace_relu_steps(self.steps, keep)
+            steps = pool_before_relu_steps(self.steps, keep)
+            fast = inplace_relu_steps(steps or self.steps, keep)
+            self._fast = fast or steps
         return self._fast
 
     def _inference_steps(self) -> list[Step] | None:
