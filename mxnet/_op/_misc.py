@@ -14,7 +14,7 @@ import torch
 
 from .._dtype import to_torch
 from ._params import Param
-from ._registry import OpDef, register
+from ._registry import OpDef, get_op, register
 from ._shape import fmt_shape, norm_axis, op_error
 
 __all__: list[str] = []
@@ -98,7 +98,7 @@ register(OpDef("cumsum", _cumsum, inputs=("a",),
 
 def _all_finite(a: dict, data: torch.Tensor) -> torch.Tensor:
     ok = bool(torch.isfinite(data).all()) if data.device.type != "meta" else True
-    val = 1.0 if (ok and a["init_output"]) else 0.0
+    val = 1.0 if ok else 0.0
     return torch.full((1,), val, dtype=torch.float32, device=data.device)
 
 
@@ -112,7 +112,7 @@ register(OpDef("all_finite", _all_finite,
 def _multi_all_finite(a: dict, *arrays: torch.Tensor) -> torch.Tensor:
     ok = all(bool(torch.isfinite(t).all()) for t in arrays
              if t.device.type != "meta")
-    val = 1.0 if (ok and a["init_output"]) else 0.0
+    val = 1.0 if ok else 0.0
     dev = arrays[0].device if arrays else None
     return torch.full((1,), val, dtype=torch.float32, device=dev)
 
@@ -123,6 +123,18 @@ register(OpDef("multi_all_finite", _multi_all_finite, variadic="num_arrays",
                infer_type=lambda a, t: (t, ["float32"]),
                doc="1.0 (shape (1,)) when every element of every input is finite, else 0.0."
                    "\n\nExample: ``mx.nd.multi_all_finite(g1, g2, num_arrays=2)``"))
+
+
+def _and_previous(a: dict, old: torch.Tensor, new: torch.Tensor) -> torch.Tensor:
+    """With ``init_output=False`` MXNet leaves ``out`` as it was unless a non-finite value
+    is found (then 0): the checks of several calls accumulate in one output."""
+    if a["init_output"]:
+        return new
+    return torch.minimum(old.to(new.dtype), torch.ones_like(new) if bool(new.all()) else new)
+
+
+get_op("all_finite").out_combine = _and_previous
+get_op("multi_all_finite").out_combine = _and_previous
 
 
 def _reset_arrays(a: dict, *arrays: torch.Tensor) -> tuple:

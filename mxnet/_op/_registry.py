@@ -95,6 +95,9 @@ class OpDef:
         self.doc = doc
         self.creation = creation
         self.mutates = tuple(mutates)
+        # out_combine(attrs, old_out, result) -> what an ``out=`` array receives, for the few
+        # operators whose result depends on the output's previous content
+        self.out_combine: Callable | None = None
         self._cache: dict = {}
 
     # -- names ------------------------------------------------------------------------

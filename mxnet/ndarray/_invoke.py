@@ -63,8 +63,9 @@ def _invoke(op: OpDef, attrs: dict, inputs: list, out=None, _res=None):
         outs = out if isinstance(out, (list, tuple)) else [out]
         if len(outs) != nvis:
             raise MXNetError(f"Operator {op.name} has {nvis} outputs but out= has {len(outs)}")
+        combine = op.out_combine
         for o, r in zip(outs, res):
-            o._assign_tensor(r)
+            o._assign_tensor(r if combine is None else combine(attrs, o._t, r))
         return out
     if nvis == 1:
         if state.is_recording:
