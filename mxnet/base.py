@@ -28,6 +28,24 @@ class MXNetError(RuntimeError):
     """
 
 
+class NotImplementedForSymbol(MXNetError):
+    """Raised for NDArray-only operations (``+=``, ``asnumpy``...) called on a Symbol."""
+
+    def __init__(self, function, alias, *args):
+        super().__init__()
+        self.function = getattr(function, "__name__", str(function))
+        self.alias = alias
+        self.args = [str(type(a)) for a in args]
+
+    def __str__(self) -> str:
+        msg = f"Function {self.function}"
+        if self.alias:
+            msg += f" (namely operator \"{self.alias}\")"
+        if self.args:
+            msg += " with arguments (" + ", ".join(self.args) + ")"
+        return msg + " is not implemented for Symbol and only available in NDArray."
+
+
 class AbstractMethodError(MXNetError, NotImplementedError):
     """A method that a subclass must define was called on the base class.
 
@@ -119,3 +137,44 @@ def data_dir() -> str:
     import os
 
     return os.getenv("MXNET_HOME", os.path.join(os.path.expanduser("~"), ".mxnet"))
+
+
+def classproperty(func):
+    """A read-only property of the class itself (MXNet's ``base.classproperty``)."""
+
+    class _ClassProperty:
+        def __get__(self, obj, owner):
+            return func(owner)
+
+    return _ClassProperty()
+
+
+def with_metaclass(meta, *bases):
+    """A base class made with metaclass ``meta`` (MXNet's Python 2/3 helper)."""
+    return meta("_WithMetaclassBase", bases or (object,), {})
+
+
+# exception classes that an error message may name, by name (MXNet's ``base.error_types``;
+# ``mxnet.error.register_error`` adds to it)
+error_types: dict = {
+    "NotImplementedForSymbol": NotImplementedForSymbol,
+    "ValueError": ValueError, "TypeError": TypeError, "AttributeError": AttributeError,
+    "IndexError": IndexError, "NotImplementedError": NotImplementedError,
+}
+
+
+def register_error(func_name=None, cls=None):
+    """Register an exception class in :data:`error_types` (usable as a decorator).
+
+    Examples
+    --------
+    >>> @register_error
+    ... class MyError(MXNetError):
+    ...     pass
+    """
+    if callable(func_name) and cls is None:
+        cls, func_name = func_name, None
+    if cls is None:
+        return lambda c: register_error(func_name, c)
+    error_types[func_name or cls.__name__] = cls
+    return cls

@@ -6,6 +6,8 @@ import logging
 import math
 import time
 
+from .model import save_checkpoint  # noqa: F401  (MXNet exposes it here too)
+
 __all__ = ["module_checkpoint", "do_checkpoint", "log_train_metric", "Speedometer",
            "ProgressBar", "LogValidationMetricsCallback"]
 

@@ -4,9 +4,9 @@ from ..ndarray import contrib as nd
 from ..ndarray import contrib as ndarray
 from ..symbol import contrib as sym
 from ..symbol import contrib as symbol
-from . import autograd, io, onnx, text
+from . import autograd, io, onnx, tensorboard, text
 
-__all__ = ["nd", "ndarray", "sym", "symbol", "autograd", "io", "onnx", "text"]
+__all__ = ["nd", "ndarray", "sym", "symbol", "autograd", "io", "onnx", "tensorboard", "text"]
 
 
 def __getattr__(name: str):

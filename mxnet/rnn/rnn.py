@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 from ..model import load_checkpoint, save_checkpoint
 from .rnn_cell import BaseRNNCell
 
@@ -55,3 +57,16 @@ def do_rnn_checkpoint(cells, prefix, period=1):
             save_rnn_checkpoint(cells, prefix, iter_no + 1, sym, arg, aux)
 
     return _callback
+
+
+def rnn_unroll(cell, length, inputs=None, begin_state=None, input_prefix="", layout="NTC"):
+    """Deprecated: unroll ``cell`` for ``length`` steps (use ``cell.unroll``).
+
+    Examples
+    --------
+    >>> cell = mx.rnn.RNNCell(4, prefix='r_')
+    >>> outs, states = mx.rnn.rnn_unroll(cell, 3, mx.sym.var('data'))  # doctest: +SKIP
+    """
+    warnings.warn("rnn_unroll is deprecated. Please call cell.unroll directly.", stacklevel=2)
+    # (MXNet 1.9.1 forwarded input_prefix, which unroll does not take: a TypeError there)
+    return cell.unroll(length=length, inputs=inputs, begin_state=begin_state, layout=layout)

@@ -8,28 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from .._op._arith import SYMBOL_TABLE, ArithMixin
-from ..base import MXNetError, numeric_types
+from ..base import MXNetError, NotImplementedForSymbol, numeric_types  # noqa: F401
 from ._node import HIDDEN_KEYS, Entry, Node, aux_node_ids, copy_graph, hide_key, topo_order
 
 __all__ = ["Symbol", "NotImplementedForSymbol"]
-
-
-class NotImplementedForSymbol(MXNetError):
-    """Raised for NDArray-only operations (``+=``, ``asnumpy``...) called on a Symbol."""
-
-    def __init__(self, function, alias, *args):
-        super().__init__()
-        self.function = getattr(function, "__name__", str(function))
-        self.alias = alias
-        self.args = [str(type(a)) for a in args]
-
-    def __str__(self) -> str:
-        msg = f"Function {self.function}"
-        if self.alias:
-            msg += f" (namely operator \"{self.alias}\")"
-        if self.args:
-            msg += " with arguments (" + ", ".join(self.args) + ")"
-        return msg + " is not implemented for Symbol and only available in NDArray."
 
 
 def _expand_hidden(attrs: dict[str, str]) -> dict[str, str]:

@@ -1,0 +1,78 @@
+"""Small public modules and names of MXNet 1.9.1: mx.error, mx.library, mx.rtc, mx.rnd,
+callback.save_checkpoint, rnn.rnn_unroll, contrib.tensorboard, base helpers."""
+
+import os
+import warnings
+
+import pytest
+
+import mxnet as mx
+
+
+def test_error_module():
+    with pytest.raises(mx.MXNetError):
+        raise mx.error.InternalError("x")
+    assert mx.base.error_types["InternalError"] is mx.error.InternalError
+
+    @mx.error.register
+    class _MyErr(mx.MXNetError):
+        pass
+
+    assert mx.base.error_types["_MyErr"] is _MyErr
+
+
+def test_library_and_rtc_raise_clearly(tmp_path):
+    with pytest.raises(mx.MXNetError, match="does NOT exist"):
+        mx.library.load(str(tmp_path / "missing.so"))
+    lib = tmp_path / "lib.so"
+    lib.write_bytes(b"\x7fELF")
+    with pytest.raises(mx.MXNetError, match="CustomOp"):
+        mx.library.load(os.fspath(lib))
+    with pytest.raises(mx.MXNetError, match="not supported"):
+        mx.rtc.CudaModule("extern \"C\" __global__ void k() {}")
+
+
+def test_aliases():
+    assert mx.rnd is mx.random
+    assert mx.callback.save_checkpoint is mx.model.save_checkpoint
+    assert mx.symbol.symbol.NotImplementedForSymbol is mx.base.NotImplementedForSymbol
+    with pytest.raises(mx.base.NotImplementedForSymbol):
+        s = mx.sym.var("x")
+        s += 1
+
+
+def test_rnn_unroll_deprecated_but_works():
+    cell = mx.rnn.RNNCell(4, prefix="r_")
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        outs, states = mx.rnn.rnn_unroll(cell, 3, mx.sym.var("data"))
+    assert len(outs) == 3 and len(states) == 1
+    assert any("deprecated" in str(x.message) for x in w)
+
+
+def test_tensorboard_callback_logs_metrics(monkeypatch):
+    from mxnet.contrib import tensorboard
+
+    logged = []
+
+    class _Writer:
+        def add_scalar(self, name, value, global_step=None):
+            logged.append((name, value, global_step))
+
+    monkeypatch.setattr(tensorboard, "_summary_writer", lambda d: _Writer())
+    cb = tensorboard.LogMetricsCallback("logs", prefix="train")
+    metric = mx.metric.Accuracy()
+    metric.update([mx.nd.array([1, 0])], [mx.nd.array([[0.1, 0.9], [0.2, 0.8]])])
+    cb(mx.model.BatchEndParam(epoch=0, nbatch=1, eval_metric=metric, locals=None))
+    assert logged == [("train-accuracy", 0.5, 1)]
+
+
+def test_classproperty_and_with_metaclass():
+    class A:
+        @mx.base.classproperty
+        def name(cls):
+            return cls.__name__
+
+    assert A.name == "A"
+    B = mx.base.with_metaclass(type)
+    assert isinstance(B, type)
