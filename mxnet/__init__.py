@@ -21,6 +21,7 @@ from . import ndarray
 from . import ndarray as nd
 from . import autograd
 from . import random
+from . import random as rnd
 from . import name
 from . import attribute
 from .attribute import AttrScope
@@ -62,6 +63,9 @@ from . import visualization as viz
 from . import libinfo
 from . import log
 from . import contrib
+from . import error
+from . import library
+from . import rtc
 from . import onnx
 from . import rnn
 
