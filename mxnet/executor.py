@@ -453,6 +453,11 @@ class Executor:
             elif not allow_extra_params:
                 raise ValueError(f'Find name "{name}" that is not in the auxiliary states')
 
+    def get_optimized_symbol(self):
+        """The graph this executor runs (MXNet: after its subgraph backend's rewrites; the
+        fusions here happen inside the compiled program, so it is the bound symbol)."""
+        return self._symbol
+
     def reshape(self, partial_shaping: bool = False, allow_up_sizing: bool = False,
                 **kwargs) -> Executor:
         """A new executor for new input shapes, sharing arrays whose shape is unchanged."""

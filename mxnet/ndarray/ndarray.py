@@ -469,6 +469,27 @@ class NDArray(ArithMixin):
             raise ValueError(f"Cannot reshape array of size {self.size} into shape "
                              f"{dims}") from None
 
+    def _at(self, idx: int) -> NDArray:
+        """The sub-array at position ``idx`` of the first axis (a view; a 1-D array gives a
+        one-element view, as MXNet)."""
+        n = self.shape[0] if self.ndim else 0
+        if not -n <= idx < n:
+            raise IndexError(f"index {idx} is out of bounds for axis 0 with size {n}")
+        idx %= n
+        t = self._t[idx:idx + 1] if self.ndim == 1 else self._t[idx]
+        return self._derived(t, self._ctx)
+
+    def _slice(self, start: int, stop: int) -> NDArray:
+        """The rows ``start:stop`` of the first axis (a view)."""
+        return self._derived(self._t[start:stop], self._ctx)
+
+    def _sync_copyfrom(self, source_array) -> None:
+        """Copy a same-shaped array-like into this array."""
+        src = np.asarray(source_array, dtype=self.dtype)
+        if src.shape != self.shape:
+            raise ValueError(f"Shape inconsistent: expected {self.shape} vs got {src.shape}")
+        self._assign_tensor(torch.from_numpy(np.ascontiguousarray(src)).to(self._t.device))
+
     def _view_as(self, shape) -> NDArray:
         return self._derived(self._t.reshape(tuple(shape)), self._ctx)
 
