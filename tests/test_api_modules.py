@@ -76,3 +76,13 @@ def test_classproperty_and_with_metaclass():
     assert A.name == "A"
     B = mx.base.with_metaclass(type)
     assert isinstance(B, type)
+
+
+def test_power_keywords_and_group_create_fn():
+    out = mx.nd.power(base=mx.nd.array([2.0]), exp=3)
+    assert out.asnumpy()[0] == 8
+    from mxnet.symbol.numpy import _Symbol
+
+    a = mx.sym.var("a")
+    g = mx.sym.Group([a, a * 2], create_fn=_Symbol)
+    assert isinstance(g, _Symbol) and len(g.list_outputs()) == 2

@@ -93,6 +93,18 @@ def _make_ufunc(name: str, ops):
 for _name, _ops in _UFUNCS.items():
     globals()[_name] = _make_ufunc(_name, _ops)
 __all__ += list(_UFUNCS)
+_power_lr = globals()["power"]
+
+
+def power(base, exp):
+    """``base`` raised to ``exp`` (arrays broadcast; either may be a scalar).
+
+    Examples
+    --------
+    >>> mx.nd.power(mx.nd.array([2, 3]), 2).asnumpy()
+    array([4., 9.], dtype=float32)
+    """
+    return _power_lr(base, exp)
 
 
 def eye(N, M=0, k=0, ctx=None, dtype="float32", **kwargs):

@@ -76,8 +76,9 @@ def Variable(name: str, attr: dict | None = None, shape=None, lr_mult=None, wd_m
 var = Variable
 
 
-def Group(symbols) -> Symbol:
-    """A symbol whose outputs are the outputs of ``symbols`` in order.
+def Group(symbols, create_fn=Symbol) -> Symbol:
+    """A symbol whose outputs are the outputs of ``symbols`` in order (``create_fn`` is the
+    symbol class to make: ``mx.sym.np._Symbol`` groups NumPy-interface symbols).
 
     Examples
     --------
@@ -91,7 +92,7 @@ def Group(symbols) -> Symbol:
     entries: list[Entry] = []
     for s in symbols:
         entries += s._outputs
-    return Symbol._from_entries(entries)
+    return (create_fn if isinstance(create_fn, type) else Symbol)._from_entries(entries)
 
 
 def _single_entry(op: OpDef, slot: str, s) -> Entry:
