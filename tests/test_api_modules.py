@@ -86,3 +86,28 @@ def test_power_keywords_and_group_create_fn():
     a = mx.sym.var("a")
     g = mx.sym.Group([a, a * 2], create_fn=_Symbol)
     assert isinstance(g, _Symbol) and len(g.list_outputs()) == 2
+
+
+def test_bucketing_module_states():
+    def sym_gen(key):
+        data, st = mx.sym.var("data"), mx.sym.var("state")
+        out = mx.sym.FullyConnected(data, num_hidden=2, name="fc") + st
+        return mx.sym.Group([out, mx.sym.BlockGrad(st)]), ("data",), None
+
+    mod = mx.mod.BucketingModule(sym_gen, default_bucket_key=3, state_names=["state"])
+    mod.bind(data_shapes=[("data", (1, 3))], for_training=False)
+    mod.init_params()
+    mod.set_states(value=2)
+    assert mod.get_states(merge_multi_context=False)[0][0].asnumpy().tolist() == [[2.0, 2.0]]
+    mod.set_states(states=[[mx.nd.ones((1, 2)) * 5]])
+    assert mod.get_states(merge_multi_context=False)[0][0].asnumpy().tolist() == [[5.0, 5.0]]
+
+
+def test_symbol_optimize_for_known_backends():
+    x = mx.sym.var("x")
+    s = mx.sym.Convolution(x, kernel=(3, 3), num_filter=4, name="c")
+    o = s.optimize_for("MKLDNN")
+    assert o.list_arguments() == s.list_arguments() and o.tojson() == s.tojson()
+    assert s.get_backend_symbol("MKLDNN").list_outputs() == s.list_outputs()
+    with pytest.raises(mx.MXNetError, match="foo"):
+        s.optimize_for("foo")

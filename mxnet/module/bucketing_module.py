@@ -187,6 +187,16 @@ class BucketingModule(BaseModule):
     def get_input_grads(self, merge_multi_context=True):
         return self._curr_module.get_input_grads(merge_multi_context=merge_multi_context)
 
+    def get_states(self, merge_multi_context=True):
+        """The recurrent states of the current bucket's module (see ``Module.get_states``)."""
+        assert self.binded and self.params_initialized
+        return self._curr_module.get_states(merge_multi_context=merge_multi_context)
+
+    def set_states(self, states=None, value=None) -> None:
+        """Set the current bucket's states from arrays (``states``) or a scalar (``value``)."""
+        assert self.binded and self.params_initialized
+        self._curr_module.set_states(states, value)
+
     def update_metric(self, eval_metric, labels, pre_sliced=False):
         self._curr_module.update_metric(eval_metric, labels, pre_sliced)
 

@@ -152,20 +152,35 @@ def _split_v2_method(self, indices_or_sections, axis=0, squeeze_axis=False):
     return split_v2(self, indices_or_sections, axis, squeeze_axis)
 
 
-def _unsupported(name: str, what: str):
-    def method(self, *args, **kwargs):
-        from ..base import MXNetError
-
-        raise MXNetError(f"Symbol.{name} is not supported: {what}")
-
-    method.__name__ = name
-    return method
-
-
 def attach(cls) -> None:
     """Install front-end based methods on Symbol (overriding generated ones)."""
     cls.split_v2 = _split_v2_method
-    cls.optimize_for = _unsupported("optimize_for", "there are no subgraph backends "
-                                    "(MKLDNN/TensorRT partitioning) in mxnet-ng")
-    cls.get_backend_symbol = _unsupported("get_backend_symbol", "there are no subgraph "
-                                          "backends in mxnet-ng")
+    cls.optimize_for = _optimize_for
+    cls.get_backend_symbol = _get_backend_symbol
+
+
+# MXNet 1.9.1's subgraph backends (oneDNN fusion and quantization, TensorRT)
+_BACKENDS = ("MKLDNN", "MKLDNN_QUANTIZE", "ONEDNN", "ONEDNN_QUANTIZE", "TensorRT")
+
+
+def _check_backend(name: str, backend) -> None:
+    from ..base import MXNetError
+
+    if backend not in _BACKENDS:
+        raise MXNetError(f"Symbol.{name}: subgraph backend '{backend}' cannot be found "
+                         f"(known: {', '.join(_BACKENDS)})")
+
+
+def _optimize_for(self, backend, args=None, aux=None, ctx=None, shape_dict=None,
+                  type_dict=None, stype_dict=None, skip_infer=False, **kwargs):
+    """The graph prepared for ``backend``. mxnet-ng's executors already fuse what MXNet's
+    oneDNN backend partitions (convolution chains at inference), so the graph comes back
+    unchanged (same arguments, outputs and results); unknown backends raise MXNetError."""
+    _check_backend("optimize_for", backend)
+    return self.__copy__()
+
+
+def _get_backend_symbol(self, backend):
+    """The graph for ``backend`` (unchanged here: see ``optimize_for``)."""
+    _check_backend("get_backend_symbol", backend)
+    return self.__copy__()
