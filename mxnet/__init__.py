@@ -57,6 +57,20 @@ from . import numpy
 from . import numpy as np
 from . import numpy_extension
 from . import numpy_extension as npx
+from .symbol import numpy as _sym_np  # noqa: E402
+from .symbol import numpy_extension as _sym_npx  # noqa: E402
+
+# MXNet's other paths to the NumPy interface: mx.nd.np / mx.nd.npx (the array functions) and
+# mx.sym.np / mx.sym.npx (symbols, what F.np / F.npx are in a hybridized block)
+ndarray.np = ndarray.numpy = numpy
+ndarray.npx = ndarray.numpy_extension = numpy_extension
+symbol.np = symbol.numpy = _sym_np
+symbol.npx = symbol.numpy_extension = _sym_npx
+import sys as _sys  # noqa: E402
+
+_sys.modules.setdefault(__name__ + ".ndarray.numpy", numpy)
+_sys.modules.setdefault(__name__ + ".ndarray.numpy_extension", numpy_extension)
+del _sys
 from . import test_utils
 from . import visualization
 from . import visualization as viz

@@ -21,7 +21,7 @@ import weakref
 
 import torch
 
-from . import _deferred, _int_grad
+from . import _deferred, _freed, _int_grad
 from ._op._state import state
 from .base import MXNetError
 
@@ -297,6 +297,7 @@ def backward(heads, head_grads=None, retain_graph: bool = False, train_mode: boo
     if not retain_graph:
         for h in heads:
             h._t._mx_freed = True
+        _freed.mark_freed(tensors)
     if not _fired[0]:
         raise MXNetError(_NO_INPUTS)
 

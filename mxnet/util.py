@@ -129,10 +129,18 @@ def np_array(active: bool = True) -> _Scope:
 
 def _wrap_scoped(func, scope_factory):
     if inspect.isclass(func):
-        for name, method in list(vars(func).items()):
-            if inspect.isfunction(method) and (not name.startswith("__")
-                                               or name in ("__init__", "__call__")):
-                setattr(func, name, _wrap_scoped(method, scope_factory))
+        # every method and property, inherited ones included (a @use_np HybridBlock's
+        # forward/__call__ come from Block), as MXNet wraps them
+        for name, member in inspect.getmembers(func):
+            if name.startswith("__") and name not in ("__init__", "__call__"):
+                continue
+            if inspect.isfunction(member):
+                setattr(func, name, _wrap_scoped(member, scope_factory))
+            elif isinstance(member, property):
+                setattr(func, name, property(
+                    _wrap_scoped(member.fget, scope_factory) if member.fget else None,
+                    _wrap_scoped(member.fset, scope_factory) if member.fset else None,
+                    member.fdel, member.__doc__))
         return func
     if not callable(func):
         raise TypeError(f"use_np expects a function or class, got {type(func).__name__}")

@@ -261,8 +261,14 @@ def compile_program(symbol, group_devices: dict[str, torch.device] | None = None
         steps.append((compute, n.parsed, ins, outs, tuple(frees_at.get(k, []) + unread), n))
     prog = Program(steps, len(slot), head_slots, [n.name for n in args],
                    [n.name for n in auxs], symbol.list_outputs(), order)
+    from ..util import is_np_shape
+
+    # a 0 in a creation shape means "unknown" only in MXNet's classic shape semantics (the
+    # NumPy-interface creation operators and NumPy-shape mode take it as a real size)
+    np_shape = is_np_shape()
     prog.partial = [k for k, n in enumerate(ops)
-                    if n.op.creation and 0 in tuple(n.parsed.get("shape") or ())]
+                    if n.op.creation and not np_shape and not n.op.name.startswith("_np")
+                    and 0 in tuple(n.parsed.get("shape") or ())]
     convs = [n for n in ops if n.op.name in ("Convolution", "Deconvolution")
              and len(n.parsed.get("kernel", ())) == 2 and n.parsed.get("layout") in (None, "NCHW")]
     prog.num_conv2d = len(convs)

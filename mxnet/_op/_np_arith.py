@@ -1,23 +1,43 @@
 """NumPy-interface (``mx.np``) arithmetic: the ``_npi_*`` operators behind ``+ - * / % **``
 and comparisons of ``mx.np.ndarray`` (names as in MXNet 1.9.1 symbol files).
 
-MXNet 1.9.1's rules, checked against it: two arrays follow NumPy type promotion (int32 +
-float32 -> float32, bool + bool stays bool, f16 + f32 -> f32); an integer or boolean array
-with a Python scalar keeps an integer dtype (bool becomes int64) and the scalar is truncated
-to an integer; true division of integers gives float32; comparisons give bool and need equal
-dtypes between two arrays.
+MXNet 1.9.1's dtype rules, checked against it (they are not NumPy's):
+
+- ``add``/``multiply``/``power`` of two arrays: a float with anything gives the float (the
+  wider of two floats); two integer/boolean dtypes give the wider one, except int8 with
+  uint8, which is an error; bool with bool stays bool.
+- ``subtract``/``mod``: as above when a float is involved; two *different* integer/boolean
+  dtypes are an error, and so is bool with bool.
+- ``true_divide``: a float with an integer/boolean gives the float; two different floats or
+  two different integer dtypes are an error; equal integer (or bool) dtypes give float32.
+- comparisons need equal dtypes and give bool.
+- with a Python scalar the array's dtype wins: an integer array casts the scalar to its own
+  dtype (truncation, wrap-around), a boolean array becomes int64 (comparisons cast the scalar
+  to bool instead), true division of integers gives float32.
+- ``mod`` by zero gives 0; an integer power with a negative exponent is computed in float64
+  and cast back (0 for ``|base| > 1``).
 """
 
 from __future__ import annotations
 
+import numpy as _onp
 import torch
 
+from .. import _int_grad
 from .._dtype import dtype_name, to_torch
 from ..base import MXNetError
 from ._params import Param
 from ._registry import OpDef, register
+from ._state import state
 
-__all__ = ["NP_TABLE", "np_result_type"]
+__all__ = ["NP_TABLE", "np_result_type", "np_binary_type"]
+
+_MIXED = ("add", "multiply", "power")  # ops that promote between integer dtypes
+_CMP = ("equal", "not_equal", "greater", "less", "greater_equal", "less_equal")
+
+
+def _is_float(name: str) -> bool:
+    return name.startswith(("float", "bfloat"))
 
 
 def np_result_type(a: str | None, b: str | None) -> str | None:
@@ -27,61 +47,118 @@ def np_result_type(a: str | None, b: str | None) -> str | None:
     return dtype_name(torch.promote_types(to_torch(a), to_torch(b)))
 
 
-def _true_div(a, b):
-    if not a.is_floating_point() and not b.is_floating_point():
-        return torch.true_divide(a.to(torch.float32), b.to(torch.float32))
-    return torch.true_divide(a, b)
+def np_binary_type(op: str, a: str, b: str) -> str:
+    """The output dtype name of ``_npi_<op>`` on arrays of dtypes ``a`` and ``b``; raises
+    MXNetError for the pairs MXNet 1.9.1 refuses."""
+    if op in _CMP:
+        if a != b:
+            raise MXNetError(f"Operator _npi_{op}: type inconsistent, Provided = {a}, "
+                             f"inferred type = {b}")
+        return "bool"
+    fa, fb = _is_float(a), _is_float(b)
+    if a == b:
+        if a == "bool" and op in ("subtract", "mod"):
+            raise MXNetError(f"Operator _npi_{op}: boolean arrays are not supported")
+        if op == "true_divide" and not fa:
+            return "float32"
+        return a
+    if fa and fb:
+        if op == "true_divide":
+            raise MXNetError(f"Operator _npi_{op}: type inconsistent, Provided = {a}, "
+                             f"inferred type = {b}")
+        return np_result_type(a, b)
+    if fa or fb:
+        return a if fa else b
+    if op not in _MIXED or {a, b} == {"int8", "uint8"}:
+        raise MXNetError(f"Operator _npi_{op}: type inconsistent, Provided = {a}, "
+                         f"inferred type = {b} (mixed integer dtypes are not supported)")
+    return np_result_type(a, b)
 
 
-def _cmp_kernel(name, fn):
+def _safe_mod(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    zero = b == 0
+    r = torch.where(zero, torch.zeros((), dtype=a.dtype, device=a.device),
+                    torch.remainder(a, torch.where(zero, torch.ones((), dtype=b.dtype,
+                                                                    device=b.device), b)))
+    return r + 0.0 if r.is_floating_point() else r  # MXNet gives +0.0, never -0.0
+
+
+def _power(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    if a.is_floating_point():
+        return torch.pow(a, b)
+    if a.dtype == torch.bool:
+        return torch.pow(a.to(torch.int64), b.to(torch.int64)).to(torch.bool)
+    if not a.is_meta and bool((b < 0).any()):  # negative integer exponents: C's pow, truncated
+        return _pow_via_double(a, b, a.dtype)
+    return torch.pow(a, b)
+
+
+def _pow_via_double(a, b, dtype: torch.dtype) -> torch.Tensor:
+    """C's ``(T)pow((double)a, (double)b)`` for integer ``T`` (wrapping through int64)."""
+    a = a.to(torch.float64) if isinstance(a, torch.Tensor) else float(a)
+    b = b.to(torch.float64) if isinstance(b, torch.Tensor) else float(b)
+    return torch.pow(a, b).to(torch.int64).to(dtype)
+
+
+_FN = {
+    "add": torch.add, "subtract": torch.sub, "multiply": torch.mul,
+    "true_divide": torch.true_divide, "mod": _safe_mod, "power": _power,
+    "equal": torch.eq, "not_equal": torch.ne, "greater": torch.gt, "less": torch.lt,
+    "greater_equal": torch.ge, "less_equal": torch.le,
+}
+
+_DOC = {
+    "add": "Sum", "subtract": "Difference", "multiply": "Product", "true_divide": "Quotient",
+    "mod": "Remainder (sign of the divisor, like NumPy; 0 where the divisor is 0)",
+    "power": "First array raised to the second", "equal": "Equality",
+    "not_equal": "Inequality", "greater": "Greater than", "less": "Less than",
+    "greater_equal": "Greater or equal", "less_equal": "Less or equal",
+}
+
+
+def _zero_grad_link(res: torch.Tensor, *ins: torch.Tensor) -> torch.Tensor:
+    """A boolean result recorded from differentiable inputs: backward from it gives the
+    inputs zero gradients (as MXNet does) instead of failing."""
+    src = [x for x in ins if isinstance(x, torch.Tensor) and x.requires_grad]
+    if src and state.is_recording and not res.is_meta:
+        zero = sum((x * 0).sum().to(torch.float64) for x in src)
+        res._mx_shadow = res.detach().to(torch.float64) + zero
+        _int_grad.ACTIVE[0] = 1
+    return res
+
+
+def _binary_kernel(op: str):
+    fn = _FN[op]
+
     def compute(attrs, a, b):
-        if a.dtype != b.dtype:
-            raise MXNetError(f"Operator {name}: type inconsistent, lhs is {dtype_name(a.dtype)} "
-                             f"but rhs is {dtype_name(b.dtype)}")
-        return fn(a, b)
+        out = np_binary_type(op, dtype_name(a.dtype), dtype_name(b.dtype))
+        if op in _CMP:
+            return _zero_grad_link(fn(a, b), a, b)
+        work = to_torch(out)
+        if out == "bool" and op == "add":
+            return torch.logical_or(a, b)
+        if out == "bool" and op == "multiply":
+            return torch.logical_and(a, b)
+        return fn(a.to(work), b.to(work))
 
     return compute
 
 
-def _promote_kernel(fn):
-    return lambda attrs, a, b: fn(a, b)
-
-
-# suffix: (torch function, is comparison, doc)
-_BINARY = {
-    "add": (torch.add, False, "Sum"), "subtract": (torch.sub, False, "Difference"),
-    "multiply": (torch.mul, False, "Product"), "true_divide": (_true_div, False, "Quotient"),
-    "mod": (torch.remainder, False, "Remainder (sign of the divisor, like NumPy)"),
-    "power": (torch.pow, False, "First array raised to the second"),
-    "equal": (torch.eq, True, "Equality"), "not_equal": (torch.ne, True, "Inequality"),
-    "greater": (torch.gt, True, "Greater than"), "less": (torch.lt, True, "Less than"),
-    "greater_equal": (torch.ge, True, "Greater or equal"),
-    "less_equal": (torch.le, True, "Less or equal"),
-}
-
-
-def _binary_type(cmp: bool, divide: bool):
+def _binary_type(op: str):
     def infer(attrs, ins):
         a, b = ins
         if a is None or b is None:
             return ins, [None]
-        if cmp:
-            if a != b:
-                raise MXNetError(f"type inconsistent: {a} vs {b}")
-            return ins, ["bool"]
-        t = np_result_type(a, b)
-        if divide and not t.startswith(("float", "bfloat")):
-            t = "float32"
-        return ins, [t]
+        return ins, [np_binary_type(op, a, b)]
 
     return infer
 
 
-for _suffix, (_fn, _cmp, _doc) in _BINARY.items():
-    _name = f"_npi_{_suffix}"
-    register(OpDef(_name, _cmp_kernel(_name, _fn) if _cmp else _promote_kernel(_fn),
-                   inputs=("lhs", "rhs"), infer_type=_binary_type(_cmp, _suffix == "true_divide"),
-                   doc=f"{_doc} of two arrays with NumPy broadcasting (``mx.np``).\n\n"
+for _op in _FN:
+    _name = f"_npi_{_op}"
+    register(OpDef(_name, _binary_kernel(_op), inputs=("lhs", "rhs"),
+                   infer_type=_binary_type(_op),
+                   doc=f"{_DOC[_op]} of two arrays with NumPy broadcasting (``mx.np``).\n\n"
                        f"Example: ``mx.nd._internal.{_name}(a, b)``"))
 
 # ---------------------------------------------------------------------------------------
@@ -91,35 +168,57 @@ _SCALAR_PARAMS = [Param("scalar", "float", 1.0, doc="Scalar input value"),
                   Param("is_int", "bool", True, doc="Whether the scalar is a Python int")]
 
 
-def _scalar_kernel(fn, reverse: bool, cmp: bool, divide: bool):
+def cast_scalar(s, dtype: torch.dtype):
+    """``s`` converted as C casts it to an array of ``dtype`` (integers truncate and wrap,
+    bool is ``s != 0``)."""
+    if dtype == torch.bool:
+        return bool(s)
+    if dtype.is_floating_point:
+        return float(s)
+    np_dt = _onp.dtype(dtype_name(dtype))
+    return int(_onp.array(int(s), dtype=_onp.int64).astype(np_dt))
+
+
+def _scalar_kernel(op: str, reverse: bool):
+    fn = _FN[op]
+
     def compute(attrs, x):
         s = attrs["scalar"]
-        if cmp:
-            return fn(x, s)
-        if not x.is_floating_point():
-            if divide:
-                x = x.to(torch.float32)
-            else:
-                if x.dtype == torch.bool:
-                    x = x.to(torch.int64)
-                s = int(s)
+        if op in _CMP:
+            s = cast_scalar(s, x.dtype)
+        elif x.is_floating_point():
+            pass
+        elif op == "true_divide":
+            x = x.to(torch.float32)
+        else:
+            if x.dtype == torch.bool:
+                x = x.to(torch.int64)
+            if op == "power" and (int(s) < 0 or cast_scalar(s, x.dtype) != int(s)):
+                return _pow_via_double(int(s), x, x.dtype) if reverse else \
+                    _pow_via_double(x, int(s), x.dtype)
+            s = cast_scalar(s, x.dtype)
+        other = torch.full((), s, dtype=x.dtype, device=x.device)
+        if op in _CMP:
+            return _zero_grad_link(fn(x, s), x)
         if reverse:
-            return fn(torch.full((), s, dtype=x.dtype, device=x.device), x)
-        return fn(x, s)
+            return fn(other, x)
+        if op in ("add", "subtract", "multiply", "true_divide"):
+            return fn(x, s)
+        return fn(x, other)
 
     return compute
 
 
-def _scalar_type(cmp: bool, divide: bool):
+def _scalar_type(op: str):
     def infer(attrs, ins):
         t = ins[0]
         if t is None:
             return ins, [None]
-        if cmp:
+        if op in _CMP:
             return ins, ["bool"]
-        if t.startswith(("float", "bfloat")):
+        if _is_float(t):
             return ins, [t]
-        if divide:
+        if op == "true_divide":
             return ins, ["float32"]
         return ins, ["int64" if t == "bool" else t]
 
@@ -131,13 +230,12 @@ def _same_shape(attrs, shapes):
 
 
 _REVERSIBLE = ("subtract", "true_divide", "mod", "power")
-for _suffix, (_fn, _cmp, _doc) in _BINARY.items():
-    for _rev in (False, True) if _suffix in _REVERSIBLE else (False,):
-        _name = f"_npi_{'r' if _rev else ''}{_suffix}_scalar"
-        _div = _suffix == "true_divide"
-        register(OpDef(_name, _scalar_kernel(_fn, _rev, _cmp, _div), params=_SCALAR_PARAMS,
-                       infer_shape=_same_shape, infer_type=_scalar_type(_cmp, _div),
-                       doc=f"{_doc} of an array and a scalar"
+for _op in _FN:
+    for _rev in (False, True) if _op in _REVERSIBLE else (False,):
+        _name = f"_npi_{'r' if _rev else ''}{_op}_scalar"
+        register(OpDef(_name, _scalar_kernel(_op, _rev), params=_SCALAR_PARAMS,
+                       infer_shape=_same_shape, infer_type=_scalar_type(_op),
+                       doc=f"{_DOC[_op]} of an array and a scalar"
                            f"{' (scalar on the left)' if _rev else ''} (``mx.np``).\n\n"
                            f"Example: ``mx.nd._internal.{_name}(a, scalar=2.0)``"))
 

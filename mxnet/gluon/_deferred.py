@@ -129,7 +129,7 @@ class InferNamespace:
             return InferNamespace(attr)
         if not callable(attr) or isinstance(attr, type):
             return attr
-        opname = name
+        opname = getattr(attr, "_opname", name)  # npx front ends name their operator
 
         def wrapper(*args, **kwargs):
             if _has_pending(args) or _has_pending(kwargs.values()):

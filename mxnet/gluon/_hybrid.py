@@ -6,12 +6,13 @@ import warnings
 
 import torch
 
-from .. import _deferred, autograd, ndarray
+from .. import _deferred, _freed, autograd, ndarray
 from .._executor._fuse import fusion_enabled
 from .._op._state import state as _state
 from ..base import MXNetError, abstract
 from ..context import Context
 from ._deferred import InferNamespace, Pending, deferred_error
+from ._np_mode import pick_F, to_np
 from .block import Block, _BlockScope  # noqa: F401
 from .parameter import DeferredInitializationError, shape_is_known
 
@@ -114,6 +115,12 @@ def _scan(args):
     return has_sym, has_nd, ctxs
 
 
+def _np_wrap(t, ctx):
+    from ..numpy.multiarray import ndarray as np_ndarray
+
+    return np_ndarray._wrap(t, ctx)
+
+
 class HybridBlock(Block):
     """A Block whose computation is written once in ``hybrid_forward(F, x, ...)``.
 
@@ -141,6 +148,7 @@ class HybridBlock(Block):
         self._in_format = None
         self._active = False
         self._flags = []
+        self._np_graph = False
 
     def __setattr__(self, name, value):
         super().__setattr__(name, value)
@@ -195,13 +203,13 @@ class HybridBlock(Block):
                 params = {k: v.data(ctx) for k, v in self._reg_params.items()}
             except DeferredInitializationError:
                 return self._deferred_forward(ctx, x)
-            return self.hybrid_forward(ndarray, x, **params)
+            return self.hybrid_forward(pick_F(ndarray, False), x, **params)
         with Context(ctx):
             try:
                 params = {k: v.data(ctx) for k, v in self._reg_params.items()}
             except DeferredInitializationError:
                 return self._deferred_forward(ctx, x)
-            return self.hybrid_forward(ndarray, x, **params)
+            return self.hybrid_forward(pick_F(ndarray, False), x, **params)
 
     def forward(self, x, *args):
         if not args and x.__class__ is ndarray.NDArray and not self._active:
@@ -229,10 +237,10 @@ class HybridBlock(Block):
                     params = {k: v.data(ctx) for k, v in self._reg_params.items()}
                 except DeferredInitializationError:
                     return self._deferred_forward(ctx, x, *args)
-                return self.hybrid_forward(ndarray, x, *args, **params)
+                return self.hybrid_forward(pick_F(ndarray, False), x, *args, **params)
         params = {k: v.var() for k, v in self._reg_params.items()}
         with self.name_scope():
-            return self.hybrid_forward(_symbol_mod(), x, *args, **params)
+            return self.hybrid_forward(pick_F(_symbol_mod(), True), x, *args, **params)
 
     def _deferred_forward(self, ctx, x, *args):
         try:
@@ -246,7 +254,7 @@ class HybridBlock(Block):
             else:
                 v._finish_deferred_init()
                 params[k] = v.data(ctx)
-        return self.hybrid_forward(InferNamespace(ndarray), x, *args, **params)
+        return self.hybrid_forward(InferNamespace(pick_F(ndarray, False)), x, *args, **params)
 
     # -- hybridized execution -----------------------------------------------------------
     def _get_graph(self, *args):
@@ -258,10 +266,14 @@ class HybridBlock(Block):
                           for i, a in enumerate(flat)]
             else:
                 inputs = [sym.var("data")] if flat[0] is not None else [None]
+            F = pick_F(sym, True)
+            if F is not sym:  # NumPy mode: trace with _Symbol inputs
+                inputs = to_np(inputs)
+            self._np_graph = F is not sym
             grouped = _regroup(inputs, self._in_format)[0]
             params = {i: j.var() for i, j in self._reg_params.items()}
             with self.name_scope():
-                out = self.hybrid_forward(sym, *grouped, **params)
+                out = self.hybrid_forward(F, *grouped, **params)
             out, self._out_format = _flatten(out, "output")
             self._cached_graph = inputs, sym.Group(out)
         return self._cached_graph
@@ -328,6 +340,8 @@ class HybridBlock(Block):
         fn, in_src, aux_params, conv = entry
         ctx = flat[0].context if flat[0] is not None else next(
             a.context for a in flat if a is not None)
+        if _freed.ANY[0] and _state.is_recording:
+            _freed.detach_freed(flat)  # arrays of a backpropagated graph are constants
         tensors = [flat[src]._t if src.__class__ is int else src.data(ctx)._t
                    for src in in_src]
         aux = [p.data(ctx)._t for p in aux_params]
@@ -348,7 +362,7 @@ class HybridBlock(Block):
                 outs = fn(tensors, aux, _state.is_train)
             if conv:
                 outs = [o.contiguous() for o in outs]
-        wrap = ndarray.NDArray._wrap
+        wrap = _np_wrap if self._np_graph else ndarray.NDArray._wrap
         box = _deferred.first_box(flat) if _deferred.PENDING[0] else None
         if box is not None:  # an input carries a deferred failure: so do the outputs
             res = [wrap(t, ctx) for t in outs]

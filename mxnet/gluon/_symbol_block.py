@@ -115,6 +115,9 @@ class SymbolBlock(HybridBlock):
         len_prefix = len(_common_prefix(list(self._params.keys())))
         self._reg_params = {key[len_prefix:]: val for key, val in self._params.items()}
         self._active = True
+        from ..util import is_np_array
+
+        self._np_graph = is_np_array()  # NumPy mode: outputs are mx.np arrays
 
     def forward(self, x, *args):
         has_sym, has_nd, ctxs = _scan((x,) + args)
@@ -127,7 +130,12 @@ class SymbolBlock(HybridBlock):
         flat, _ = _flatten([x] + list(args), "input")
         ret = copy.copy(self._cached_graph[1])
         ret._compose(**{k.name: v for k, v in zip(self._cached_graph[0], flat)})
-        return _regroup(list(ret), self._out_format)[0]
+        res = _regroup(list(ret), self._out_format)[0]
+        if self._np_graph:
+            from ._np_mode import to_np
+
+            res = to_np(res)
+        return res
 
     def _clear_cached_op(self):
         graph = getattr(self, "_cached_graph", ())

@@ -13,7 +13,7 @@ from numbers import Number
 
 import numpy as np
 
-from .. import ndarray
+from ._np_mode import is_nd_namespace
 from .block import HybridBlock
 
 __all__ = ["Loss", "L2Loss", "L1Loss", "SigmoidBinaryCrossEntropyLoss", "SigmoidBCELoss",
@@ -33,7 +33,7 @@ def _apply_weighting(F, loss, weight=None, sample_weight=None):
 
 
 def _reshape_like(F, x, y):
-    if F is ndarray:
+    if is_nd_namespace(F):
         return x.reshape(y.shape)
     return F.reshape_like(x, y)
 
@@ -308,7 +308,7 @@ class CosineEmbeddingLoss(Loss):
         y_1 = label == 1
         y_minus_1 = label == -1
         cos_sim_a = (1 - cos_sim) * y_1
-        z_array = F.array([0]) if F is ndarray else F.zeros((1, 1))
+        z_array = F.array([0]) if is_nd_namespace(F) else F.zeros((1, 1))
         cos_sim_b = F.broadcast_maximum(z_array, y_minus_1 * (cos_sim - self._margin))
         loss = cos_sim_a + cos_sim_b
         return _apply_weighting(F, loss, self._weight, sample_weight)
@@ -317,7 +317,7 @@ class CosineEmbeddingLoss(Loss):
         x_norm = F.norm(x, axis=axis).reshape((-1, 1))
         y_norm = F.norm(y, axis=axis).reshape((-1, 1))
         x_dot_y = F.sum(x * y, axis=axis).reshape((-1, 1))
-        eps_arr = F.array([1e-12]) if F is ndarray else F.full((1, 1), 1e-12)
+        eps_arr = F.array([1e-12]) if is_nd_namespace(F) else F.full((1, 1), 1e-12)
         return x_dot_y / F.broadcast_maximum(x_norm * y_norm, eps_arr)
 
 

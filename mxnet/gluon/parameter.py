@@ -76,6 +76,30 @@ def _brief_print_list(lst, limit: int = 7) -> str:
     return ", ".join(f"'{i}'" for i in lst)
 
 
+def _np_shape_mode() -> bool:
+    from ..util import is_np_shape
+
+    return is_np_shape()
+
+
+def _np_mode() -> bool:
+    from ..util import is_np_array
+
+    return is_np_array()
+
+
+def _as_np(arr):
+    from ..numpy.multiarray import wrap
+
+    return wrap(arr)
+
+
+def _is_np_array_obj(arr) -> bool:
+    from ..numpy.multiarray import ndarray as np_ndarray
+
+    return isinstance(arr, np_ndarray)
+
+
 def _np_type(dtype):
     return np.dtype(dtype).type
 
@@ -172,6 +196,9 @@ class Parameter:
 
     @property
     def shape(self):
+        if self._shape is not None and _np_shape_mode():
+            # NumPy-shape semantics mark unknown dimensions with -1 (0 is a valid size)
+            return tuple(-1 if d == 0 else d for d in self._shape)
         return self._shape
 
     @shape.setter
@@ -344,6 +371,8 @@ class Parameter:
         with autograd.pause():
             if data is None:
                 data = _nd().zeros(self.shape, ctx=cpu(), dtype=self.dtype)
+                if _np_mode():  # initializers fill an mx.np array in NumPy mode
+                    data = _as_np(data)
                 initializer.create(default_init)(
                     initializer.InitDesc(self.name, {"__init__": init}), data)
             self._init_impl(data, ctx)
@@ -362,6 +391,8 @@ class Parameter:
                 from ._sparse_param import track
 
                 self._data = [track(d) for d in self._data]
+            elif _np_mode():  # npx.set_np(): values (and gradients) are mx.np arrays
+                self._data = [_as_np(d) for d in self._data]
         self._init_grad()
 
     def _init_grad(self):
@@ -370,6 +401,8 @@ class Parameter:
             return
         nd = _nd()
         self._grad = [nd.zeros(d.shape, ctx=d.context, dtype=d.dtype) for d in self._data]
+        if _np_mode() or _is_np_array_obj(self._data[0]):
+            self._grad = [_as_np(g) for g in self._grad]
         if self._stype in ("default", "row_sparse"):
             autograd.mark_variables(self._data, self._grad, self.grad_req)
 
@@ -401,6 +434,8 @@ class Parameter:
 
     def _load_init(self, data, ctx, cast_dtype=False, dtype_source="current"):
         shape, dtype, data = self._check_load(data, cast_dtype, dtype_source)
+        if _np_mode() or (self._data is not None and _is_np_array_obj(self._data[0])):
+            data = _as_np(data)  # a loaded file's arrays become mx.np arrays in NumPy mode
         if isinstance(ctx, Context):
             ctx = [ctx]
         if self._data is None:
@@ -518,6 +553,10 @@ class Parameter:
             self._var = symbol.var(self.name, shape=self.shape, dtype=self.dtype,
                                    lr_mult=self.lr_mult, wd_mult=self.wd_mult, init=self.init,
                                    stype=self._stype)
+        if _np_mode():  # a _Symbol in NumPy mode (the same graph node, a new view of it)
+            from ..symbol.numpy import _Symbol
+
+            return _Symbol._from_entries(self._var._outputs)
         return self._var
 
 

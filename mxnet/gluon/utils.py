@@ -14,6 +14,12 @@ from .parameter import _brief_print_list, shape_is_known  # noqa: F401
 __all__ = ["split_data", "split_and_load", "clip_global_norm", "check_sha1", "download"]
 
 
+def _is_np_array_obj(x) -> bool:
+    from ..numpy import ndarray as np_ndarray
+
+    return isinstance(x, np_ndarray)
+
+
 def split_data(data, num_slice, batch_axis=0, even_split=True):
     """Split ``data`` into ``num_slice`` slices along ``batch_axis``.
 
@@ -34,8 +40,11 @@ def split_data(data, num_slice, batch_axis=0, even_split=True):
     sizes = [0] + extras * [n_each + 1] + (num_slice - extras) * [n_each]
     div = np.array(sizes).cumsum()
     if batch_axis != 0:
-        return [ndarray.slice_axis(data, axis=batch_axis, begin=int(div[i]), end=int(div[i + 1]))
-                for i in range(num_slice)]
+        from ._np_mode import to_np
+
+        res = [ndarray.slice_axis(data, axis=batch_axis, begin=int(div[i]), end=int(div[i + 1]))
+               for i in range(num_slice)]
+        return to_np(res) if _is_np_array_obj(data) else res
     return [data[int(div[i]):int(div[i + 1])] if i < num_slice - 1 else data[int(div[i]):size]
             for i in range(num_slice)]
 
@@ -52,7 +61,14 @@ def split_and_load(data, ctx_list, batch_axis=0, even_split=True):
     from .. import ndarray
 
     if not isinstance(data, ndarray.NDArray):
-        data = ndarray.array(data, ctx=ctx_list[0])
+        from ..util import is_np_array
+
+        if is_np_array():
+            from ..numpy import array as np_array
+
+            data = np_array(data, ctx=ctx_list[0], dtype=getattr(data, "dtype", None))
+        else:
+            data = ndarray.array(data, ctx=ctx_list[0])
     if len(ctx_list) == 1:
         return [data.as_in_context(ctx_list[0])]
     slices = split_data(data, len(ctx_list), batch_axis, even_split)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .. import _deferred, _int_grad
+from .. import _deferred, _freed, _int_grad
 from .._deferred import PENDING, DeferredOpError
+from .._freed import ANY as _FREED_ANY
 from .._int_grad import ACTIVE as _INT_ACTIVE
 from .._op._apply import apply
 from .._op._gen import finish
@@ -45,6 +46,8 @@ def _invoke(op: OpDef, attrs: dict, inputs: list, out=None, _res=None):
             return _carrying(op, attrs, inputs, out, box)
     if inputs:
         ctx = inputs[0]._ctx
+        if _FREED_ANY[0] and state.is_recording:
+            _freed.detach_freed(inputs)  # arrays of a backpropagated graph are constants
     else:
         ctx = attrs.get("ctx") or Context.default_ctx
     if _res is None:
@@ -84,6 +87,8 @@ def _invoke(op: OpDef, attrs: dict, inputs: list, out=None, _res=None):
         res = _int_grad.link(op, attrs, inputs, res)
     outs = [wrap(r, ctx) for r in res[:nvis]]
     if state.is_recording:
+        if len(res) > 1:
+            _freed.link_outputs(res)
         ins = _prov_inputs(inputs)
         for i, o in enumerate(outs):
             o._prov = (op, attrs, ins, i)

@@ -11,8 +11,9 @@ import math
 import numpy as np
 import torch
 
-from .. import _deferred, _dtype, _int_grad
+from .. import _deferred, _dtype, _freed, _int_grad
 from .._deferred import PENDING as _PENDING
+from .._freed import ANY as _FREED_ANY
 from .._int_grad import ACTIVE as _INT_ACTIVE
 from .._op._arith import NDARRAY_TABLE, ArithMixin
 from .._op._registry import get_op
@@ -224,6 +225,8 @@ class NDArray(ArithMixin):
             if not copy:
                 return self
             return self.copy()
+        if _FREED_ANY[0] and state.is_recording:
+            _freed.detach_freed((self,))
         t = self._t
         if state.is_recording and not t.requires_grad and _INT_ACTIVE[0]:
             t = _int_grad.shadow(t) if td.is_floating_point else None
@@ -251,6 +254,8 @@ class NDArray(ArithMixin):
                 _deferred.carry(self, other)
             return other
         if isinstance(other, Context):
+            if _FREED_ANY[0] and state.is_recording:
+                _freed.detach_freed((self,))
             t = self._t
             if state.is_recording and t.requires_grad:
                 return self._derived(t.to(other.torch_device, copy=True), other)
@@ -394,6 +399,8 @@ class NDArray(ArithMixin):
     __hash__ = object.__hash__
 
     def __getitem__(self, key):
+        if _FREED_ANY[0] and state.is_recording:
+            _freed.detach_freed((self,))
         if _PENDING[0] or _INT_ACTIVE[0]:
             return self._getitem_slow(key)
         return getitem(self, key)

@@ -17,6 +17,11 @@ import numpy as _onp
 
 from .multiarray import (arange, array, asarray, empty, empty_like, full, full_like,  # noqa: F401
                          ndarray, ones, ones_like, zeros, zeros_like)
+from ._shape import *  # noqa: F401,F403  (B: shape, joining, selection, creation)
+from ._math import *  # noqa: F401,F403  (A: element-wise math, reductions, products)
+from ._scalars import *  # noqa: F401,F403  (E: np.bool, finfo, NAN/NINF/PINF)
+from ._sort import *  # noqa: F401,F403  (C: sort/search/statistics)
+from . import linalg, random  # noqa: F401,E402  (C: np.linalg, np.random)
 
 # NumPy's scalar types and constants, as mx.np re-exports them
 bool_ = _onp.bool_

@@ -11,17 +11,21 @@ from __future__ import annotations
 import numpy as _onp
 import torch
 
-from .. import _deferred, _dtype
+from .. import _deferred, _dtype, _freed, _int_grad
 from .._deferred import PENDING as _PENDING
+from .._int_grad import ACTIVE as _INT_ACTIVE
 from .._op._np_arith import NP_TABLE
 from .._op._registry import get_op
 from ..base import MXNetError, numeric_types
-from ..context import Context, current_context
+from ..context import Context
+from ..ndarray._indexing import ASSIGN_IN_GRAPH, INPLACE_IN_RECORD
 from ..ndarray._invoke import invoke
 from ..ndarray.ndarray import NDArray
+from ._interop import array_function, array_ufunc
+from ._np_indexing import np_getitem, np_setitem
 
-__all__ = ["ndarray", "np_call", "wrap", "attach_methods", "array", "asarray", "zeros", "ones", "empty", "full",
-           "zeros_like", "ones_like", "empty_like", "full_like", "arange"]
+__all__ = ["ndarray", "np_call", "wrap", "attach_methods", "array", "asarray", "zeros", "ones",
+           "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like", "arange"]
 
 
 def _is_symbol(x) -> bool:
@@ -63,6 +67,13 @@ def np_call(opname: str, inputs: list, attrs: dict | None = None, out=None):
     return wrap(invoke(op, op.parse_attrs(attrs), list(inputs), out))
 
 
+_LEGACY = {"add": "broadcast_add", "sub": "broadcast_sub", "mul": "broadcast_mul",
+           "div": "broadcast_div", "mod": "broadcast_mod", "pow": "broadcast_power",
+           "eq": "broadcast_equal", "ne": "broadcast_not_equal", "gt": "broadcast_greater",
+           "ge": "broadcast_greater_equal", "lt": "broadcast_lesser",
+           "le": "broadcast_lesser_equal"}
+
+
 def _scalar_attrs(other) -> dict:
     return {"scalar": other, "is_int": isinstance(other, (int, _onp.integer))
             and not isinstance(other, bool)}
@@ -91,6 +102,14 @@ class ndarray(NDArray):  # noqa: N801  (MXNet's class name)
     def _binary(self, kind: str, other, reflected: bool = False, out=None):
         table = self._ARITH[kind]
         if isinstance(other, NDArray):
+            if not isinstance(other, ndarray):
+                if reflected:
+                    raise TypeError(f"Operator `{_LEGACY[kind]}` is a legacy operator which "
+                                    "can only accept legacy ndarrays, while received an MXNet "
+                                    "numpy ndarray. Please call `as_nd_ndarray()` upon the "
+                                    "numpy ndarray to convert it to a legacy ndarray, and "
+                                    "then feed the converted array to this operator.")
+                raise TypeError(f"type {type(other)} not supported")
             ins = [other, self] if reflected else [self, other]
             return np_call(table[0], ins, {}, out)
         if isinstance(other, bool):
@@ -100,6 +119,27 @@ class ndarray(NDArray):  # noqa: N801  (MXNet's class name)
             return np_call(table[2] if reflected else table[1], [self],
                            _scalar_attrs(other), out)
         raise TypeError(f"type {type(other)} not supported")
+
+    def _inplace(self, kind: str, other):
+        """``self <op>= other``: the result must keep this array's dtype and shape."""
+        from .._op._state import state
+
+        if state.is_recording:
+            if self._t.requires_grad:
+                raise MXNetError(ASSIGN_IN_GRAPH)
+            if isinstance(other, NDArray) and other._t.requires_grad:
+                raise MXNetError(INPLACE_IN_RECORD)
+        res = self._binary(kind, other)
+        if res._t.dtype != self._t.dtype:
+            raise MXNetError(f"Type inconsistent, Provided = {self.dtype}, inferred type = "
+                             f"{res.dtype}")
+        if tuple(res.shape) != tuple(self.shape):
+            raise MXNetError(f"Shape inconsistent, Provided = {list(self.shape)}, inferred "
+                             f"shape={list(res.shape)}")
+        self._assign_tensor(res._t)
+        if _PENDING[0]:
+            _deferred.carry(res, self)
+        return self
 
     @classmethod
     def _wrap(cls, t: torch.Tensor, ctx: Context) -> ndarray:
@@ -122,6 +162,46 @@ class ndarray(NDArray):  # noqa: N801  (MXNet's class name)
     def T(self) -> ndarray:
         return self.transpose()
 
+    # Defined here (not only inherited) so that Python tries them before a classic NDArray's
+    # operator when a classic array is on the left: mixing the two raises TypeError.
+    def __radd__(self, o):
+        return self._binary("add", o, True)
+
+    def __rsub__(self, o):
+        return self._binary("sub", o, True)
+
+    def __rmul__(self, o):
+        return self._binary("mul", o, True)
+
+    def __rtruediv__(self, o):
+        return self._binary("div", o, True)
+
+    def __rmod__(self, o):
+        return self._binary("mod", o, True)
+
+    def __rpow__(self, o):
+        return self._binary("pow", o, True)
+
+    def __eq__(self, o):
+        return self._binary("eq", o)
+
+    def __ne__(self, o):
+        return self._binary("ne", o)
+
+    def __gt__(self, o):
+        return self._binary("gt", o)
+
+    def __ge__(self, o):
+        return self._binary("ge", o)
+
+    def __lt__(self, o):
+        return self._binary("lt", o)
+
+    def __le__(self, o):
+        return self._binary("le", o)
+
+    __hash__ = NDArray.__hash__
+
     def __neg__(self):
         return np_call("_npi_negative", [self])
 
@@ -130,7 +210,9 @@ class ndarray(NDArray):  # noqa: N801  (MXNet's class name)
 
     def __repr__(self) -> str:
         a = self.asnumpy()
-        text = _onp.array2string(a, separator=", ", prefix="array(", threshold=a.size + 1)
+        text = _onp.array2string(a, separator=", ", prefix="array(")
+        if a.size == 0 and a.shape != (0,):
+            text += f", shape={a.shape}"
         if a.dtype in (_onp.float32, _onp.bool_) or a.dtype.kind == "V":
             body = f"array({text})"
         else:
@@ -143,32 +225,37 @@ class ndarray(NDArray):  # noqa: N801  (MXNet's class name)
         return str(self.asnumpy())
 
     def __getitem__(self, key):
-        """NumPy indexing: integers drop axes (``a[0, 1]`` is 0-d), slices are views,
-        integer and boolean arrays select copies."""
+        """NumPy indexing: integers drop axes (``a[0, 1]`` is 0-d), contiguous basic slices
+        are views, integer and boolean arrays select copies."""
         if _PENDING[0]:
             _deferred.check(self)
-        t = self._t[_torch_key(key, self._t.device)]
-        return self._derived(t, self._ctx)
+        if _freed.ANY[0]:
+            from .._op._state import state
+
+            if state.is_recording:
+                _freed.detach_freed((self,))
+        res = np_getitem(self, key)
+        if _INT_ACTIVE[0]:
+            from .._op._state import state
+
+            if state.is_recording:  # an integer variable's gradient path
+                _int_grad.link_with(self, res, lambda a: np_getitem(a, key))
+        return res
 
     def __setitem__(self, key, value):
-        from .._op._state import state
+        np_setitem(self, key, value)
+        if _PENDING[0]:
+            _deferred.carry(value, self)
 
-        k = _torch_key(key, self._t.device)
-        if isinstance(value, NDArray):
-            v = value._t
-        elif isinstance(value, (numeric_types, _onp.generic)):
-            v = value
-        else:
-            v = torch.as_tensor(_onp.asarray(value), device=self._t.device)
-        if state.is_recording and (self._t.requires_grad or (
-                isinstance(v, torch.Tensor) and v.requires_grad)):
-            raise MXNetError("Assigning to an array that is part of a recorded computation "
-                             "graph is not supported")
-        with torch.no_grad():
-            self._t[k] = v.to(self._t.dtype) if isinstance(v, torch.Tensor) else v
+    def __len__(self) -> int:
+        if self.ndim == 0:
+            raise TypeError("len() of unsized object")
+        return self._t.shape[0]
 
     def __iter__(self):
-        for i in range(len(self)):
+        if self.ndim == 0:  # MXNet yields nothing for a 0-d array
+            return
+        for i in range(self._t.shape[0]):
             yield self[i]
 
     def __bool__(self) -> bool:
@@ -181,10 +268,27 @@ class ndarray(NDArray):  # noqa: N801  (MXNet's class name)
                          "ambiguous.")
 
     def __float__(self):
+        if self.size != 1:
+            raise TypeError("only size-1 arrays can be converted to Python scalars")
         return float(self.item())
 
     def __int__(self):
+        if self.size != 1:
+            raise TypeError("only size-1 arrays can be converted to Python scalars")
         return int(self.item())
+
+    def __format__(self, spec: str) -> str:
+        if spec and self.size == 1:
+            return format(self.item(), spec)
+        return format(str(self), spec)
+
+    __array_priority__ = 1000.0
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        return array_ufunc(self, ufunc, method, *inputs, **kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        return array_function(self, func, types, args, kwargs)
 
     def __array__(self, dtype=None, copy=None):
         a = self.asnumpy()
@@ -218,6 +322,10 @@ class ndarray(NDArray):  # noqa: N801  (MXNet's class name)
         return _as_np(NDArray.astype(self, dtype, copy=copy))
 
     def copy(self, order="C") -> ndarray:
+        """A new array with the same values (only ``order='C'`` is supported)."""
+        if order != "C":
+            raise NotImplementedError(f"ndarray.copy only supports order='C', while received "
+                                      f"{order}")
         return _as_np(NDArray.copy(self))
 
     def as_in_ctx(self, ctx) -> ndarray:
@@ -229,6 +337,9 @@ class ndarray(NDArray):  # noqa: N801  (MXNet's class name)
         return self.as_in_ctx(device)
 
     def copyto(self, other):
+        """Copy into ``other`` (an ``mx.np`` array) or onto a Context (a new array)."""
+        if isinstance(other, NDArray) and not isinstance(other, ndarray):
+            raise TypeError(f"copyto does not support type {type(other)}")
         return _as_np(NDArray.copyto(self, other))
 
     def detach(self) -> ndarray:
@@ -239,19 +350,25 @@ class ndarray(NDArray):  # noqa: N801  (MXNet's class name)
         """Reshape with NumPy's rules (one ``-1`` allowed); ``order`` must be 'C'."""
         order = kwargs.pop("order", "C")
         if order != "C":
-            raise NotImplementedError("reshape: only order='C' is supported")
+            raise NotImplementedError(f"only supports C-order, while received {order}")
         if kwargs:
             raise TypeError(f"reshape() got unexpected keyword arguments {sorted(kwargs)}")
         shape = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
         shape = tuple(int(d) for d in shape)
-        if sum(1 for d in shape if d == -1) > 1:
-            raise ValueError("can only specify one unknown dimension")
+        if sum(1 for d in shape if d == -1) > 1 or any(d < -1 for d in shape):
+            raise MXNetError(f"reshape: invalid target shape {shape}: only one -1 is allowed "
+                             "and no other negative dimension (use npx.reshape for MXNet's "
+                             "special codes)")
         try:
             t = self._t.reshape(shape)
         except RuntimeError:
-            raise ValueError(f"cannot reshape array of size {self.size} into shape "
+            raise MXNetError(f"reshape: cannot reshape array of size {self.size} into shape "
                              f"{shape}") from None
         return self._derived(t, self._ctx)
+
+    def reshape_view(self, *shape, **kwargs) -> ndarray:
+        """A reshaped view sharing this array's memory."""
+        return self.reshape(*shape, **kwargs)
 
     def transpose(self, *axes) -> ndarray:
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (list, tuple))):
@@ -297,174 +414,19 @@ def attach_methods(methods: dict) -> None:
         setattr(ndarray, name, fn)
 
 
-def _torch_key(key, device):
-    """An index for torch: arrays become tensors (bool masks stay bool)."""
-    if isinstance(key, tuple):
-        return tuple(_torch_key(k, device) for k in key)
-    if isinstance(key, NDArray):
-        t = key._t.detach()
-        return t if t.dtype == torch.bool else t.to(torch.int64)
-    if isinstance(key, _onp.ndarray):
-        return torch.from_numpy(key if key.dtype == _onp.bool_ else key.astype(_onp.int64))
-    if isinstance(key, list):
-        return torch.as_tensor(key, dtype=torch.bool if key and all(
-            isinstance(k, bool) for k in key) else torch.int64)
-    if isinstance(key, _onp.integer):
-        return int(key)
-    return key
-
-
-def _ctx(ctx=None, device=None) -> Context:
-    c = ctx if ctx is not None else device
-    if c is None:
-        return current_context()
-    if isinstance(c, str):
-        return Context(c)
-    return c
-
-
-def _wrap_tensor(t: torch.Tensor, ctx: Context) -> ndarray:
-    return ndarray._wrap(t, ctx)
-
-
-def _default_dtype(dtype):
-    return _onp.float32 if dtype is None else dtype
-
-
-def array(object, dtype=None, ctx=None, device=None) -> ndarray:  # noqa: A002
-    """An array from any array-like (Python lists default to float32, NumPy arrays and
-    ``mx.np`` arrays keep their dtype).
-
-    Examples
-    --------
-    >>> from mxnet import np
-    >>> np.array([1, 2, 3])
-    array([1., 2., 3.])
-    """
-    c = _ctx(ctx, device)
-    if isinstance(object, NDArray):
-        dt = _dtype.to_torch(dtype) if dtype is not None else object._t.dtype
-        t = object._t.detach().to(device=c.torch_device, dtype=dt, copy=True)
-        return _wrap_tensor(t, c)
-    if isinstance(object, _onp.ndarray):
-        a = object if dtype is None else object.astype(_dtype.dtype_name(dtype)
-                                                       if not isinstance(dtype, str) else dtype)
-    else:
-        if dtype is None:
-            a = _onp.array(object)
-            if a.dtype.kind in "biuf" or a.dtype.kind == "O":
-                a = a.astype(_onp.float32) if a.dtype != _onp.float32 else a
-        else:
-            a = _onp.array(object, dtype=_onp.dtype(_dtype.dtype_name(dtype)))
-    if a.dtype == _onp.float64 and dtype is None and not isinstance(object, _onp.ndarray):
-        a = a.astype(_onp.float32)
-    t = torch.from_numpy(a.copy(order="C"))
-    if c.torch_device.type != "cpu":
-        t = t.to(c.torch_device)
-    return _wrap_tensor(t, c)
-
-
-def asarray(obj, dtype=None, ctx=None, device=None) -> ndarray:
-    """``obj`` itself when it already is an ``mx.np.ndarray`` of ``dtype``, else a new one."""
-    if isinstance(obj, ndarray) and (dtype is None or obj.dtype == _onp.dtype(dtype)):
-        return obj
-    return array(obj, dtype=dtype, ctx=ctx, device=device)
-
-
-def _shape(shape) -> tuple:
-    if isinstance(shape, (int, _onp.integer)):
-        return (int(shape),)
-    return tuple(int(d) for d in shape)
-
-
-def _filled(shape, value, dtype, ctx, device) -> ndarray:
-    c = _ctx(ctx, device)
-    dt = _dtype.to_torch(_default_dtype(dtype))
-    return _wrap_tensor(torch.full(_shape(shape), value, dtype=dt, device=c.torch_device), c)
-
-
-def zeros(shape, dtype=None, order="C", ctx=None, device=None) -> ndarray:
-    """An array of zeros (float32 unless ``dtype`` is given)."""
-    return _filled(shape, 0, dtype, ctx, device)
-
-
-def ones(shape, dtype=None, order="C", ctx=None, device=None) -> ndarray:
-    """An array of ones (float32 unless ``dtype`` is given)."""
-    return _filled(shape, 1, dtype, ctx, device)
-
-
-def empty(shape, dtype=None, order="C", ctx=None, device=None) -> ndarray:
-    """An uninitialised array (here: zero-filled) of ``shape``."""
-    return _filled(shape, 0, dtype, ctx, device)
-
-
-def full(shape, fill_value, dtype=None, order="C", ctx=None, device=None,
-         out=None) -> ndarray:
-    """An array of ``shape`` filled with ``fill_value`` (float32 unless ``dtype`` is given, or
-    the dtype of ``fill_value`` when it is an ``mx.np.ndarray``)."""
-    if isinstance(fill_value, NDArray):
-        dt = dtype if dtype is not None else fill_value.dtype
-        res = _filled(shape, 0, dt, ctx, device)
-        res._t.copy_(fill_value._t.detach().broadcast_to(res._t.shape))
-    else:
-        res = _filled(shape, fill_value, dtype, ctx, device)
-    if out is not None:
-        out._assign_tensor(res._t)
-        return out
-    return res
-
-
-def _like(a, value, dtype, ctx, device):
-    c = _ctx(ctx, device) if (ctx is not None or device is not None) else a.ctx
-    dt = _dtype.to_torch(dtype) if dtype is not None else a._t.dtype
-    return _wrap_tensor(torch.full(tuple(a.shape), value, dtype=dt, device=c.torch_device), c)
-
-
-def zeros_like(a, dtype=None, order="C", ctx=None, out=None, device=None) -> ndarray:
-    """Zeros of ``a``'s shape and dtype."""
-    return _out(_like(a, 0, dtype, ctx, device), out)
-
-
-def ones_like(a, dtype=None, order="C", ctx=None, out=None, device=None) -> ndarray:
-    """Ones of ``a``'s shape and dtype."""
-    return _out(_like(a, 1, dtype, ctx, device), out)
-
-
-def empty_like(prototype, dtype=None, order="C", subok=False, shape=None, device=None):
-    """An uninitialised array (here: zero-filled) like ``prototype``."""
-    return _like(prototype, 0, dtype, None, device)
-
-
-def full_like(a, fill_value, dtype=None, order="C", ctx=None, out=None, device=None):
-    """``fill_value`` in ``a``'s shape and dtype."""
-    return _out(_like(a, fill_value, dtype, ctx, device), out)
-
-
-def _out(res, out):
-    if out is None:
-        return res
-    out._assign_tensor(res._t)
-    return out
-
-
-def arange(start, stop=None, step=1, dtype=None, ctx=None, device=None) -> ndarray:
-    """Evenly spaced values in ``[start, stop)`` (float32 unless ``dtype`` is given).
-
-    Examples
-    --------
-    >>> from mxnet import np
-    >>> np.arange(3)
-    array([0., 1., 2.])
-    """
-    if stop is None:
-        start, stop = 0, start
-    if step == 0:
-        raise MXNetError("arange: step must not be 0")
-    c = _ctx(ctx, device)
-    vals = _onp.arange(start, stop, step, dtype=_onp.float64)
-    dt = _dtype.to_torch(_default_dtype(dtype))
-    t = torch.from_numpy(vals).to(dt)
-    return _wrap_tensor(t.to(c.torch_device) if c.torch_device.type != "cpu" else t, c)
-
+# the creation functions need the class above (multiarray is always imported first)
+from ._fill import (  # noqa: E402
+    arange,
+    array,
+    asarray,
+    empty,
+    empty_like,
+    full,
+    full_like,
+    ones,
+    ones_like,
+    zeros,
+    zeros_like,
+)
 
 ndarray.__module__ = "mxnet.numpy"

@@ -113,8 +113,19 @@ def to_json(sym: Symbol, remove_amp_cast: bool = True) -> str:
            ("arg_nodes", _arr(arg_nodes, 2)),
            ("node_row_ptr", _arr([str(r) for r in row], 2)),
            ("heads", _arr(head_items, 2)),
-           ("attrs", '{"mxnet_version": ["int", ' + str(MXNET_VERSION) + "]}")]
+           ("attrs", _graph_attrs())]
     return "{\n" + ", \n".join(f"  {_s(k)}: {v}" for k, v in top) + "\n}"
+
+
+def _graph_attrs() -> str:
+    """The graph's ``attrs``: MXNet's version, and ``is_np_shape`` while NumPy-shape
+    semantics are on (as MXNet 1.9.1 writes them)."""
+    from ..util import is_np_shape
+
+    version = '"mxnet_version": ["int", ' + str(MXNET_VERSION) + "]"
+    if is_np_shape():
+        return '{\n    "is_np_shape": ["int", 1], \n    ' + version + "\n  }"
+    return "{" + version + "}"
 
 
 def save(sym: Symbol, fname: str, remove_amp_cast: bool = True) -> None:

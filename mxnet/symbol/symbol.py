@@ -405,11 +405,15 @@ class Symbol(ArithMixin):
     def backward(self, *args, **kwargs):
         raise NotImplementedForSymbol(self.backward, None)
 
-    def as_nd_ndarray(self):
-        raise NotImplementedForSymbol(self.as_nd_ndarray, None)
+    def as_nd_ndarray(self) -> Symbol:
+        """This symbol as a classic Symbol (itself)."""
+        return self
 
     def as_np_ndarray(self):
-        raise NotImplementedForSymbol(self.as_np_ndarray, None)
+        """The same graph as a NumPy-interface symbol (``mx.sym.np._Symbol``)."""
+        from .numpy import _Symbol
+
+        return _Symbol._from_entries(self._outputs)
 
     def astype(self, *args: Any, **kwargs: Any) -> Symbol:
         from ._create import create_op_symbol_from_call

@@ -76,7 +76,18 @@ _WorkerPickler.register(NDArray, _reduce_ndarray)
 
 def _stack(items: list) -> NDArray:
     first = items[0]
-    return NDArray._wrap(torch.stack([x._t.detach() for x in items]), first._ctx)
+    return _np_or_nd(NDArray._wrap(torch.stack([x._t.detach() for x in items]), first._ctx))
+
+
+def _np_or_nd(arr: NDArray) -> NDArray:
+    """``arr`` as an ``mx.np`` array under ``npx.set_np()`` (same storage)."""
+    from ...util import is_np_array
+
+    if is_np_array():
+        from ...numpy.multiarray import wrap
+
+        return wrap(arr)
+    return arr
 
 
 def default_batchify_fn(data: list) -> Any:
@@ -96,7 +107,7 @@ def default_batchify_fn(data: list) -> Any:
     if isinstance(first, tuple):
         return [default_batchify_fn(list(col)) for col in zip(*data)]
     arr = np.asarray(data)
-    return _nd_array(arr, dtype=arr.dtype)
+    return _np_or_nd(_nd_array(arr, dtype=arr.dtype))
 
 
 def default_mp_batchify_fn(data: list) -> Any:

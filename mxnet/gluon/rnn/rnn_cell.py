@@ -31,6 +31,17 @@ def _get_activation(F, inputs, activation, **kwargs):
     return activation(inputs, **kwargs)
 
 
+
+def _np_states(states):
+    """Begin states as ``mx.np`` arrays under ``npx.set_np()`` (same storage)."""
+    from ...util import is_np_array
+
+    if not is_np_array():
+        return states
+    from .._np_mode import to_np
+
+    return to_np(states)
+
 class RecurrentCell(Block):
     """Base class of recurrent cells: ``cell(x_t, states) -> (out_t, new_states)``."""
 
@@ -62,7 +73,7 @@ class RecurrentCell(Block):
             info.update(kwargs)
             info.pop("__layout__", None)
             states.append(func(**info))
-        return states
+        return _np_states(states)
 
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None,
                valid_length=None):

@@ -11,6 +11,17 @@ from ..parameter import shape_is_known, tensor_types
 __all__ = ["RNN", "LSTM", "GRU"]
 
 
+
+def _np_states(states):
+    """Begin states as ``mx.np`` arrays under ``npx.set_np()`` (same storage)."""
+    from ...util import is_np_array
+
+    if not is_np_array():
+        return states
+    from .._np_mode import to_np
+
+    return to_np(states)
+
 class _RNNLayer(HybridBlock):
     """Shared implementation of the fused recurrent layers."""
 
@@ -117,7 +128,7 @@ class _RNNLayer(HybridBlock):
             info.update(kwargs)
             info.pop("__layout__", None)
             states.append(func(**info))
-        return states
+        return _np_states(states)
 
     def _infer_input_size(self, inputs):
         if inputs.ndim != 3:
@@ -158,7 +169,9 @@ class _RNNLayer(HybridBlock):
         return super().__call__(inputs, states, **kwargs)
 
     def hybrid_forward(self, F, inputs, states, sequence_length=None, **kwargs):
-        if F is ndarray:
+        from .._np_mode import is_nd_namespace
+
+        if is_nd_namespace(F):
             batch_size = inputs.shape[self._layout.find("N")]
             for state, info in zip(states, self.state_info(batch_size)):
                 if state.shape != info["shape"]:

@@ -8,6 +8,9 @@ both; only functions without array inputs (creation) have symbol versions here.
 
 from __future__ import annotations
 
+import numpy as _onp
+
+from ..._op._arith import SYMBOL_TABLE
 from ..._op._np_arith import NP_TABLE
 from ...base import numeric_types
 from ..symbol import Symbol
@@ -21,16 +24,42 @@ def _as_np_sym(s):
     return s
 
 
+_PREFIXES = ("_npi_", "_npx_", "_np_")
+
+
+def _hint(opname: str) -> str:
+    """MXNet's node-name hint of an np operator: its name without the ``_npi_`` prefix."""
+    for p in _PREFIXES:
+        if opname.startswith(p):
+            return opname[len(p):]
+    return opname.lower()
+
+
 def np_symbol_call(opname: str, inputs: list, attrs: dict | None = None, name=None):
     """Apply registry operator ``opname`` to symbol ``inputs``; returns ``_Symbol``."""
-    from .._create import create_op_symbol
+    from ...name import NameManager
+    from .._create import _current_manager, create_op_symbol
 
     for x in inputs:
         if not isinstance(x, Symbol):
             raise TypeError(f"Operator {opname}: cannot mix Symbol and {type(x).__name__} "
                             "inputs")
-    res = create_op_symbol(opname, list(inputs), {}, dict(attrs or {}), name=name)
+        if not isinstance(x, _Symbol):
+            raise TypeError(f"Operator `{opname}` registered in backend is known as "
+                            f"`{_hint(opname)}` in Python. This is a numpy operator which can "
+                            "only accept MXNet numpy ndarrays, while received a legacy "
+                            "ndarray. Please call `as_np_ndarray()` upon the legacy ndarray "
+                            "to convert it to an MXNet numpy ndarray, and then feed the "
+                            "converted array to this operator.")
+    full = _current_manager().get(name, _hint(opname))
+    with NameManager():  # the name is final: no second prefix
+        res = create_op_symbol(opname, list(inputs), {}, dict(attrs or {}), name=full)
     return _as_np_sym(res)
+
+
+def _index_error(key):
+    return IndexError(f"Only integer, slice, or tuple of these types are supported! Received "
+                      f"key={key}")
 
 
 class _Symbol(Symbol):
@@ -45,23 +74,83 @@ class _Symbol(Symbol):
     def _binary(self, kind, other, reflected=False, out=None):
         table = self._ARITH[kind]
         if isinstance(other, Symbol):
+            if not isinstance(other, _Symbol) and reflected:
+                raise TypeError(f"Operator `{SYMBOL_TABLE[kind][0]}` is a legacy operator "
+                                "which can only accept legacy ndarrays, while received an "
+                                "MXNet numpy ndarray. Please call `as_nd_ndarray()` upon the "
+                                "numpy ndarray to convert it to a legacy ndarray, and then "
+                                "feed the converted array to this operator.")
             ins = [other, self] if reflected else [self, other]
             return np_symbol_call(table[0], ins, {})
         if isinstance(other, bool):
             other = int(other)
-        if isinstance(other, numeric_types):
+        if isinstance(other, numeric_types) and not isinstance(other, _onp.ndarray):
+            # MXNet marks the scalar of a reflected -, *, /, %, ** as a float
+            is_int = isinstance(other, (int, _onp.integer)) and (
+                not reflected or kind not in ("sub", "mul", "div", "mod", "pow"))
             return np_symbol_call(table[2] if reflected else table[1], [self],
-                                  {"scalar": other, "is_int": isinstance(other, int)})
+                                  {"scalar": float(other), "is_int": is_int})
         raise TypeError(f"type {type(other)} not supported")
 
+    # defined here so that Python tries them before a classic Symbol's operators
+    def __radd__(self, o):
+        return self._binary("add", o, True)
+
+    def __rsub__(self, o):
+        return self._binary("sub", o, True)
+
+    def __rmul__(self, o):
+        return self._binary("mul", o, True)
+
+    def __rtruediv__(self, o):
+        return self._binary("div", o, True)
+
+    def __rmod__(self, o):
+        return self._binary("mod", o, True)
+
+    def __rpow__(self, o):
+        return self._binary("pow", o, True)
+
     def __neg__(self):
-        return np_symbol_call("_npi_negative", [self])
+        return np_symbol_call("_npi_multiply_scalar", [self], {"scalar": -1.0, "is_int": False})
 
     def __abs__(self):
-        return np_symbol_call("_npi_absolute", [self])
+        raise AttributeError("_Symbol object has no attribute abs")
+
+    @property
+    def T(self) -> _Symbol:
+        """All axes reversed (``_np_transpose``)."""
+        return np_symbol_call("_np_transpose", [self], {"axes": None})
 
     def __getitem__(self, key):
-        return _as_np_sym(Symbol.__getitem__(self, key))
+        """An output of a multi-output symbol; on one output, NumPy basic indexing (ints and
+        slices) as ``slice`` + ``_npx_reshape`` nodes."""
+        if len(self._outputs) > 1:
+            return _as_np_sym(Symbol.__getitem__(self, key))
+        items = key if isinstance(key, tuple) else (key,)
+        if not all(isinstance(k, (int, _onp.integer, slice)) and not isinstance(k, bool)
+                   for k in items):
+            raise _index_error(key)
+        if isinstance(key, slice):
+            return np_symbol_call("slice", [self], {"begin": (key.start,), "end": (key.stop,),
+                                                    "step": (key.step,)})
+        begin, end, step = [], [], []
+        for k in items:
+            if isinstance(k, slice):
+                begin.append(k.start)
+                end.append(k.stop)
+                step.append(k.step)
+            else:
+                k = int(k)
+                begin.append(k)
+                end.append(k + 1 if k != -1 else None)
+                step.append(1)
+        res = np_symbol_call("slice", [self], {"begin": tuple(begin), "end": tuple(end),
+                                               "step": tuple(step)})
+        if any(not isinstance(k, slice) for k in items):
+            codes = tuple(-2 if isinstance(k, slice) else -3 for k in items) + (-4,)
+            res = np_symbol_call("_npx_reshape", [res], {"newshape": codes})
+        return res
 
     def as_nd_ndarray(self) -> Symbol:
         """The same graph as a classic Symbol."""
@@ -69,3 +158,19 @@ class _Symbol(Symbol):
 
     def as_np_ndarray(self) -> _Symbol:
         return self
+
+
+from ._create import *  # noqa: E402,F401,F403  (B: creation and shape front ends)
+
+
+def __getattr__(name: str):
+    """Other ``mx.sym.np.<f>``: the ``mx.np`` front end of that name, which builds symbols
+    when given symbols (one front end serves arrays and symbols)."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    from ... import numpy as _mx_np
+
+    fn = getattr(_mx_np, name, None)
+    if fn is None or not callable(fn) or isinstance(fn, type):
+        raise AttributeError(f"module 'mxnet.symbol.numpy' has no attribute '{name}'")
+    return fn

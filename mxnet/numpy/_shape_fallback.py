@@ -1,0 +1,72 @@
+"""``mx.np`` shape/selection functions that MXNet 1.9.1 runs through official NumPy (its
+"fallback" operators): the arrays go to NumPy and the results come back as ``mx.np``
+arrays (dtypes kept); they record no gradient."""
+
+from __future__ import annotations
+
+import numpy as _onp
+
+from .multiarray import NDArray, array
+
+__all__ = ["resize", "take_along_axis", "tril_indices_from", "triu_indices_from",
+           "trim_zeros", "ix_", "compress", "extract", "choose", "select", "vander"]
+
+
+def _to_onp(x):
+    if isinstance(x, NDArray):
+        return x.asnumpy()
+    if isinstance(x, (list, tuple)):
+        return type(x)(_to_onp(v) for v in x)
+    return x
+
+
+def _from_onp(x, ctx):
+    if isinstance(x, _onp.ndarray):
+        return array(x, dtype=x.dtype, ctx=ctx)
+    if isinstance(x, (list, tuple)):
+        return type(x)(_from_onp(v, ctx) for v in x)
+    return x
+
+
+def _fallback(name: str):
+    fn = getattr(_onp, name)
+
+    def wrapper(*args, **kwargs):
+        ctx = next((a.ctx for a in args if isinstance(a, NDArray)), None)
+        res = fn(*_to_onp(args), **{k: _to_onp(v) for k, v in kwargs.items()})
+        return _from_onp(res, ctx)
+
+    wrapper.__name__ = name
+    wrapper.__doc__ = (f"NumPy's ``{name}`` on ``mx.np`` arrays (computed by NumPy, as MXNet "
+                       f"1.9.1 does).\n\n    Examples\n    --------\n    >>> from mxnet import "
+                       f"np\n    >>> callable(np.{name})\n    True\n")
+    return wrapper
+
+
+resize = _fallback("resize")
+take_along_axis = _fallback("take_along_axis")
+tril_indices_from = _fallback("tril_indices_from")
+triu_indices_from = _fallback("triu_indices_from")
+trim_zeros = _fallback("trim_zeros")
+ix_ = _fallback("ix_")
+compress = _fallback("compress")
+extract = _fallback("extract")
+choose = _fallback("choose")
+select = _fallback("select")
+
+
+def vander(x, N=None, increasing=False):  # noqa: N803  (NumPy's name)
+    """The Vandermonde matrix of ``x`` (float64 for float input, int64 for integers, as
+    MXNet 1.9.1's NumPy fallback gives).
+
+    Examples
+    --------
+    >>> from mxnet import np
+    >>> np.vander(np.array([1., 2.]), 3)
+    array([[1., 1., 1.],
+           [4., 2., 1.]], dtype=float64)
+    """
+    a = _to_onp(x)
+    a = _onp.asarray(a)
+    a = a.astype(_onp.float64 if a.dtype.kind == "f" else _onp.int64)
+    return _from_onp(_onp.vander(a, N, increasing), x.ctx if isinstance(x, NDArray) else None)
