@@ -74,3 +74,9 @@ def test_nd_and_sym_numpy_namespaces():
     assert isinstance(mx.sym.np.zeros((2,)), _Symbol)
     x = mx.sym.var("x").as_np_ndarray()
     assert isinstance(mx.sym.npx.relu(x), _Symbol)
+
+
+def test_np_symbol_methods_keep_the_np_class():
+    x = mx.sym.var("x").as_np_ndarray()
+    assert isinstance(x.astype("float16"), _Symbol)
+    assert isinstance(x.sum(), _Symbol)

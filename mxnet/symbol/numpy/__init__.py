@@ -174,3 +174,30 @@ def __getattr__(name: str):
     if fn is None or not callable(fn) or isinstance(fn, type):
         raise AttributeError(f"module 'mxnet.symbol.numpy' has no attribute '{name}'")
     return fn
+
+
+def _keep_np_class(name: str, method):
+    def wrapped(self, *args, **kwargs):
+        res = method(self, *args, **kwargs)
+        if isinstance(res, (list, tuple)):
+            return type(res)(_as_np_sym(r) for r in res)
+        return _as_np_sym(res)
+
+    wrapped.__name__ = name
+    wrapped.__doc__ = method.__doc__
+    return wrapped
+
+
+# Symbol methods without a NumPy-specific version (astype, copy, the generated fluent
+# operators...) keep returning ``_Symbol`` on ``_Symbol`` (the NumPy front ends installed on
+# the class later replace these)
+for _name in [n for n in dir(Symbol) if not n.startswith("_")]:
+    _m = getattr(Symbol, _name)
+    if callable(_m) and not isinstance(_m, type) and _name not in _Symbol.__dict__ \
+            and _name not in ("tojson", "save", "list_arguments", "list_outputs",
+                              "list_auxiliary_states", "list_inputs", "list_attr",
+                              "attr_dict", "attr", "infer_shape", "infer_shape_partial",
+                              "infer_type", "infer_type_partial", "debug_str", "bind",
+                              "simple_bind", "eval", "get_internals", "get_children"):
+        setattr(_Symbol, _name, _keep_np_class(_name, _m))
+del _name, _m
