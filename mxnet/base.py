@@ -84,7 +84,13 @@ class NotSupportedForSparseNDArray(MXNetError):
 numeric_types = (float, int, _np.generic, numbers.Number)
 integer_types = (int, _np.integer)
 string_types = (str,)
-py_str = str
+
+
+def py_str(x) -> str:
+    """Text from the bytes a C callback passes (MXNet's ``base.py_str``); text passes."""
+    return x.decode("utf-8") if isinstance(x, (bytes, bytearray)) else str(x)
+
+
 mx_real_t = _np.float32  # MXNet's default real type
 mx_uint = ctypes.c_uint
 mx_int = ctypes.c_int

@@ -33,6 +33,33 @@ def _is_symbol(x) -> bool:
     return isinstance(x, Symbol)
 
 
+def _run_hooked(prog, tensors, aux, hook, ctx):
+    """Run ``prog`` step by step, reporting each operator's outputs (and with monitor_all
+    its inputs) to the op hook under MXNet's names."""
+    from .._executor._monitor import input_labels
+
+    callback, monitor_all = hook
+    op_of = {}
+    for node in prog.nodes:
+        if node.op is None:
+            continue
+        for name in node.output_names():
+            op_of[name] = node.op.name
+        if monitor_all:
+            for _var, label in input_labels(node):
+                op_of[label] = node.op.name
+
+    def monitor(name, t):
+        op = op_of.get(name)
+        if op is not None:
+            callback(name.encode(), op.encode(), ndarray.NDArray._wrap(t, ctx))
+
+    if _state.is_recording:
+        return prog.run(tensors, aux, _state.is_train, monitor=monitor, monitor_all=monitor_all)
+    with torch.no_grad():
+        return prog.run(tensors, aux, _state.is_train, monitor=monitor, monitor_all=monitor_all)
+
+
 def _flatten(args, inout_str):
     if isinstance(args, ndarray.NDArray):
         return [args], 0
@@ -168,6 +195,18 @@ class HybridBlock(Block):
         self._cached_graph = ()
         self._cached_op = None
         self._callables = {}
+
+    def register_op_hook(self, callback, monitor_all=False):
+        """Call ``callback(node_name, op_name, array)`` for every operator output of this
+        block's hybridized graph (``monitor_all``: inputs too), names as bytes like MXNet's.
+
+        Examples
+        --------
+        >>> net.register_op_hook(lambda name, op, arr: print(name, op))  # doctest: +SKIP
+        """
+        self.__dict__["_op_hook"] = (callback, bool(monitor_all))
+        for cld in self._children.values():
+            cld.register_op_hook(callback, monitor_all)
 
     def hybridize(self, active=True, **kwargs):
         """Trace this block to a Symbol on the next call (``static_alloc``/``static_shape``
@@ -345,7 +384,10 @@ class HybridBlock(Block):
         tensors = [flat[src]._t if src.__class__ is int else src.data(ctx)._t
                    for src in in_src]
         aux = [p.data(ctx)._t for p in aux_params]
-        if _state.is_recording:
+        hook = self.__dict__.get("_op_hook")
+        if hook is not None:
+            outs = _run_hooked(fn.prog, tensors, aux, hook, ctx)
+        elif _state.is_recording:
             outs = fn(tensors, aux, _state.is_train)
         else:  # outside autograd.record() no graph is built
             if conv:
@@ -388,6 +430,8 @@ class HybridBlock(Block):
 
         def fn(inputs, aux, is_train):
             return prog.run(inputs, aux, is_train, compile=use_compile)
+
+        fn.prog = prog  # (an op hook runs the program step by step)
 
         data_pos = {v.name: i for i, v in enumerate(graph_inputs) if v is not None}
         params = {p.name: p for p in self.collect_params().values()}

@@ -357,6 +357,14 @@ class Block:
         handle.attach(self._forward_hooks, hook)
         return handle
 
+    def register_op_hook(self, callback, monitor_all=False):
+        """Call ``callback(node_name, op_name, array)`` for the operator outputs (with
+        ``monitor_all`` also the inputs) of every hybridized block inside this one (names are
+        bytes, as MXNet's C callback passes them; eager blocks report nothing, as in MXNet).
+        """
+        for cld in self._children.values():
+            cld.register_op_hook(callback, monitor_all)
+
     def apply(self, fn):
         """Call ``fn(block)`` on every child (recursively) and then on this block."""
         for cld in self._children.values():

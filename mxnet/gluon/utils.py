@@ -11,7 +11,8 @@ import numpy as np
 
 from .parameter import _brief_print_list, shape_is_known  # noqa: F401
 
-__all__ = ["split_data", "split_and_load", "clip_global_norm", "check_sha1", "download"]
+__all__ = ["split_data", "split_and_load", "clip_global_norm", "check_sha1", "download",
+           "replace_file"]
 
 
 def _is_np_array_obj(x) -> bool:
@@ -215,3 +216,24 @@ def _get_repo_url():
 
 def _get_repo_file_url(namespace, filename):
     return f"{_get_repo_url()}{namespace}/{filename}"
+
+
+def replace_file(src, dst):
+    """Move ``src`` over ``dst`` atomically; on failure remove ``src`` and raise OSError."""
+    try:
+        os.replace(src, dst)
+    except OSError:
+        try:
+            os.remove(src)
+        except OSError:
+            pass
+        raise OSError(f"Moving downloaded temp file - {src}, to {dst} failed. Please retry "
+                      "the download.") from None
+
+
+def __getattr__(name):
+    if name == "HookHandle":  # defined with Block (which imports this module)
+        from .block import HookHandle
+
+        return HookHandle
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
