@@ -228,8 +228,21 @@ class HybridBlock(Block):
         """Override to define the computation with ``F`` (``mx.nd`` or ``mx.sym``)."""
         raise abstract(self, "hybrid_forward")
 
-    def optimize_for(self, x, *args, backend=None, **kwargs):
-        raise MXNetError("HybridBlock.optimize_for: subgraph backends are not supported")
+    def optimize_for(self, x, *args, backend=None, clear=False, static_alloc=False,
+                     static_shape=False, inline_limit=2, forward_bulk_size=None,
+                     backward_bulk_size=None, **kwargs):
+        """Hybridize for ``backend`` and run one forward pass on ``x`` (returns None, as
+        MXNet). The graph is not partitioned: mxnet-ng's programs fuse by themselves (see
+        ``Symbol.optimize_for``); unknown backend names raise MXNetError."""
+        if backend is not None:
+            from ..symbol._frontend import _check_backend
+
+            _check_backend("optimize_for", backend)
+        if clear:
+            self._clear_cached_op()
+        self.hybridize(True, static_alloc=static_alloc, static_shape=static_shape,
+                       inline_limit=inline_limit)
+        self(x, *args)
 
     # -- eager / symbolic dispatch ------------------------------------------------------
     def _eager_forward(self, x):

@@ -39,3 +39,14 @@ def test_op_hook_on_eager_block_reports_nothing():
 
 def py(b):
     return mx.base.py_str(b)
+
+
+def test_optimize_for_hybridizes_and_runs():
+    net = _net()
+    assert net.optimize_for(mx.nd.ones((1, 4)), backend="MKLDNN") is None
+    assert net._active
+    assert net(mx.nd.ones((1, 4))).asnumpy().tolist() == [[12.0, 12.0]]
+    import pytest
+
+    with pytest.raises(mx.MXNetError, match="foo"):
+        net.optimize_for(mx.nd.ones((1, 4)), backend="foo")
