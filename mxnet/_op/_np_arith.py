@@ -268,6 +268,6 @@ register(OpDef("_npi_negative", _negative, infer_shape=_same_shape,
                doc="Numerical negative, element-wise (``mx.np.negative``).\n\n"
                    "Example: ``mx.np.negative(mx.np.array([1., -2.]))``"))
 register(OpDef("_npi_absolute", lambda attrs, x: x if x.dtype == torch.bool else torch.abs(x),
-               infer_shape=_same_shape,
+               infer_shape=_same_shape, aliases=("_npi_abs",),
                doc="Absolute value, element-wise (``mx.np.absolute``).\n\n"
                    "Example: ``mx.np.absolute(mx.np.array([1., -2.]))``"))

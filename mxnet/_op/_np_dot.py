@@ -14,7 +14,7 @@ import torch
 from .._dtype import dtype_name
 from ..base import MXNetError
 from ._params import Param
-from ._registry import OpDef, register
+from ._registry import OpDef, get_op, register
 
 __all__: list[str] = []
 
@@ -53,7 +53,36 @@ def _dot(attrs, a, b):
     return torch.tensordot(a, b, dims=([a.dim() - 1], [b.dim() - 2]))
 
 
-register(OpDef("_np_dot", _dot, inputs=("a", "b"),
+def _known(shape) -> bool:
+    return shape is not None and all(int(d) > 0 for d in shape)
+
+
+def _fill_dim(shapes: list, i: int, axis: int, value: int) -> None:
+    shp = shapes[i]
+    if shp is None or not len(shp):
+        return
+    shp = list(shp)
+    if int(shp[axis]) <= 0:  # unknown (0 in deferred initialization, -1 in NumPy shapes)
+        shp[axis] = value
+        shapes[i] = tuple(shp)
+
+
+def _dot_shape(attrs, shapes):
+    """Fill the contracted dimension of a partially known operand (a Gluon parameter whose
+    input size is deferred) from the other operand, as MXNet's np dot shape rule does.
+    Shapes still partial come back as None (unknown)."""
+    shapes = list(shapes)
+    a, b = shapes[0], shapes[1]
+    if a is not None and b is not None and len(a) and len(b):
+        b_axis = 0 if len(b) == 1 else -2
+        if _known(a) and not _known(b):
+            _fill_dim(shapes, 1, b_axis, int(a[-1]))
+        elif _known(b) and not _known(a):
+            _fill_dim(shapes, 0, -1, int(b[b_axis]))
+    return [s if s is None or _known(s) or not len(s) else None for s in shapes]
+
+
+register(OpDef("_np_dot", _dot, inputs=("a", "b"), infer_shape=_dot_shape,
                doc="Dot product of two arrays with NumPy's rules (``mx.np.dot``).\n\n"
                    "Example: ``mx.np.dot(mx.np.ones((2, 3)), mx.np.ones((3,)))``"))
 
@@ -132,9 +161,15 @@ register(OpDef("_npi_tensordot_int_axes", _tensordot_int, inputs=("a", "b"),
 
 def _einsum(attrs, *xs):
     op = "_npi_einsum"
-    _check_float(op, *xs, ints=True)
+    dts = {x.dtype for x in xs}
+    if len(dts) > 1:
+        raise MXNetError(f"Error in operator {op}: all operands must have one dtype, got "
+                         f"{sorted(dtype_name(d) for d in dts)}")
+    subscripts = attrs["subscripts"].replace(" ", "")
     try:
-        return torch.einsum(attrs["subscripts"], *xs)
+        if xs and xs[0].dtype in (torch.float16, torch.bfloat16):  # float32 accumulation
+            return torch.einsum(subscripts, *[x.to(torch.float32) for x in xs]).to(xs[0].dtype)
+        return torch.einsum(subscripts, *xs)
     except RuntimeError as e:
         raise MXNetError(f"Error in operator {op}: {e}") from None
 
@@ -145,3 +180,50 @@ register(OpDef("_npi_einsum", _einsum, inputs=("data",), variadic="num_args",
                        Param("optimize", "int", 0, doc="Contraction order optimisation")],
                doc="Einstein summation (``mx.np.einsum``).\n\n"
                    "Example: ``mx.np.einsum('ij,jk->ik', a, b)``"))
+
+
+def _trace(attrs, x):
+    op = "_np_trace"
+    nd = x.dim()
+    if nd < 2:
+        raise MXNetError(f"Error in operator {op}: trace needs an array of at least 2 "
+                         f"dimensions, got shape {_fmt(x.shape)}")
+    a1, a2 = attrs["axis1"], attrs["axis2"]
+    for a in (a1, a2):
+        if not -nd <= a < nd:
+            raise MXNetError(f"Error in operator {op}: axis {a} is out of range for shape "
+                             f"{_fmt(x.shape)}")
+    a1, a2 = a1 % nd, a2 % nd
+    if a1 == a2:
+        raise MXNetError(f"Error in operator {op}: axis1 and axis2 cannot refer to the same "
+                         "axis")
+    d = torch.diagonal(x, offset=attrs["offset"], dim1=a1, dim2=a2)
+    return torch.sum(d, dim=-1, dtype=x.dtype)
+
+
+register(OpDef("_np_trace", _trace,
+               params=[Param("offset", "int", 0, doc="Offset of the diagonal from the main one"),
+                       Param("axis1", "int", 0, doc="First axis of the 2-D sub-arrays"),
+                       Param("axis2", "int", 1, doc="Second axis of the 2-D sub-arrays")],
+               doc="Sum along a diagonal (``mx.np.trace``).\n\n"
+                   "Example: ``mx.np.trace(mx.np.eye(3))``"))
+
+
+def _polyval(attrs, p, x):
+    op = "_npi_polyval"
+    if p.dtype != x.dtype:
+        raise MXNetError(f"Error in operator {op}: Incompatible attr at 1-th input: expected "
+                         f"{dtype_name(p.dtype)}, got {dtype_name(x.dtype)}")
+    if p.dim() != 1:
+        raise MXNetError(f"Error in operator {op}: p must be 1-D, got shape {_fmt(p.shape)}")
+    r = torch.zeros_like(x)
+    for i in range(p.shape[0]):  # Horner's rule
+        r = r * x + p[i]
+    return r
+
+
+register(OpDef("_npi_polyval", _polyval, inputs=("p", "x"),
+               doc="A polynomial with coefficients ``p`` (highest power first) evaluated at "
+                   "``x`` (``mx.np.polyval``).\n\nExample: ``mx.np.polyval(p, x)``"))
+
+get_op("_np_dot").partial_shapes = True

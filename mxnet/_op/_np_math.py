@@ -93,6 +93,21 @@ def _keep_int(fn):
     return compute
 
 
+class _Cbrt(torch.autograd.Function):
+    """Cube root with MXNet's gradient ``1 / (3 * cbrt(x)**2)`` (inf at 0)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        y = torch.sign(x) * torch.abs(x).pow(1.0 / 3.0)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, g):
+        (y,) = ctx.saved_tensors
+        return g / (3.0 * y * y)
+
+
 def _unary_type(attrs, ins):
     if ins[0] == "bool":
         raise MXNetError("Unknown type enum 7 (boolean input is not supported)")
@@ -116,7 +131,7 @@ _UNARY = {
     "log2": (_float_math, torch.log2, "Base-2 logarithm"),
     "log1p": (_float_math, torch.log1p, "``log(1 + x)``"),
     "sqrt": (_float_math, torch.sqrt, "Square root"),
-    "cbrt": (_float_math, lambda x: torch.sign(x) * torch.abs(x).pow(1.0 / 3.0), "Cube root"),
+    "cbrt": (_float_math, lambda x: _Cbrt.apply(x), "Cube root"),
     "reciprocal": (_float_math, torch.reciprocal, "Reciprocal ``1/x``"),
     "sin": (_float_math, torch.sin, "Sine"), "cos": (_float_math, torch.cos, "Cosine"),
     "tan": (_float_math, torch.tan, "Tangent"),
@@ -142,10 +157,26 @@ _UNARY = {
 UNARY_NAMES = tuple(_UNARY)
 
 for _n, (_wrap, _fn, _d) in _UNARY.items():
-    register(OpDef(f"_npi_{_n}", _wrap(_fn), inputs=("x",), infer_shape=_same_shape, infer_out=_first_out,
+    register(OpDef(f"_npi_{_n}", _wrap(_fn), inputs=("x",), infer_shape=_same_shape,
+                   infer_out=_first_out,
                    infer_type=_unary_type,
                    doc=_doc(f"{_d}, element-wise (``mx.np.{_n}``).",
                             f"mx.np.{_n}(mx.np.array([1., 2.]))")))
+
+
+def _zero_grad_out(compute):
+    """Boolean outputs of a recorded float input still reach it in ``backward``, with a zero
+    gradient, as in MXNet (a float64 shadow, see ``mxnet._int_grad``)."""
+    from .. import _int_grad
+
+    def wrapped(attrs, x):
+        r = compute(attrs, x)
+        if x.requires_grad and not r.requires_grad and r.device.type != "meta":
+            r._mx_shadow = _int_grad._tie(r, x.to(torch.float64) * 0)
+            _int_grad.ACTIVE[0] = 1
+        return r
+
+    return wrapped
 
 
 def _logical_not(attrs, x):
@@ -169,11 +200,13 @@ def _bitwise_type(attrs, ins):
     return ins, [t]
 
 
-register(OpDef("_npi_logical_not", _logical_not, inputs=("x",), infer_shape=_same_shape, infer_out=_first_out,
+register(OpDef("_npi_logical_not", _zero_grad_out(_logical_not), inputs=("x",),
+               infer_shape=_same_shape, infer_out=_first_out,
                infer_type=_bool_type,
                doc=_doc("Logical NOT, element-wise (bool result).",
                         "mx.np.logical_not(mx.np.array([0., 1.]))")))
-register(OpDef("_npi_bitwise_not", _bitwise_not, inputs=("x",), infer_shape=_same_shape, infer_out=_first_out,
+register(OpDef("_npi_bitwise_not", _bitwise_not, inputs=("x",), infer_shape=_same_shape,
+               infer_out=_first_out,
                infer_type=_bitwise_type,
                doc=_doc("Bitwise NOT of integers, element-wise (``mx.np.invert``).",
                         "mx.np.invert(mx.np.array([1, 2], dtype='int32'))")))
@@ -194,7 +227,8 @@ _PREDICATES = {
     "isneginf": (torch.isneginf, "negative infinity"),
 }
 for _n, (_fn, _d) in _PREDICATES.items():
-    register(OpDef(f"_npi_{_n}", _pred(_fn), inputs=("x",), infer_shape=_same_shape, infer_out=_first_out,
+    register(OpDef(f"_npi_{_n}", _zero_grad_out(_pred(_fn)), inputs=("x",),
+                   infer_shape=_same_shape, infer_out=_first_out,
                    infer_type=_bool_type,
                    doc=_doc(f"Whether each element is {_d} (bool result).",
                             f"mx.np.{_n}(mx.np.array([1., float('nan')]))")))
@@ -230,8 +264,8 @@ def _clip(attrs, x):
     y = x.to(torch.float64) if not _is_float(x) else x
     lo_t = torch.tensor(lo, dtype=y.dtype, device=y.device)
     hi_t = torch.tensor(hi, dtype=y.dtype, device=y.device)
-    # MXNet's order of tests: below a_min first, then above a_max (NaN passes through)
-    r = torch.where(y < lo_t, lo_t, torch.where(y > hi_t, hi_t, y))
+    # MXNet's order of tests: above a_max first, then below a_min (NaN passes through)
+    r = torch.where(y > hi_t, hi_t, torch.where(y < lo_t, lo_t, y))
     return r.to(x.dtype) if not _is_float(x) else r
 
 
@@ -252,7 +286,8 @@ def _nan_to_num(attrs, x):
     return torch.nan_to_num(x, nan=attrs["nan"], posinf=pos, neginf=neg)
 
 
-register(OpDef("_npi_nan_to_num", _nan_to_num, inputs=("data",), infer_shape=_same_shape, infer_out=_first_out,
+register(OpDef("_npi_nan_to_num", _nan_to_num, inputs=("data",), infer_shape=_same_shape,
+               infer_out=_first_out,
                params=[Param("copy", "bool", True, doc="Whether to return a copy"),
                        Param("nan", "float", 0.0, doc="Value for NaN"),
                        Param("posinf", "float_or_none", None, doc="Value for +inf"),
@@ -273,14 +308,40 @@ def _rev(fn):
     return lambda a, b: fn(b, a)
 
 
+def _pick(a, b, take_a):
+    """``a`` where ``take_a`` (ties go to the left input, as MXNet's gradient does), else
+    ``b``; NaN propagates."""
+    if a.is_floating_point():
+        take_a = take_a | torch.isnan(a)
+        return torch.where(torch.isnan(b) & ~torch.isnan(a), b, torch.where(take_a, a, b))
+    return torch.where(take_a, a, b)
+
+
+class _Arctan2(torch.autograd.Function):
+    """arctan2 with MXNet's gradients ``b/(a²+b²)`` and ``-a/(a²+b²)`` (NaN at the origin)."""
+
+    @staticmethod
+    def forward(ctx, a, b):
+        a, b = torch.broadcast_tensors(a, b)
+        ctx.save_for_backward(a, b)
+        return torch.atan2(a, b)
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors
+        d = a * a + b * b
+        return g * b / d, -g * a / d
+
+
 # name -> (torch function, input kind: "any" | "float" | "int", exact on integers, doc)
 _BINARY = {
-    "maximum": (torch.maximum, "any", True, "Element-wise maximum"),
-    "minimum": (torch.minimum, "any", True, "Element-wise minimum"),
+    "maximum": (lambda a, b: _pick(a, b, a >= b), "any", True, "Element-wise maximum"),
+    "minimum": (lambda a, b: _pick(a, b, a <= b), "any", True, "Element-wise minimum"),
     "copysign": (torch.copysign, "any", False, "First array with the sign of the second"),
     "ldexp": (_ldexp, "any", False, "``x1 * 2**x2``"),
     "hypot": (torch.hypot, "float", False, "``sqrt(x1**2 + x2**2)``"),
-    "arctan2": (torch.atan2, "float", False, "Quadrant-aware arc tangent of ``x1/x2``"),
+    "arctan2": (lambda a, b: _Arctan2.apply(a, b), "float", False,
+                "Quadrant-aware arc tangent of ``x1/x2``"),
     "lcm": (torch.lcm, "int", True, "Least common multiple of integers"),
     "bitwise_and": (torch.bitwise_and, "int", True, "Bitwise AND of integers"),
     "bitwise_or": (torch.bitwise_or, "int", True, "Bitwise OR of integers"),
@@ -361,7 +422,7 @@ def _scalar_kernel(name: str, fn, kind: str, exact: bool, reverse: bool):
             x = x.to(torch.int64)
         if not _is_float(x):  # the scalar is truncated and cast to the array's dtype
             s = torch.tensor(int(s), dtype=torch.int64).to(x.dtype).item()
-        if reverse and fn is torch.atan2 and _is_float(x):
+        if name == "_npi_rarctan2_scalar" and _is_float(x):
             return _RArctan2.apply(x, float(s))
         st = torch.tensor(s, dtype=torch.float64 if not _is_float(x) and not exact else
                           x.dtype if x.dtype not in (torch.float16, torch.bfloat16) else

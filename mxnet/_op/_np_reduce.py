@@ -98,6 +98,8 @@ def _sum_like(op: str, kind: str):
         y = x.to(acc)
         if kind == "sum":
             r = torch.sum(y, dim=axes, keepdim=True, dtype=acc)
+        elif y.requires_grad:
+            r = _Prod.apply(y, axes)
         else:
             r = y
             for a in axes:
@@ -155,6 +157,23 @@ register(OpDef("_np_prod", _int_grad_out(_sum_like("_np_prod", "prod")), inputs=
 
 # ---------------------------------------------------------------------------------------
 # max / min
+
+
+class _Prod(torch.autograd.Function):
+    """Product over ``axes`` (kept) with MXNet's gradient ``out / x`` (NaN at zeros)."""
+
+    @staticmethod
+    def forward(ctx, x, axes):
+        r = x
+        for a in axes:
+            r = torch.prod(r, dim=a, keepdim=True)
+        ctx.save_for_backward(x, r)
+        return r
+
+    @staticmethod
+    def backward(ctx, g):
+        x, r = ctx.saved_tensors
+        return g * r / x, None
 
 
 class _Extreme(torch.autograd.Function):

@@ -16,7 +16,7 @@ import numpy as _onp
 from .._op import _np_math  # noqa: F401  (registers the operators)
 from .._op._np_arith import NP_TABLE
 from ..base import MXNetError
-from .multiarray import NDArray
+from .multiarray import NDArray, ndarray
 from .multiarray import np_call as _np_call
 
 _UNARY_OPS = {
@@ -53,6 +53,15 @@ __all__ = sorted(set(_UNARY_OPS) | set(_BINARY_OPS) | set(_ARITH_OPS)
 def np_call(opname: str, inputs: list, attrs: dict, out=None):
     """``multiarray.np_call`` with MXNet's checks of ``out=``: its shape and dtype must be
     those of the result (no broadcasting or casting)."""
+    for x in inputs:
+        if isinstance(x, NDArray) and not isinstance(x, ndarray):
+            public = opname.split("_", 3)[-1] if opname.startswith("_np_") else opname[5:]
+            raise TypeError(f"Operator `{opname}` registered in backend is known as "
+                            f"`{public}` in Python. This is a numpy operator which can only "
+                            "accept MXNet numpy ndarrays, while received a legacy ndarray. "
+                            "Please call `as_np_ndarray()` upon the legacy ndarray to convert "
+                            "it to an MXNet numpy ndarray, and then feed the converted array "
+                            "to this operator.")
     if out is None or not isinstance(out, NDArray):
         return _np_call(opname, inputs, attrs, out)
     res = _np_call(opname, inputs, attrs)
@@ -216,6 +225,16 @@ round = around  # noqa: A001  (MXNet's name)
 round_ = around
 
 
+def _bound(name: str, v):
+    """A clip bound: a number, or a 0-d array read as its value (like MXNet's parsing)."""
+    if isinstance(v, NDArray):
+        if v.ndim == 0:
+            return float(v.item())
+        raise MXNetError(f"Invalid Parameter format for {name} expect float but value="
+                         f"'{v.asnumpy()}', in operator clip")
+    return v
+
+
 def clip(a, a_min, a_max, out=None):
     """Limit the values of ``a`` to ``[a_min, a_max]`` (either bound may be None).
 
@@ -231,8 +250,7 @@ def clip(a, a_min, a_max, out=None):
         return _onp.clip(a, a_min, a_max)
     lo = -math.inf if a_min is None else a_min
     hi = math.inf if a_max is None else a_max
-    if _is_array(lo) or _is_array(hi):
-        raise TypeError("clip: a_min and a_max must be scalars")
+    lo, hi = _bound("a_min", lo), _bound("a_max", hi)
     return np_call("_npi_clip", [a], {"a_min": float(lo), "a_max": float(hi)}, out)
 
 
@@ -258,7 +276,9 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None, **kwargs):
 
 # reductions and products live in _reduce; the ndarray methods in _math_methods
 from . import _math_methods  # noqa: E402,F401  (installs the ndarray methods)
+from ._fallback_math import *  # noqa: E402,F401,F403
+from ._fallback_math import __all__ as _fallback_all  # noqa: E402
 from ._reduce import *  # noqa: E402,F401,F403
 from ._reduce import __all__ as _reduce_all  # noqa: E402
 
-__all__ = sorted(set(__all__) | set(_reduce_all))
+__all__ = sorted(set(__all__) | set(_reduce_all) | set(_fallback_all))

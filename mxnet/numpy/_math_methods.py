@@ -7,6 +7,8 @@ exist on ``mx.np.ndarray`` but raise AttributeError: use the ``mx.np`` functions
 
 from __future__ import annotations
 
+import numpy as _onp
+
 from . import _math as m
 from . import _reduce as r
 from .multiarray import NDArray, attach_methods
@@ -90,7 +92,7 @@ def _bitwise(name: str, inplace: bool = False):
     fn = getattr(m, name)
 
     def method(self, other):
-        if not isinstance(other, NDArray) and not isinstance(other, (int, float, bool)):
+        if not isinstance(other, (NDArray, int, float, bool, _onp.generic)):
             return NotImplemented
         return fn(self, other, out=self) if inplace else fn(self, other)
 

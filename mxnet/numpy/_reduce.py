@@ -16,7 +16,7 @@ from .multiarray import NDArray
 
 __all__ = ["sum", "prod", "product", "mean", "std", "var", "max", "amax", "min", "amin",
            "argmax", "argmin", "all", "any", "sometrue", "cumsum", "average", "dot", "matmul",
-           "tensordot", "inner", "outer", "vdot", "einsum"]
+           "tensordot", "inner", "outer", "vdot", "einsum", "trace", "polyval"]
 
 _builtin_all = all
 
@@ -350,3 +350,31 @@ def einsum(*operands, **kwargs):
         _need(x, "operands")
     return np_call("_npi_einsum", arrays, {"num_args": len(arrays), "subscripts": subscripts,
                                            "optimize": int(bool(optimize))}, out)
+
+
+def trace(a, offset=0, axis1=0, axis2=1, out=None):
+    """Sum along the ``offset`` diagonal of the 2-D sub-arrays on ``axis1``/``axis2``.
+
+    Examples
+    --------
+    >>> from mxnet import np
+    >>> np.trace(np.arange(9).reshape(3, 3))
+    array(12.)
+    """
+    _need(a)
+    return np_call("_np_trace", [a], {"offset": int(offset), "axis1": int(axis1),
+                                      "axis2": int(axis2)}, out)
+
+
+def polyval(p, x):
+    """The polynomial with coefficients ``p`` (highest power first) evaluated at ``x``.
+
+    Examples
+    --------
+    >>> from mxnet import np
+    >>> np.polyval(np.array([1., 2., 3.]), np.array([1., 2.]))
+    array([ 6., 11.])
+    """
+    if not _is_array(p) or not _is_array(x):
+        raise TypeError("type not supported")
+    return np_call("_npi_polyval", [p, x], {})

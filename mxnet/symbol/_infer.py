@@ -100,7 +100,10 @@ def _infer_node(n: Node, shapes: dict) -> bool:
     outs_known = [shapes.get((id(n), i)) for i in range(nout)]
     if all(_complete(s) for s in ins) and all(_complete(s) for s in outs_known):
         return False
-    full = [s if _complete(s) else None for s in ins]
+    if getattr(n.op, "partial_shapes", False):  # the rule reads partially known shapes
+        full = [tuple(s) if s is not None else None for s in ins]
+    else:
+        full = [s if _complete(s) else None for s in ins]
     if full and full[0] is None and n.op.name == "FullyConnected":
         full[0] = _fc_data_from_out(n.parsed, ins[0], outs_known[0])
     back = n.op.infer_back_fn

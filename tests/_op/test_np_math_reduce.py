@@ -89,6 +89,10 @@ RECORDS = [
            ref=lambda a, b, axes: np.tensordot(a, b, axes)),
     Record("_npi_einsum", [M, K], params={"subscripts": "ij,jk->ik"}, grad=True,
            ref=lambda a, b, subscripts, **k: np.einsum(subscripts, a, b)),
+    Record("_np_trace", [X], params={"offset": 1, "axis1": 1, "axis2": 2}, grad=True,
+           ref=lambda x, offset=0, axis1=0, axis2=1: np.trace(x, offset, axis1, axis2)),
+    Record("_npi_polyval", [V, M], grad=True, rtol=1e-5, atol=1e-5,
+           ref=lambda p, x: np.polyval(p, x)),
 ]
 
 
