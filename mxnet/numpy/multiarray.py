@@ -14,7 +14,7 @@ import torch
 from .. import _deferred, _dtype, _freed, _int_grad
 from .._deferred import PENDING as _PENDING
 from .._int_grad import ACTIVE as _INT_ACTIVE
-from .._op._np_arith import NP_TABLE
+from .._op._np_arith import NP_TABLE, NpOperatorsMixin
 from .._op._registry import get_op
 from ..base import MXNetError, numeric_types
 from ..context import Context
@@ -79,7 +79,7 @@ def _scalar_attrs(other) -> dict:
             and not isinstance(other, bool)}
 
 
-class ndarray(NDArray):  # noqa: N801  (MXNet's class name)
+class ndarray(NpOperatorsMixin, NDArray):  # noqa: N801  (MXNet's class name)
     """An array with NumPy semantics on an MXNet context.
 
     Examples
@@ -161,44 +161,6 @@ class ndarray(NDArray):  # noqa: N801  (MXNet's class name)
     @property
     def T(self) -> ndarray:
         return self.transpose()
-
-    # Defined here (not only inherited) so that Python tries them before a classic NDArray's
-    # operator when a classic array is on the left: mixing the two raises TypeError.
-    def __radd__(self, o):
-        return self._binary("add", o, True)
-
-    def __rsub__(self, o):
-        return self._binary("sub", o, True)
-
-    def __rmul__(self, o):
-        return self._binary("mul", o, True)
-
-    def __rtruediv__(self, o):
-        return self._binary("div", o, True)
-
-    def __rmod__(self, o):
-        return self._binary("mod", o, True)
-
-    def __rpow__(self, o):
-        return self._binary("pow", o, True)
-
-    def __eq__(self, o):
-        return self._binary("eq", o)
-
-    def __ne__(self, o):
-        return self._binary("ne", o)
-
-    def __gt__(self, o):
-        return self._binary("gt", o)
-
-    def __ge__(self, o):
-        return self._binary("ge", o)
-
-    def __lt__(self, o):
-        return self._binary("lt", o)
-
-    def __le__(self, o):
-        return self._binary("le", o)
 
     __hash__ = NDArray.__hash__
 

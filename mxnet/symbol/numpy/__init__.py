@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as _onp
 
 from ..._op._arith import SYMBOL_TABLE
-from ..._op._np_arith import NP_TABLE
+from ..._op._np_arith import NP_TABLE, NpOperatorsMixin
 from ...base import numeric_types
 from ..symbol import Symbol
 
@@ -62,7 +62,7 @@ def _index_error(key):
                       f"key={key}")
 
 
-class _Symbol(Symbol):
+class _Symbol(NpOperatorsMixin, Symbol):
     """A symbol with NumPy semantics (MXNet's ``mxnet.symbol.numpy._Symbol``)."""
 
     __slots__ = ()
@@ -91,25 +91,6 @@ class _Symbol(Symbol):
             return np_symbol_call(table[2] if reflected else table[1], [self],
                                   {"scalar": float(other), "is_int": is_int})
         raise TypeError(f"type {type(other)} not supported")
-
-    # defined here so that Python tries them before a classic Symbol's operators
-    def __radd__(self, o):
-        return self._binary("add", o, True)
-
-    def __rsub__(self, o):
-        return self._binary("sub", o, True)
-
-    def __rmul__(self, o):
-        return self._binary("mul", o, True)
-
-    def __rtruediv__(self, o):
-        return self._binary("div", o, True)
-
-    def __rmod__(self, o):
-        return self._binary("mod", o, True)
-
-    def __rpow__(self, o):
-        return self._binary("pow", o, True)
 
     def __neg__(self):
         return np_symbol_call("_npi_multiply_scalar", [self], {"scalar": -1.0, "is_int": False})
