@@ -8,6 +8,8 @@ module, not this one, first).
 
 from __future__ import annotations
 
+import math
+
 import numpy as _onp
 import torch
 
@@ -184,8 +186,10 @@ def arange(start, stop=None, step=1, dtype=None, ctx=None, device=None) -> ndarr
         start, stop = 0, start
     if step == 0:
         raise MXNetError("arange: step must not be 0")
+    from .._op._np_create import arange_values
+
     c = _ctx(ctx, device)
-    vals = _onp.arange(start, stop, step, dtype=_onp.float64)
+    n = max(int(math.ceil((stop - start) / step)), 0)
     dt = _dtype.to_torch(_default_dtype(dtype))
-    t = torch.from_numpy(vals).to(dt)
-    return _wrap_tensor(t.to(c.torch_device) if c.torch_device.type != "cpu" else t, c)
+    # evaluated in the output dtype, as MXNet's kernel (float32: 0.3 * 3 = 0.90000004)
+    return _wrap_tensor(arange_values(start, step, n, dt, c.torch_device), c)

@@ -321,23 +321,35 @@ class ndarray(NpOperatorsMixin, NDArray):  # noqa: N801  (MXNet's class name)
             raise MXNetError(f"reshape: invalid target shape {shape}: only one -1 is allowed "
                              "and no other negative dimension (use npx.reshape for MXNet's "
                              "special codes)")
+        t = self._reshaped(shape)
+        if t.data_ptr() == self._t.data_ptr() and t.numel():
+            t = t.clone()  # MXNet's np reshape writes a new array (reshape_view shares)
+        return self._derived(t, self._ctx)
+
+    def _reshaped(self, shape):
         try:
-            t = self._t.reshape(shape)
+            return self._t.reshape(shape)
         except RuntimeError:
             raise MXNetError(f"reshape: cannot reshape array of size {self.size} into shape "
                              f"{shape}") from None
-        return self._derived(t, self._ctx)
 
     def reshape_view(self, *shape, **kwargs) -> ndarray:
-        """A reshaped view sharing this array's memory."""
-        return self.reshape(*shape, **kwargs)
+        """A reshaped view sharing this array's memory (the array must be contiguous)."""
+        shape = shape[0] if len(shape) == 1 and isinstance(shape[0], (list, tuple)) else shape
+        t = self._t
+        if not t.is_contiguous():
+            raise MXNetError("reshape_view: the array is not contiguous")
+        return self._derived(t.view(self._reshaped(tuple(int(d) for d in shape)).shape),
+                             self._ctx)
 
     def transpose(self, *axes) -> ndarray:
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (list, tuple))):
             axes = axes[0]
         if not axes:
             axes = tuple(range(self.ndim))[::-1]
-        return self._derived(self._t.permute(*[int(a) for a in axes]), self._ctx)
+        # a new array, as MXNet's np transpose (writing to it leaves this one unchanged)
+        t = self._t.permute(*[int(a) for a in axes]).clone(memory_format=torch.contiguous_format)
+        return self._derived(t, self._ctx)
 
     def flatten(self, order="C") -> ndarray:
         """A 1-D copy (NumPy semantics, unlike ``NDArray.flatten``)."""

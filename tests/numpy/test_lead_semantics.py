@@ -1,0 +1,22 @@
+"""MXNet 1.9.1's np copy semantics (reshape/transpose write new arrays; reshape_view shares)
+and float32 arange."""
+
+from mxnet import np
+
+
+def test_reshape_and_transpose_copy_reshape_view_shares():
+    a = np.arange(6)
+    b = a.reshape(2, 3)
+    b[0, 0] = 5
+    assert float(a[0]) == 0.0
+    t = b.T
+    t[0, 0] = 7
+    assert float(b[0, 0]) == 5.0
+    v = a.reshape_view(2, 3)
+    v[0, 0] = 9
+    assert float(a[0]) == 9.0
+
+
+def test_arange_is_evaluated_in_float32():
+    assert np.arange(0, 1, 0.3).tolist()[-1] == float(np.float32(0.3) * np.float32(3))
+    assert np.arange(2, 7, 2, dtype="int32").tolist() == [2, 4, 6]
