@@ -27,7 +27,7 @@ import torch
 
 from .base import MXNetError
 
-__all__ = ["ACTIVE", "make_leaf", "shadow", "link", "link_with", "graph_tensor"]
+__all__ = ["ACTIVE", "make_leaf", "shadow", "tie", "link", "link_with", "graph_tensor"]
 
 ACTIVE = [0]  # set once an integer array has been marked for gradients
 
@@ -50,7 +50,7 @@ def shadow(t: torch.Tensor):
     return getattr(t, "_mx_shadow", None)
 
 
-def _tie(real: torch.Tensor, sh: torch.Tensor) -> torch.Tensor:
+def tie(real: torch.Tensor, sh: torch.Tensor) -> torch.Tensor:
     """The exact values of ``real`` (as float64) with the gradient path of ``sh``."""
     return real.detach().to(torch.float64) + (sh - sh.detach())
 
@@ -75,9 +75,9 @@ def link(op, attrs: dict, inputs: list, res: tuple) -> tuple:
             continue
         if r.is_floating_point():
             if not r.requires_grad:
-                out[i] = _tie(r, s).to(r.dtype)
+                out[i] = tie(r, s).to(r.dtype)
         else:
-            r._mx_shadow = _tie(r, s)
+            r._mx_shadow = tie(r, s)
     return tuple(out)
 
 
@@ -88,7 +88,7 @@ def link_with(src, dst, fn) -> None:
         return
     res = fn(type(src)._wrap(sh, src._ctx))._t
     if res.shape == dst._t.shape:
-        dst._t._mx_shadow = _tie(dst._t, res)
+        dst._t._mx_shadow = tie(dst._t, res)
 
 
 def graph_tensor(arr) -> torch.Tensor:

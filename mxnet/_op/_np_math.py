@@ -172,7 +172,7 @@ def _zero_grad_out(compute):
     def wrapped(attrs, x):
         r = compute(attrs, x)
         if x.requires_grad and not r.requires_grad and r.device.type != "meta":
-            r._mx_shadow = _int_grad._tie(r, x.to(torch.float64) * 0)
+            r._mx_shadow = _int_grad.tie(r, x.to(torch.float64) * 0)
             _int_grad.ACTIVE[0] = 1
         return r
 

@@ -130,7 +130,7 @@ def _int_grad_out(compute):
         if src is None:
             return r
         rf = compute({**attrs, "dtype": "float64"}, src.to(torch.float64))
-        r._mx_shadow = _int_grad._tie(r, rf)
+        r._mx_shadow = _int_grad.tie(r, rf)
         _int_grad.ACTIVE[0] = 1
         return r
 

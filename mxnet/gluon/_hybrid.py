@@ -6,7 +6,7 @@ import warnings
 
 import torch
 
-from .. import _deferred, _freed, autograd, ndarray
+from .. import _deferred, _freed, _int_grad, autograd, ndarray
 from .._executor._fuse import fusion_enabled
 from .._op._state import state as _state
 from ..base import MXNetError, abstract
@@ -31,6 +31,30 @@ def _is_symbol(x) -> bool:
     except ImportError:
         return False
     return isinstance(x, Symbol)
+
+
+def _link_int_outputs(fn, tensors, aux, outs):
+    """Run the graph again on the float64 shadows of integer inputs marked for gradients
+    (see ``mxnet._int_grad``) and tie the outputs to that graph, as an imperative operator
+    does; graphs that refuse float inputs keep no gradient path."""
+    shadows = [_int_grad.shadow(t) for t in tensors]
+    if all(s is None for s in shadows):
+        return outs
+    try:
+        souts = fn([t if s is None else s for s, t in zip(shadows, tensors)], aux,
+                   _state.is_train)
+    except (MXNetError, RuntimeError, TypeError, ValueError):
+        return outs
+    res = list(outs)
+    for i, (r, s) in enumerate(zip(outs, souts)):
+        if not (s.requires_grad and s.is_floating_point()) or s.shape != r.shape:
+            continue
+        if r.is_floating_point():
+            if not r.requires_grad:
+                res[i] = _int_grad.tie(r, s).to(r.dtype)
+        else:
+            r._mx_shadow = _int_grad.tie(r, s)
+    return res
 
 
 def _run_hooked(prog, tensors, aux, hook, ctx):
@@ -402,6 +426,8 @@ class HybridBlock(Block):
             outs = _run_hooked(fn.prog, tensors, aux, hook, ctx)
         elif _state.is_recording:
             outs = fn(tensors, aux, _state.is_train)
+            if _int_grad.ACTIVE[0]:  # integer variables: their float64 shadows' graph
+                outs = _link_int_outputs(fn, tensors, aux, outs)
         else:  # outside autograd.record() no graph is built
             if conv:
                 # convolution graphs run faster with NHWC strides (same logical NCHW shapes):
