@@ -22,6 +22,7 @@ from ._math import *  # noqa: F401,F403  (A: element-wise math, reductions, prod
 from ._scalars import *  # noqa: F401,F403  (E: np.bool, finfo, NAN/NINF/PINF)
 from ._sort import *  # noqa: F401,F403  (C: sort/search/statistics)
 from . import linalg, random  # noqa: F401,E402  (C: np.linalg, np.random)
+from ._printing import genfromtxt, set_printoptions  # noqa: F401,E402
 
 # NumPy's scalar types and constants, as mx.np re-exports them
 bool_ = _onp.bool_

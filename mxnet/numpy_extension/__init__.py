@@ -14,4 +14,4 @@ from ..util import (is_np_array, is_np_shape, np_array, np_shape, reset_np,  # n
                     set_np, use_np, use_np_array, use_np_shape)
 from . import image, random  # noqa: F401
 from ._ops import *  # noqa: F401,F403
-from ._utils import load, save, waitall  # noqa: F401
+from ._utils import get_cuda_compute_capability, load, save, waitall  # noqa: F401

@@ -7,7 +7,7 @@ from ..ndarray import waitall as _nd_waitall
 from ..ndarray._serial import load_file, save_file
 from ..numpy.multiarray import ndarray, wrap
 
-__all__ = ["save", "load", "waitall"]
+__all__ = ["save", "load", "waitall", "get_cuda_compute_capability"]
 
 
 def save(file, arr) -> None:
@@ -52,3 +52,16 @@ def load(file):
 def waitall() -> None:
     """Wait until every pending computation has finished (MXNet's engine barrier)."""
     _nd_waitall()
+
+
+def get_cuda_compute_capability(ctx):
+    """The CUDA compute capability of GPU context ``ctx`` as an int (70 for ``sm_70``)."""
+    if ctx.device_type != "gpu":
+        raise ValueError("Expecting a gpu context to get cuda compute capability, while "
+                         f"received ctx {ctx}")
+    import torch
+
+    if not torch.cuda.is_available():
+        raise OSError("could not load any of: libcuda.so libcuda.dylib cuda.dll")
+    major, minor = torch.cuda.get_device_capability(ctx.device_id)
+    return major * 10 + minor

@@ -20,3 +20,24 @@ def test_reshape_and_transpose_copy_reshape_view_shares():
 def test_arange_is_evaluated_in_float32():
     assert np.arange(0, 1, 0.3).tolist()[-1] == float(np.float32(0.3) * np.float32(3))
     assert np.arange(2, 7, 2, dtype="int32").tolist() == [2, 4, 6]
+
+
+def test_set_printoptions_and_genfromtxt():
+    import io
+
+    import pytest
+
+    import mxnet as mx
+    from mxnet import npx
+
+    np.set_printoptions(precision=2)
+    try:
+        assert repr(np.array([1.23456])) == "array([1.23])"
+    finally:
+        np.set_printoptions(precision=8)
+    with pytest.raises(NotImplementedError):
+        np.set_printoptions(linewidth=3)
+    a = np.genfromtxt(io.StringIO("1,2\n3,4"), delimiter=",")
+    assert isinstance(a, np.ndarray) and a.shape == (2, 2)
+    with pytest.raises(ValueError, match="gpu context"):
+        npx.get_cuda_compute_capability(mx.cpu())
