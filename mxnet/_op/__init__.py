@@ -35,6 +35,17 @@ from . import (  # noqa: F401  (registration side effects)
     _calibrate,  # _contrib_calibrate_entropy
     _quant,  # _contrib_quantize_v2, _contrib_requantize
     _np_arith,  # mx.np operators (_npi_add...)
+    _np_math,
+    _np_reduce,
+    _np_dot,
+    _np_create,
+    _np_shape,
+    _np_join,
+    _np_select,
+    _np_sort,
+    _np_linalg,
+    _np_random,
+    _npx,  # mx.npx operators (_npx_relu, _npx_reshape...)
 )
 from ._apply import apply
 from ._params import Param

@@ -331,19 +331,22 @@ register(OpDef("_npi_choice", _choice, inputs=("input1", "input2"),
 def _multinomial(attrs, *tensors):
     n = attrs["n"]
     if tensors:
-        p = tensors[0].detach().to(_F64)
+        p = tensors[0].detach()
+        total = p.sum(-1)  # in the input's precision (float32 sums may round above 1)
+        p = p.to(_F64)
         dev = p.device
     else:
         dev = _device(attrs, ())
         p = torch.tensor(attrs["pvals"], dtype=_F64, device=dev)
+        total = p.sum(-1)
     size = () if attrs["size"] is None else tuple(attrs["size"])
     k = p.shape[-1]
     shape = size + (k,) if not tensors or p.dim() == 1 else size + tuple(p.shape)
     if dev.type == "meta":
         return torch.empty(shape, dtype=torch.int64, device="meta")
-    head = p[..., :-1].sum(-1)
-    if bool((head > 1.0 + 1e-12).any()):
-        raise MXNetError(f"Check failed: sum <= 1.0 + 1e-12 ({float(head.max()):g} vs. 1) : "
+    head = p[..., :-1].sum(-1)  # MXNet checks the sum of every probability (total)
+    if bool((total > 1.0 + 1e-12).any()):
+        raise MXNetError(f"Check failed: sum <= 1.0 + 1e-12 ({float(total.max()):g} vs. 1) : "
                          f"sum(pvals[:-1]) > 1.0")
     probs = torch.cat([p[..., :-1], (1 - head).clamp(min=0).unsqueeze(-1)], -1)
     flat = torch.broadcast_to(probs, shape).reshape(-1, k)

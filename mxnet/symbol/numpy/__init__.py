@@ -151,6 +151,10 @@ def __getattr__(name: str):
         raise AttributeError(name)
     from ... import numpy as _mx_np
 
+    if name in ("linalg", "random"):  # their front ends build symbols from symbol inputs
+        import importlib
+
+        return importlib.import_module(f"mxnet.numpy.{name}")
     fn = getattr(_mx_np, name, None)
     if fn is None or not callable(fn) or isinstance(fn, type):
         raise AttributeError(f"module 'mxnet.symbol.numpy' has no attribute '{name}'")

@@ -1,0 +1,73 @@
+"""Records for the ``mx.np.random`` / ``npx.random`` samplers (``_npi_uniform``,
+``_npi_normal``, ``_npi_choice``, ``_npi_multinomial``...): shapes, dtypes and ranges."""
+
+import numpy as np
+import pytest
+
+import mxnet as mx
+import mxnet.numpy.random  # noqa: F401  (registers the operators)
+from tests._op.harness import Record, run_record
+
+
+def _check(shape, dtype, lo=None, hi=None, integral=False):
+    def check(outs, ins):
+        o = outs[0]
+        assert o.shape == shape, f"shape {o.shape} != {shape}"
+        assert o.dtype == np.dtype(dtype), f"dtype {o.dtype} != {dtype}"
+        if lo is not None:
+            assert (o >= lo).all()
+        if hi is not None:
+            assert (o <= hi).all()
+        if integral:
+            assert (o == np.round(o)).all()
+
+    return check
+
+
+P = np.array([0.5, 2.0], dtype=np.float32)
+PR = np.array([0.2, 0.3, 0.5], dtype=np.float32)
+
+
+def _r(op, inputs, params, check, name=""):
+    return Record(op, inputs, params, check=check, symbolic=False, name=name)
+
+
+RECORDS = [
+    _r("_npi_uniform", [], {"low": 2.0, "high": 3.0, "size": (50,)}, _check((50,), "float32",
+                                                                            2.0, 3.0)),
+    _r("_npi_uniform_n", [P], {"low": None, "high": 3.0, "size": (4,)},
+       _check((4, 2), "float32", 0.5, 3.0)),
+    _r("_npi_normal", [], {"loc": 0.0, "scale": 1.0, "size": (3, 2), "dtype": "float64"},
+       _check((3, 2), "float64")),
+    _r("_npi_normal_n", [P, P], {"loc": None, "scale": None, "size": (3,)},
+       _check((3, 2), "float32")),
+    _r("_npi_gamma", [P], {"shape": None, "scale": 2.0}, _check((2,), "float32", 0.0)),
+    _r("_npi_logistic", [], {"loc": 0.0, "scale": 1.0, "size": (4,)}, _check((4,), "float32")),
+    _r("_npi_gumbel", [P], {"loc": None, "scale": 1.0, "size": (3, 2)},
+       _check((3, 2), "float32")),
+    _r("_npi_exponential", [], {"scale": 2.0, "size": (5,)}, _check((5,), "float32", 0.0)),
+    _r("_npi_rayleigh", [P], {"scale": None}, _check((2,), "float32", 0.0)),
+    _r("_npi_weibull", [], {"a": 2.0, "size": (5,)}, _check((5,), "float32", 0.0)),
+    _r("_npi_pareto", [], {"a": 2.0, "size": (5,)}, _check((5,), "float32", 0.0)),
+    _r("_npi_powerd", [], {"a": 2.0, "size": (5,)}, _check((5,), "float32", 0.0, 1.0)),
+    _r("_npi_bernoulli", [], {"prob": 0.5, "logit": None, "is_logit": False, "size": (6,),
+                              "dtype": "bool"}, _check((6,), "bool")),
+    _r("_npi_choice", [], {"a": 5, "size": (5,), "replace": False},
+       lambda outs, ins: np.testing.assert_array_equal(np.sort(outs[0]), np.arange(5))),
+    _r("_npi_choice", [PR], {"a": 3, "size": (4,), "weighted": True},
+       _check((4,), "int64", 0, 2), name="choice_weighted"),
+    _r("_npi_multinomial", [], {"n": 5, "pvals": (0.2, 0.8), "size": (3,)},
+       lambda outs, ins: np.testing.assert_array_equal(outs[0].sum(-1), [5, 5, 5])),
+    _r("_npi_random_randint", [], {"low": 2, "high": 5, "shape": (10,), "dtype": "int64"},
+       _check((10,), "int64", 2, 4)),
+    _r("_npi_shuffle", [np.arange(6, dtype=np.float32)], {},
+       lambda outs, ins: np.testing.assert_array_equal(np.sort(outs[0]), ins[0])),
+    _r("_npi_mvn_fallback", [np.zeros(2, np.float32), np.eye(2, dtype=np.float32)],
+       {"size": (3,)}, _check((3, 2), "float32")),
+]
+
+
+@pytest.mark.parametrize("rec", RECORDS, ids=lambda r: r.id)
+def test_record(rec):
+    mx.random.seed(0)
+    run_record(rec)

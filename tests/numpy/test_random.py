@@ -1,0 +1,91 @@
+"""mx.np.random front ends: shapes, dtypes, seeding, gradients and errors (MXNet 1.9.1)."""
+
+import numpy as onp
+import pytest
+
+import mxnet as mx
+from mxnet import autograd
+from mxnet import numpy as np
+from mxnet.base import MXNetError
+
+R = np.random
+
+
+def test_shapes_and_dtypes():
+    assert R.uniform().shape == () and R.uniform().dtype == onp.float32
+    assert R.uniform(size=(2, 3)).shape == (2, 3)
+    assert R.uniform(np.zeros((2, 1)), np.ones(3)).shape == (2, 3)
+    assert R.uniform(size=2, dtype="float64").dtype == onp.float64
+    assert R.normal(np.zeros(3), 1.0).shape == (3,)
+    assert R.randn(2, 3).shape == (2, 3) and R.rand(2).shape == (2,)
+    r = R.randint(5, size=(2,))
+    assert r.dtype == onp.int64 and R.randint(5).shape == ()
+    assert R.randint(2, 5, size=3, dtype="int32").dtype == onp.int32
+    for f in (lambda: R.gamma(2.0, size=3), lambda: R.beta(2.0, 3.0, size=3),
+              lambda: R.chisquare(2.0, size=3), lambda: R.exponential(size=3),
+              lambda: R.weibull(2.0, size=3), lambda: R.pareto(2.0, size=3),
+              lambda: R.power(2.0, size=3), lambda: R.rayleigh(size=3),
+              lambda: R.logistic(size=3), lambda: R.gumbel(size=3),
+              lambda: R.lognormal(size=3)):
+        s = f()
+        assert s.shape == (3,) and s.dtype == onp.float32
+    assert R.exponential(np.array([1.0, 2.0], dtype="float64")).dtype == onp.float32
+    assert R.choice(5, size=3).dtype == onp.int64 and R.choice(5).shape == ()
+    assert sorted(R.choice(5, size=5, replace=False).tolist()) == [0, 1, 2, 3, 4]
+    assert R.choice(np.array([1.5, 2.5, 3.5]), size=(2, 2)).dtype == onp.float32
+    m = R.multinomial(5, [0.2, 0.3, 0.5], size=(2,))
+    assert m.shape == (2, 3) and m.dtype == onp.int64 and m.sum(-1).tolist() == [5, 5]
+    assert R.multinomial(5, np.array([0.2, 0.8]), size=3).shape == (3, 2)
+    assert R.multivariate_normal(np.zeros(2), np.eye(2), size=(3,)).shape == (3, 2)
+
+
+def test_seeded():
+    mx.random.seed(7)
+    a = R.normal(size=(4,)).asnumpy()
+    b = R.randint(0, 100, size=(4,)).asnumpy()
+    mx.random.seed(7)
+    onp.testing.assert_array_equal(a, R.normal(size=(4,)).asnumpy())
+    onp.testing.assert_array_equal(b, R.randint(0, 100, size=(4,)).asnumpy())
+
+
+def test_shuffle_in_place():
+    x = np.arange(10)
+    assert R.shuffle(x) is None
+    assert sorted(x.tolist()) == list(range(10))
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="scale < 0"):
+        R.normal(scale=-1.0, size=(2,)).asnumpy()
+    with pytest.raises(ValueError, match="expect a > 0"):
+        R.weibull(0.0, size=2).asnumpy()
+    with pytest.raises(ValueError, match="expect shape > 0"):
+        R.gamma(-1.0, size=2).asnumpy()
+    with pytest.raises(MXNetError):
+        R.uniform(size=2, dtype="int32")
+    with pytest.raises(MXNetError, match="sum\\(pvals"):
+        R.multinomial(3, [0.7, 0.8])
+    with pytest.raises(MXNetError, match="high >= param.low"):
+        R.randint(5, 2, size=3).asnumpy()
+
+
+def test_pathwise_gradients():
+    def grad(f, n=1):
+        xs = [np.array([1.5, 2.0]) for _ in range(n)]
+        for x in xs:
+            x.attach_grad()
+        with autograd.record():
+            y = f(*xs)
+        y.backward()
+        return y.asnumpy(), [x.grad.asnumpy() for x in xs]
+
+    y, (gl, gs) = grad(lambda loc, scale: R.normal(loc, scale), 2)
+    onp.testing.assert_allclose(gl, [1, 1])
+    y, (g,) = grad(lambda s: R.exponential(s))
+    onp.testing.assert_allclose(g, y / onp.array([1.5, 2.0]), rtol=1e-5)
+    y, (g,) = grad(lambda s: R.rayleigh(s))
+    onp.testing.assert_allclose(g, y / onp.array([1.5, 2.0]), rtol=1e-5)
+    _, (g1, g2) = grad(lambda lo, hi: R.uniform(lo, hi + 1), 2)
+    assert (g1 == 0).all() and (g2 == 0).all()  # MXNet: no gradient for uniform
+    _, (g,) = grad(lambda a: R.normal(a, 2.0, size=(3, 2)))
+    onp.testing.assert_allclose(g, [3, 3])
