@@ -276,47 +276,26 @@ register(OpDef("_npi_absolute", lambda attrs, x: x if x.dtype == torch.bool else
 class NpOperatorsMixin:
     """The reflected and comparison operators of ``mx.np.ndarray`` and ``mx.sym.np._Symbol``.
 
-    Defined on the NumPy classes themselves (not only inherited from the classic ones) so that
-    Python tries them first when a classic array or symbol is the left operand: mixing the
-    two then raises MXNet's TypeError instead of silently using the classic operator.
+    They are installed on this class itself (not only inherited from the classic
+    ``ArithMixin``) so that Python tries them first when a classic array or symbol is the left
+    operand: mixing the two then raises MXNet's TypeError instead of silently using the
+    classic operator.
     """
 
     __slots__ = ()
-
-    def __radd__(self, o):
-        return self._binary("add", o, True)
-
-    def __rsub__(self, o):
-        return self._binary("sub", o, True)
-
-    def __rmul__(self, o):
-        return self._binary("mul", o, True)
-
-    def __rtruediv__(self, o):
-        return self._binary("div", o, True)
-
-    def __rmod__(self, o):
-        return self._binary("mod", o, True)
-
-    def __rpow__(self, o):
-        return self._binary("pow", o, True)
-
-    def __eq__(self, o):
-        return self._binary("eq", o)
-
-    def __ne__(self, o):
-        return self._binary("ne", o)
-
-    def __gt__(self, o):
-        return self._binary("gt", o)
-
-    def __ge__(self, o):
-        return self._binary("ge", o)
-
-    def __lt__(self, o):
-        return self._binary("lt", o)
-
-    def __le__(self, o):
-        return self._binary("le", o)
-
     __hash__ = object.__hash__  # (defining __eq__ would otherwise make instances unhashable)
+
+
+def _np_operator(kind: str, reflected: bool):
+    def method(self, o):
+        return self._binary(kind, o, reflected)
+
+    return method
+
+
+for _dunder, _kind, _refl in (
+        ("__radd__", "add", True), ("__rsub__", "sub", True), ("__rmul__", "mul", True),
+        ("__rtruediv__", "div", True), ("__rmod__", "mod", True), ("__rpow__", "pow", True),
+        ("__eq__", "eq", False), ("__ne__", "ne", False), ("__gt__", "gt", False),
+        ("__ge__", "ge", False), ("__lt__", "lt", False), ("__le__", "le", False)):
+    setattr(NpOperatorsMixin, _dunder, _np_operator(_kind, _refl))

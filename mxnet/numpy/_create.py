@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as _onp
 
 from .._op import _np_create  # noqa: F401  (registers the creation operators)
+from ..base import MXNetNotSupportedError
 from ..context import Context
 from ._call import call as np_call
 from .multiarray import NDArray
@@ -67,9 +68,9 @@ def identity(n, dtype=None, ctx=None):
 def _check_range_args(start, stop, axis):
     if isinstance(start, (list, _onp.ndarray, NDArray)) or \
             isinstance(stop, (list, _onp.ndarray, NDArray)):
-        raise NotImplementedError("start and stop only support int")
+        raise MXNetNotSupportedError("start and stop only support int")
     if axis != 0:
-        raise NotImplementedError("the function only support axis 0")
+        raise MXNetNotSupportedError("the function only support axis 0")
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, ctx=None):
@@ -143,7 +144,7 @@ def meshgrid(*xi, **kwargs):
     if kwargs:
         raise TypeError(f"meshgrid() got unexpected keyword arguments {sorted(kwargs)}")
     if sparse:
-        raise NotImplementedError("sparse=False is not implemented")
+        raise MXNetNotSupportedError("sparse=False is not implemented")
     if indexing not in ("xy", "ij"):
         raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
     n = len(xi)

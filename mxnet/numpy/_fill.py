@@ -14,7 +14,7 @@ import numpy as _onp
 import torch
 
 from .. import _dtype
-from ..base import MXNetError
+from ..base import MXNetError, MXNetNotSupportedError
 from ..context import Context, current_context
 from ..ndarray.ndarray import NDArray
 from .multiarray import ndarray
@@ -91,7 +91,7 @@ def _shape(shape) -> tuple:
 
 def _check_order(order, name: str) -> None:
     if order != "C":
-        raise NotImplementedError(f"`{name}` only supports order equal to `C`, while received "
+        raise MXNetNotSupportedError(f"`{name}` only supports order equal to `C`, while received "
                                   f"{order}")
 
 

@@ -15,7 +15,7 @@ import numpy as _onp
 
 from .._op import _np_math  # noqa: F401  (registers the operators)
 from .._op._np_arith import NP_TABLE
-from ..base import MXNetError
+from ..base import MXNetError, MXNetNotSupportedError
 from .multiarray import NDArray, ndarray
 from .multiarray import np_call as _np_call
 
@@ -146,7 +146,7 @@ def check_ufunc_kwargs(name: str, kwargs: dict, unary: bool) -> None:
         if value != _UFUNC_DEFAULTS[key]:
             if _legal(key, value):
                 tail = f" for operator {name}" if unary else ""
-                raise NotImplementedError(f"{key}={value} is not implemented yet{tail}")
+                raise MXNetNotSupportedError(f"{key}={value} is not implemented yet{tail}")
             raise TypeError(f"{key}={value} not understood for operator {name}" if unary
                             else f"{key} {value} not understood")
 

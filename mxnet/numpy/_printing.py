@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as _onp
 
+from ..base import MXNetNotSupportedError
+
 __all__ = ["set_printoptions", "genfromtxt"]
 
 
@@ -18,7 +20,7 @@ def set_printoptions(precision=None, threshold=None, **kwarg):
     >>> np.set_printoptions(precision=2)  # doctest: +SKIP
     """
     if kwarg:
-        raise NotImplementedError("mxnet.numpy.set_printoptions only supports parameters "
+        raise MXNetNotSupportedError("mxnet.numpy.set_printoptions only supports parameters "
                                   "precision and threshold for now.")
     _onp.set_printoptions(precision=precision, threshold=threshold)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as _onp
 
 from .._op import _np_select  # noqa: F401  (registers the operators)
-from ..base import numeric_types
+from ..base import MXNetNotSupportedError, numeric_types
 from ._call import call as np_call
 from .multiarray import NDArray, attach_methods
 
@@ -24,7 +24,7 @@ def take(a, indices, axis=None, mode="raise", out=None):
     array([4., 6.])
     """
     if mode not in ("raise", "wrap", "clip"):
-        raise NotImplementedError(f"function take does not support mode '{mode}'")
+        raise MXNetNotSupportedError(f"function take does not support mode '{mode}'")
     if axis is None:
         flat = np_call("_np_reshape", [a], {"newshape": (-1,), "order": "C"})
         return np_call("_npi_take", [flat, indices], {"axis": 0, "mode": mode}, out)
@@ -158,7 +158,7 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
     array([3., 5.])
     """
     if prepend is not None or append is not None:
-        raise NotImplementedError("prepend and append options are not supported yet")
+        raise MXNetNotSupportedError("prepend and append options are not supported yet")
     return np_call("_npi_diff", [a], {"n": n, "axis": axis})
 
 
@@ -200,7 +200,7 @@ def unravel_index(indices, shape, order="C"):
     from .multiarray import array
 
     if order != "C":
-        raise NotImplementedError("Do not support column-major (Fortran-style) order at this "
+        raise MXNetNotSupportedError("Do not support column-major (Fortran-style) order at this "
                                   "moment")
     if not isinstance(indices, NDArray):
         res = _onp.unravel_index(indices, shape)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as _onp
 
 from .._op import _np_shape  # noqa: F401  (registers the operators)
-from ..base import MXNetError, numeric_types
+from ..base import MXNetError, MXNetNotSupportedError, numeric_types
 from ._call import as_list
 from ._call import call as np_call
 from .multiarray import NDArray, attach_methods
@@ -48,7 +48,7 @@ def reshape(a, newshape, order="C", out=None):
     (2, 3)
     """
     if order != "C":
-        raise NotImplementedError("reshape: only order='C' is supported")
+        raise MXNetNotSupportedError("reshape: only order='C' is supported")
     return np_call("_np_reshape", [a], {"newshape": _tuple(newshape), "order": order}, out)
 
 
@@ -199,7 +199,7 @@ def ravel(x, order="C"):
     (4,)
     """
     if order == "F":
-        raise NotImplementedError("order F is not supported")
+        raise MXNetNotSupportedError("order F is not supported")
     if isinstance(x, numeric_types):
         return _onp.reshape(x, -1)
     return np_call("_np_reshape", [x], {"newshape": (-1,), "order": "C"})

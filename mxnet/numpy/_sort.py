@@ -11,7 +11,7 @@ import functools
 import numpy as _onp
 
 from .._op import _np_sort  # noqa: F401  (registers the operators)
-from ..base import numeric_types
+from ..base import MXNetNotSupportedError, numeric_types
 from ..ndarray.ndarray import NDArray
 from .multiarray import array, attach_methods, ndarray, np_call
 
@@ -33,7 +33,7 @@ def sort(a, axis=-1, kind=None, order=None):
            [0., 2.]])
     """
     if order is not None:
-        raise NotImplementedError("order not supported here")
+        raise MXNetNotSupportedError("order not supported here")
     return np_call("_npi_sort", [a], {"axis": axis, "is_ascend": True})
 
 
@@ -47,7 +47,7 @@ def argsort(a, axis=-1, kind=None, order=None):
     array([1, 2, 0], dtype=int64)
     """
     if order is not None:
-        raise NotImplementedError("order not supported here")
+        raise MXNetNotSupportedError("order not supported here")
     return np_call("_npi_argsort", [a], {"axis": axis, "is_ascend": True, "dtype": "int64"})
 
 
@@ -98,19 +98,19 @@ def histogram(a, bins=10, range=None, normed=None, weights=None, density=None): 
     [array([3, 1], dtype=int64), array([0., 4., 8.])]
     """
     if normed is True:
-        raise NotImplementedError("normed is not supported yet...")
+        raise MXNetNotSupportedError("normed is not supported yet...")
     if weights is not None:
-        raise NotImplementedError("weights is not supported yet...")
+        raise MXNetNotSupportedError("weights is not supported yet...")
     if density is True:
-        raise NotImplementedError("density is not supported yet...")
+        raise MXNetNotSupportedError("density is not supported yet...")
     if isinstance(bins, numeric_types):
         if range is None:
-            raise NotImplementedError("automatic range is not supported yet...")
+            raise MXNetNotSupportedError("automatic range is not supported yet...")
         return np_call("_npi_histogram", [a], {"bin_cnt": bins, "range": range})
     if isinstance(bins, (list, tuple)):
-        raise NotImplementedError("array_like bins is not supported yet...")
+        raise MXNetNotSupportedError("array_like bins is not supported yet...")
     if isinstance(bins, str):
-        raise NotImplementedError("string bins is not supported yet...")
+        raise MXNetNotSupportedError("string bins is not supported yet...")
     if isinstance(bins, NDArray) or _is_sym(bins):
         return np_call("_npi_histogram", [a, bins], {})
     raise ValueError("np.histogram fails with", locals())
@@ -118,7 +118,7 @@ def histogram(a, bins=10, range=None, normed=None, weights=None, density=None): 
 
 def _percentile(a, q, axis, out, overwrite_input, interpolation, keepdims, scale):
     if overwrite_input is not None:
-        raise NotImplementedError("overwrite_input is not supported yet")
+        raise MXNetNotSupportedError("overwrite_input is not supported yet")
     attrs = {"axis": axis, "interpolation": interpolation, "keepdims": keepdims}
     if isinstance(q, numeric_types) and not isinstance(q, _onp.ndarray):
         attrs["q_scalar"] = q * scale

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as _onp
 
 from .._op import _np_linalg  # noqa: F401  (registers the operators)
+from ..base import MXNetNotSupportedError
 from ..ndarray.ndarray import NDArray
 from ._sort import _fallback
 from .multiarray import np_call
@@ -178,7 +179,7 @@ def pinv(a, rcond=1e-15, hermitian=False):
            [0.  , 0.25]])
     """
     if hermitian is True:
-        raise NotImplementedError("hermitian is not supported yet...")
+        raise MXNetNotSupportedError("hermitian is not supported yet...")
     if _onp.isscalar(rcond):
         return np_call("_npi_pinv_scalar_rcond", [a], {"rcond": rcond, "hermitian": hermitian})
     return np_call("_npi_pinv", [a, rcond], {"hermitian": hermitian})

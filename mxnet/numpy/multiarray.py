@@ -16,7 +16,7 @@ from .._deferred import PENDING as _PENDING
 from .._int_grad import ACTIVE as _INT_ACTIVE
 from .._op._np_arith import NP_TABLE, NpOperatorsMixin
 from .._op._registry import get_op
-from ..base import MXNetError, numeric_types
+from ..base import MXNetError, MXNetNotSupportedError, numeric_types
 from ..context import Context
 from ..ndarray._indexing import ASSIGN_IN_GRAPH, INPLACE_IN_RECORD
 from ..ndarray._invoke import invoke
@@ -286,7 +286,7 @@ class ndarray(NpOperatorsMixin, NDArray):  # noqa: N801  (MXNet's class name)
     def copy(self, order="C") -> ndarray:
         """A new array with the same values (only ``order='C'`` is supported)."""
         if order != "C":
-            raise NotImplementedError(f"ndarray.copy only supports order='C', while received "
+            raise MXNetNotSupportedError(f"ndarray.copy only supports order='C', while received "
                                       f"{order}")
         return _as_np(NDArray.copy(self))
 
@@ -312,7 +312,7 @@ class ndarray(NpOperatorsMixin, NDArray):  # noqa: N801  (MXNet's class name)
         """Reshape with NumPy's rules (one ``-1`` allowed); ``order`` must be 'C'."""
         order = kwargs.pop("order", "C")
         if order != "C":
-            raise NotImplementedError(f"only supports C-order, while received {order}")
+            raise MXNetNotSupportedError(f"only supports C-order, while received {order}")
         if kwargs:
             raise TypeError(f"reshape() got unexpected keyword arguments {sorted(kwargs)}")
         shape = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as _onp
 
 from .._op import _np_random  # noqa: F401  (registers the operators)
+from ..base import MXNetNotSupportedError
 from ..context import current_context
 from ..ndarray.ndarray import NDArray
 from .multiarray import np_call
@@ -288,9 +289,9 @@ def multivariate_normal(mean, cov, size=None, check_valid=None, tol=None):
     (3, 2)
     """
     if check_valid is not None:
-        raise NotImplementedError("Parameter `check_valid` is not supported")
+        raise MXNetNotSupportedError("Parameter `check_valid` is not supported")
     if tol is not None:
-        raise NotImplementedError("Parameter `tol` is not supported")
+        raise MXNetNotSupportedError("Parameter `tol` is not supported")
     return np_call("_npi_mvn_fallback", [mean, cov], {"size": size})
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as _onp
 
 from ..._op import _np_create  # noqa: F401  (registers the creation operators)
+from ...base import MXNetNotSupportedError
 from ...context import current_context
 from ...numpy import _shape as _np_shape_mod
 from ...numpy._shape import *  # noqa: F401,F403  (array-taking functions dispatch on symbols)
@@ -51,7 +52,7 @@ def zeros(shape, dtype=_onp.float32, order="C", ctx=None):
     []
     """
     if order != "C":
-        raise NotImplementedError("order must be 'C'")
+        raise MXNetNotSupportedError("order must be 'C'")
     return np_symbol_call("_npi_zeros", [], {"shape": _shape(shape), "ctx": _ctx(ctx),
                                              "dtype": _dt(dtype)})
 
@@ -66,7 +67,7 @@ def ones(shape, dtype=_onp.float32, order="C", ctx=None):
     <class 'numpy.int32'>
     """
     if order != "C":
-        raise NotImplementedError("order must be 'C'")
+        raise MXNetNotSupportedError("order must be 'C'")
     return np_symbol_call("_npi_ones", [], {"shape": _shape(shape), "ctx": _ctx(ctx),
                                             "dtype": _dt(dtype)})
 
@@ -93,7 +94,7 @@ def full(shape, fill_value, dtype=None, order="C", ctx=None, out=None):
     array([3., 3.], dtype=float32)
     """
     if order != "C":
-        raise NotImplementedError("order must be 'C'")
+        raise MXNetNotSupportedError("order must be 'C'")
     return np_symbol_call("_npi_full", [], {"shape": _shape(shape), "ctx": _ctx(ctx),
                                             "dtype": _dt(dtype), "value": float(fill_value)})
 
@@ -147,7 +148,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     array([0. , 0.5, 1. ], dtype=float32)
     """
     if axis != 0:
-        raise NotImplementedError("the function only support axis 0")
+        raise MXNetNotSupportedError("the function only support axis 0")
     res = np_symbol_call("_npi_linspace", [], {"start": start, "stop": stop, "num": int(num),
                                                "endpoint": endpoint, "ctx": _ctx(ctx),
                                                "dtype": _dt(dtype)})
@@ -166,7 +167,7 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, 
     array([  1.,  10., 100.], dtype=float32)
     """
     if axis != 0:
-        raise NotImplementedError("the function only support axis 0")
+        raise MXNetNotSupportedError("the function only support axis 0")
     return np_symbol_call("_npi_logspace", [], {"start": start, "stop": stop, "num": int(num),
                                                 "endpoint": endpoint, "base": base,
                                                 "ctx": _ctx(ctx), "dtype": _dt(dtype)})
