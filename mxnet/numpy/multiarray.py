@@ -8,6 +8,8 @@ comparisons give ``bool`` arrays, integer indexing gives 0-d arrays, ``repr`` pr
 
 from __future__ import annotations
 
+import threading
+
 import numpy as _onp
 import torch
 
@@ -47,15 +49,24 @@ def wrap(result):
     return _as_np(result)
 
 
+class _SymbolicCalls(threading.local):
+    """Set while an ``mx.sym.np`` front end without array inputs runs (random samplers with
+    scalar parameters): its operators then build symbols instead of computing."""
+
+    on = False
+
+
+SYMBOLIC = _SymbolicCalls()
+
+
 def np_call(opname: str, inputs: list, attrs: dict | None = None, out=None):
     """Run registry operator ``opname``: on arrays it returns ``mx.np.ndarray`` outputs; when
     an input is a Symbol (a hybridized block) it builds ``mx.sym.np`` symbols instead."""
     attrs = attrs or {}
-    for x in inputs:
-        if _is_symbol(x):
-            from ..symbol.numpy import np_symbol_call
+    if SYMBOLIC.on or any(_is_symbol(x) for x in inputs):
+        from ..symbol.numpy import np_symbol_call
 
-            return np_symbol_call(opname, inputs, attrs)
+        return np_symbol_call(opname, inputs, attrs)
     op = get_op(opname)
     for x in inputs:
         if not isinstance(x, NDArray):

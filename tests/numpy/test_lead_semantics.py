@@ -41,3 +41,25 @@ def test_set_printoptions_and_genfromtxt():
     assert isinstance(a, np.ndarray) and a.shape == (2, 2)
     with pytest.raises(ValueError, match="gpu context"):
         npx.get_cuda_compute_capability(mx.cpu())
+
+
+def test_random_sampler_inside_hybridized_block_is_a_graph_node():
+    import mxnet as mx
+    from mxnet import gluon, npx
+
+    class Noisy(gluon.HybridBlock):
+        def hybrid_forward(self, F, x):
+            return x + F.np.random.uniform(0, 1, size=(2,))
+
+    prev = mx.util.is_np_array()
+    npx.set_np()
+    try:
+        b = Noisy()
+        b.hybridize()
+        r1, r2 = b(np.zeros((2,))), b(np.zeros((2,)))
+        assert bool((r1 != r2).any())  # drawn at every run, not baked into the graph
+        assert bool(((r1 >= 0) & (r1 < 1)).all())
+        assert isinstance(mx.sym.np.random.normal(0, 1, size=(3,)), mx.sym.np._Symbol)
+    finally:
+        if not prev:
+            npx.reset_np()

@@ -144,6 +144,34 @@ class _Symbol(NpOperatorsMixin, Symbol):
 from ._create import *  # noqa: E402,F401,F403  (B: creation and shape front ends)
 
 
+class _SymbolicRandom:
+    """``mx.sym.np.random``: ``mx.np.random``'s front ends building symbols even when every
+    parameter is a Python scalar (a sampler node in the graph, drawn at each run)."""
+
+    def __getattr__(self, name):
+        import functools
+        import importlib
+
+        fn = getattr(importlib.import_module("mxnet.numpy.random"), name)
+        if not callable(fn):
+            return fn
+
+        @functools.wraps(fn)
+        def symbolic(*args, **kwargs):
+            from ...numpy.multiarray import SYMBOLIC
+
+            prev, SYMBOLIC.on = SYMBOLIC.on, True
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                SYMBOLIC.on = prev
+
+        return symbolic
+
+
+_symbolic_random = _SymbolicRandom()
+
+
 def __getattr__(name: str):
     """Other ``mx.sym.np.<f>``: the ``mx.np`` front end of that name, which builds symbols
     when given symbols (one front end serves arrays and symbols)."""
@@ -151,10 +179,12 @@ def __getattr__(name: str):
         raise AttributeError(name)
     from ... import numpy as _mx_np
 
-    if name in ("linalg", "random"):  # their front ends build symbols from symbol inputs
+    if name == "linalg":  # its front ends build symbols from symbol inputs
         import importlib
 
-        return importlib.import_module(f"mxnet.numpy.{name}")
+        return importlib.import_module("mxnet.numpy.linalg")
+    if name == "random":
+        return _symbolic_random
     fn = getattr(_mx_np, name, None)
     if fn is None or not callable(fn) or isinstance(fn, type):
         raise AttributeError(f"module 'mxnet.symbol.numpy' has no attribute '{name}'")
