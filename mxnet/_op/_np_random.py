@@ -332,7 +332,8 @@ def _multinomial(attrs, *tensors):
     n = attrs["n"]
     if tensors:
         p = tensors[0].detach()
-        total = p.sum(-1)  # in the input's precision (float32 sums may round above 1)
+        # accumulated in order in the input's precision, as MXNet's kernel does
+        total = p.cumsum(-1)[..., -1].to(_F64) if p.shape[-1] else p.sum(-1).to(_F64)
         p = p.to(_F64)
         dev = p.device
     else:
@@ -345,13 +346,14 @@ def _multinomial(attrs, *tensors):
     if dev.type == "meta":
         return torch.empty(shape, dtype=torch.int64, device="meta")
     head = p[..., :-1].sum(-1)  # MXNet checks the sum of every probability (total)
-    if bool((total > 1.0 + 1e-12).any()):
-        raise MXNetError(f"Check failed: sum <= 1.0 + 1e-12 ({float(total.max()):g} vs. 1) : "
-                         f"sum(pvals[:-1]) > 1.0")
+    if bool((total > 1.0 + 1e-12).any()):  # found while the kernel runs: reported on read
+        raise DeferredOpError(f"Check failed: sum <= 1.0 + 1e-12 ({float(total.max()):g} vs. "
+                              "1) : sum(pvals[:-1]) > 1.0",
+                              (torch.zeros(shape, dtype=torch.int64, device=dev),))
+    if k == 0 or n == 0 or 0 in shape:  # nothing to draw (also empty pvals)
+        return torch.zeros(shape, dtype=torch.int64, device=dev)
     probs = torch.cat([p[..., :-1], (1 - head).clamp(min=0).unsqueeze(-1)], -1)
     flat = torch.broadcast_to(probs, shape).reshape(-1, k)
-    if flat.shape[0] == 0 or n == 0:
-        return torch.zeros(shape, dtype=torch.int64, device=dev)
     draws = torch.multinomial(flat, n, replacement=True)
     counts = torch.zeros(flat.shape, dtype=torch.int64, device=dev)
     counts.scatter_add_(1, draws, torch.ones_like(draws))

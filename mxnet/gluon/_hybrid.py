@@ -350,6 +350,10 @@ class HybridBlock(Block):
             params = {i: j.var() for i, j in self._reg_params.items()}
             with self.name_scope():
                 out = self.hybrid_forward(F, *grouped, **params)
+            if self._np_graph:
+                from .block import _check_np_outputs
+
+                _check_np_outputs(out)  # classic symbols among NumPy-mode outputs: TypeError
             out, self._out_format = _flatten(out, "output")
             self._cached_graph = inputs, sym.Group(out)
         return self._cached_graph

@@ -23,6 +23,8 @@ import warnings
 from collections import OrderedDict, defaultdict
 
 from .. import name as _name
+from .. import ndarray
+from .. import util as _np_util
 from ..base import MXNetError, abstract
 from .parameter import DeferredInitializationError, Parameter, ParameterDict, _brief_print_list
 
@@ -86,6 +88,24 @@ def _indent(s_, num_spaces):
         return s_
     first = lines.pop(0)
     return "\n".join([first] + [(num_spaces * " ") + line for line in lines])
+
+
+def _check_np_outputs(out) -> None:
+    """MXNet's rule in NumPy mode: a block returns ``mx.np`` arrays only (a classic NDArray
+    or Symbol among its outputs is a TypeError)."""
+    if isinstance(out, (list, tuple)):
+        for o in out:
+            _check_np_outputs(o)
+        return
+    from ..numpy import ndarray as np_ndarray
+    from ..symbol import Symbol
+    from ..symbol.numpy import _Symbol
+
+    if (isinstance(out, ndarray.NDArray) and not isinstance(out, np_ndarray)) or (
+            isinstance(out, Symbol) and not isinstance(out, _Symbol)):
+        raise TypeError(f"Block's output must be of type mxnet.numpy.ndarray or "
+                        f"mxnet.symbol.numpy._Symbol in NumPy mode, got {type(out)}; call "
+                        "as_np_ndarray() on it")
 
 
 class HookHandle:
@@ -405,6 +425,8 @@ class Block:
         out = self.forward(*args)
         for hook in list(self._forward_hooks.values()):
             hook(self, args, out)
+        if _np_util._state.array:  # NumPy mode: every output must be an mx.np array
+            _check_np_outputs(out)
         return out
 
     def forward(self, *args):

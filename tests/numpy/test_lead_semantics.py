@@ -63,3 +63,27 @@ def test_random_sampler_inside_hybridized_block_is_a_graph_node():
     finally:
         if not prev:
             npx.reset_np()
+
+
+def test_np_mode_block_outputs_must_be_np_arrays():
+    import pytest
+
+    from mxnet.gluon import HybridBlock
+    from mxnet.util import use_np
+
+    @use_np
+    class Mixed(HybridBlock):
+        def hybrid_forward(self, F, x):
+            return x.as_nd_ndarray() + x.as_nd_ndarray(), F.np.multiply(x, x)
+
+    net = Mixed()
+    with pytest.raises(TypeError):
+        net(np.ones((2, 3)))
+    net.hybridize()
+    with pytest.raises(TypeError):
+        net(np.ones((2, 3)))
+
+
+def test_multinomial_empty_and_zero_size():
+    assert np.random.multinomial(10, []).size == 0
+    assert np.random.multinomial(10, [0.5, 0.5], size=(0, 2)).shape == (0, 2, 2)

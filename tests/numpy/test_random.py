@@ -64,7 +64,9 @@ def test_errors():
     with pytest.raises(MXNetError):
         R.uniform(size=2, dtype="int32")
     with pytest.raises(MXNetError, match="sum\\(pvals"):
-        R.multinomial(3, [0.7, 0.8])
+        R.multinomial(3, [0.7, 0.8]).asnumpy()  # found while sampling: raised on read
+    # float32 probabilities summing to 1 in MXNet's in-order float32 accumulation pass
+    assert R.multinomial(10, np.array([0, 0.1, 0.2, 0.3, 0.4])).shape == (5,)
     with pytest.raises(MXNetError, match="high >= param.low"):
         R.randint(5, 2, size=3).asnumpy()
 
