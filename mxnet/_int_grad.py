@@ -69,6 +69,8 @@ def link(op, attrs: dict, inputs: list, res: tuple) -> tuple:
         sres = apply(op, attrs, [s if s is not None else x._t for s, x in zip(shadows, inputs)])
     except MXNetError:  # the kernel refuses floats: no gradient path, as for indices
         return res
+    if getattr(op, "int_grad_zero", False):  # MXNet's integer kernel passes back zeros
+        sres = tuple(t * 0 if t.is_floating_point() and t.requires_grad else t for t in sres)
     out = list(res)
     for i, (r, s) in enumerate(zip(res, sres)):
         if not (s.requires_grad and s.is_floating_point()) or s.shape != r.shape:

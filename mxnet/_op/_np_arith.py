@@ -27,7 +27,7 @@ from .. import _int_grad
 from .._dtype import dtype_name, to_torch
 from ..base import MXNetError
 from ._params import Param
-from ._registry import OpDef, register
+from ._registry import OpDef, get_op, register
 from ._state import state
 
 __all__ = ["NP_TABLE", "np_result_type", "np_binary_type"]
@@ -299,3 +299,8 @@ for _dunder, _kind, _refl in (
         ("__eq__", "eq", False), ("__ne__", "ne", False), ("__gt__", "gt", False),
         ("__ge__", "ge", False), ("__lt__", "lt", False), ("__le__", "le", False)):
     setattr(NpOperatorsMixin, _dunder, _np_operator(_kind, _refl))
+
+
+# MXNet 1.9.1's np mod on integer arrays differentiates to zero (its integer backward kernel)
+for _name in ("_npi_mod", "_npi_mod_scalar", "_npi_rmod_scalar"):
+    get_op(_name).int_grad_zero = True

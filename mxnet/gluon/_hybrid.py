@@ -33,6 +33,15 @@ def _is_symbol(x) -> bool:
     return isinstance(x, Symbol)
 
 
+def _zero_grad_compute(compute):
+    def run(attrs, *ts):
+        r = compute(attrs, *ts)
+        z = lambda t: t.detach() + (t - t.detach()) * 0 if t.requires_grad else t  # noqa: E731
+        return z(r) if isinstance(r, torch.Tensor) else tuple(z(t) for t in r)
+
+    return run
+
+
 def _link_int_outputs(fn, tensors, aux, outs):
     """Run the graph again on the float64 shadows of integer inputs marked for gradients
     (see ``mxnet._int_grad``) and tie the outputs to that graph, as an imperative operator
@@ -40,9 +49,15 @@ def _link_int_outputs(fn, tensors, aux, outs):
     shadows = [_int_grad.shadow(t) for t in tensors]
     if all(s is None for s in shadows):
         return outs
+    prog = fn.prog
+    steps = prog.__dict__.get("_int_steps")
+    if steps is None:  # operators whose MXNet integer kernels differentiate to zero
+        steps = prog._int_steps = [
+            (_zero_grad_compute(st[0]),) + tuple(st[1:])
+            if getattr(st[5].op, "int_grad_zero", False) else st for st in prog.steps]
     try:
-        souts = fn([t if s is None else s for s, t in zip(shadows, tensors)], aux,
-                   _state.is_train)
+        souts = prog._raw([t if s is None else s for s, t in zip(shadows, tensors)], aux,
+                          steps if not prog.partial else None)
     except (MXNetError, RuntimeError, TypeError, ValueError):
         return outs
     res = list(outs)

@@ -42,3 +42,27 @@ def test_np_int_input_gradient_through_hybridized_block():
     finally:
         if not prev:
             npx.reset_np()
+
+
+def test_hybridized_integer_mod_gradient_is_zero():
+    from mxnet import np, npx
+
+    class _Mod(gluon.HybridBlock):
+        def hybrid_forward(self, F, a, b):
+            return F.np.mod(a, b)
+
+    prev = mx.util.is_np_array()
+    npx.set_np()
+    try:
+        net = _Mod()
+        net.hybridize()
+        a, b = np.array([5, 7], dtype="int32"), np.array([3, 4], dtype="int32")
+        a.attach_grad()
+        b.attach_grad()
+        with autograd.record():
+            y = net(a, b)
+        y.backward()
+        assert a.grad.tolist() == [0, 0] and b.grad.tolist() == [0, 0]
+    finally:
+        if not prev:
+            npx.reset_np()

@@ -87,3 +87,22 @@ def test_np_mode_block_outputs_must_be_np_arrays():
 def test_multinomial_empty_and_zero_size():
     assert np.random.multinomial(10, []).size == 0
     assert np.random.multinomial(10, [0.5, 0.5], size=(0, 2)).shape == (0, 2, 2)
+
+
+def test_integer_mod_gradient_is_zero_as_in_mxnet():
+    from mxnet import autograd
+
+    a = np.array([5, 7], dtype="int32")
+    b = np.array([3, 4], dtype="int32")
+    a.attach_grad()
+    b.attach_grad()
+    with autograd.record():
+        y = np.mod(a, b)
+    y.backward()
+    assert a.grad.tolist() == [0, 0] and b.grad.tolist() == [0, 0]
+    f = np.array([5.0, 7.0])
+    f.attach_grad()
+    with autograd.record():
+        z = np.mod(f, 3.0)
+    z.backward()
+    assert f.grad.tolist() == [1.0, 1.0]
