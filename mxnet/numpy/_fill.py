@@ -184,6 +184,8 @@ def arange(start, stop=None, step=1, dtype=None, ctx=None, device=None) -> ndarr
     """
     if stop is None:
         start, stop = 0, start
+    if step is None:
+        step = 1
     if step == 0:
         raise MXNetError("arange: step must not be 0")
     from .._op._np_create import arange_values

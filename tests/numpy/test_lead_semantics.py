@@ -106,3 +106,8 @@ def test_integer_mod_gradient_is_zero_as_in_mxnet():
         z = np.mod(f, 3.0)
     z.backward()
     assert f.grad.tolist() == [1.0, 1.0]
+
+
+def test_arange_step_none():
+    assert np.arange(0, 5, None).tolist() == [0, 1, 2, 3, 4]
+    assert np.arange(0, -5, None).size == 0
