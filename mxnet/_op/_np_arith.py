@@ -130,16 +130,26 @@ def _zero_grad_link(res: torch.Tensor, *ins: torch.Tensor) -> torch.Tensor:
 def _binary_kernel(op: str):
     fn = _FN[op]
 
+    cache: dict = {}  # (lhs dtype, rhs dtype) -> (result dtype name, torch dtype)
+
     def compute(attrs, a, b):
-        out = np_binary_type(op, dtype_name(a.dtype), dtype_name(b.dtype))
+        key = (a.dtype, b.dtype)
+        hit = cache.get(key)
+        if hit is None:
+            out = np_binary_type(op, dtype_name(a.dtype), dtype_name(b.dtype))
+            hit = cache[key] = (out, to_torch(out))  # (the type check raises before this)
+        out, work = hit
         if op in _CMP:
             return _zero_grad_link(fn(a, b), a, b)
-        work = to_torch(out)
         if out == "bool" and op == "add":
             return torch.logical_or(a, b)
         if out == "bool" and op == "multiply":
             return torch.logical_and(a, b)
-        return fn(a.to(work), b.to(work))
+        if a.dtype is not work:
+            a = a.to(work)
+        if b.dtype is not work:
+            b = b.to(work)
+        return fn(a, b)
 
     return compute
 

@@ -95,7 +95,7 @@ def _sum_like(op: str, kind: str):
         # half precision accumulates in float32, as MXNet does
         acc = torch.float32 if dt in (torch.float16, torch.bfloat16) or (
             x.dtype in (torch.float16, torch.bfloat16) and dt.is_floating_point) else dt
-        y = x.to(acc)
+        y = x if x.dtype is acc else x.to(acc)
         if kind == "sum":
             r = torch.sum(y, dim=axes, keepdim=True, dtype=acc)
         elif y.requires_grad:
@@ -106,7 +106,8 @@ def _sum_like(op: str, kind: str):
                 r = torch.prod(r, dim=a, keepdim=True, dtype=acc)
             if any(x.shape[a] == 0 for a in axes):
                 r = torch.zeros_like(r)  # MXNet 1.9.1's product of nothing is 0
-        r = r.to(dt)
+        if r.dtype is not dt:
+            r = r.to(dt)
         return _keep(r, axes, attrs["keepdims"], x.dim())
 
     return compute

@@ -21,10 +21,15 @@ __all__ = ["sum", "prod", "product", "mean", "std", "var", "max", "amax", "min",
 _builtin_all = all
 
 
-def _is_array(x) -> bool:
-    from ..symbol import Symbol
+_ARRAY_TYPES: list = []
 
-    return isinstance(x, (NDArray, Symbol))
+
+def _is_array(x) -> bool:
+    if not _ARRAY_TYPES:
+        from ..symbol import Symbol
+
+        _ARRAY_TYPES.append((NDArray, Symbol))
+    return isinstance(x, _ARRAY_TYPES[0])
 
 
 def _need(x, arg: str = "a") -> None:

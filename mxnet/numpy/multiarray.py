@@ -30,10 +30,15 @@ __all__ = ["ndarray", "np_call", "wrap", "attach_methods", "array", "asarray", "
            "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like", "arange"]
 
 
-def _is_symbol(x) -> bool:
-    from ..symbol import Symbol
+_SYMBOL_CLS: list = []
 
-    return isinstance(x, Symbol)
+
+def _is_symbol(x) -> bool:
+    if not _SYMBOL_CLS:
+        from ..symbol import Symbol
+
+        _SYMBOL_CLS.append(Symbol)
+    return isinstance(x, _SYMBOL_CLS[0])
 
 
 def _as_np(o):
