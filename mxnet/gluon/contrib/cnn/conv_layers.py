@@ -30,26 +30,28 @@ class _DeformableBase(HybridBlock):
     def __init__(
         self,
         channels,
-        kernel_size,
-        strides,
-        padding,
-        dilation,
-        groups,
-        num_deformable_group,
-        layout,
-        use_bias,
-        in_channels,
-        activation,
-        weight_initializer,
-        bias_initializer,
-        offset_weight_initializer,
-        offset_bias_initializer,
-        offset_use_bias,
-        op_name,
-        adj,
-        prefix,
-        params,
+        kernel_size=(1, 1),
+        strides=(1, 1),
+        padding=(0, 0),
+        dilation=(1, 1),
+        groups=1,
+        num_deformable_group=1,
+        layout="NCHW",
+        use_bias=True,
+        in_channels=0,
+        activation=None,
+        weight_initializer=None,
+        bias_initializer="zeros",
+        offset_weight_initializer="zeros",
+        offset_bias_initializer="zeros",
+        offset_use_bias=True,
+        op_name=None,
+        adj=None,
+        prefix=None,
+        params=None,
     ):
+        """The public constructor of both layers (``op_name`` defaults to the layer's)."""
+        op_name = op_name or self._OP_NAME
         super().__init__(prefix=prefix, params=params)
         with self.name_scope():
             self._channels = channels
@@ -173,51 +175,7 @@ class DeformableConvolution(_DeformableBase):
     (1, 4, 5, 5)
     """
 
-    def __init__(
-        self,
-        channels,
-        kernel_size=(1, 1),
-        strides=(1, 1),
-        padding=(0, 0),
-        dilation=(1, 1),
-        groups=1,
-        num_deformable_group=1,
-        layout="NCHW",
-        use_bias=True,
-        in_channels=0,
-        activation=None,
-        weight_initializer=None,
-        bias_initializer="zeros",
-        offset_weight_initializer="zeros",
-        offset_bias_initializer="zeros",
-        offset_use_bias=True,
-        op_name="DeformableConvolution",
-        adj=None,
-        prefix=None,
-        params=None,
-    ):
-        super().__init__(
-            channels,
-            kernel_size,
-            strides,
-            padding,
-            dilation,
-            groups,
-            num_deformable_group,
-            layout,
-            use_bias,
-            in_channels,
-            activation,
-            weight_initializer,
-            bias_initializer,
-            offset_weight_initializer,
-            offset_bias_initializer,
-            offset_use_bias,
-            op_name,
-            adj,
-            prefix,
-            params,
-        )
+    _OP_NAME = "DeformableConvolution"
 
     def _register(self):
         self._offset_params()
@@ -279,54 +237,12 @@ class ModulatedDeformableConvolution(_DeformableBase):
     """
 
     _OFFSET_PER_TAP = 3  # two offsets and one mask value per tap
+    _OP_NAME = "ModulatedDeformableConvolution"
 
-    def __init__(
-        self,
-        channels,
-        kernel_size=(1, 1),
-        strides=(1, 1),
-        padding=(0, 0),
-        dilation=(1, 1),
-        groups=1,
-        num_deformable_group=1,
-        layout="NCHW",
-        use_bias=True,
-        in_channels=0,
-        activation=None,
-        weight_initializer=None,
-        bias_initializer="zeros",
-        offset_weight_initializer="zeros",
-        offset_bias_initializer="zeros",
-        offset_use_bias=True,
-        op_name="ModulatedDeformableConvolution",
-        adj=None,
-        prefix=None,
-        params=None,
-    ):
-        super().__init__(
-            channels,
-            kernel_size,
-            strides,
-            padding,
-            dilation,
-            groups,
-            num_deformable_group,
-            layout,
-            use_bias,
-            in_channels,
-            activation,
-            weight_initializer,
-            bias_initializer,
-            offset_weight_initializer,
-            offset_bias_initializer,
-            offset_use_bias,
-            op_name,
-            adj,
-            prefix,
-            params,
-        )
-        kernel = self._kwargs_deformable_conv["kernel"]
-        self.offset_split_index = num_deformable_group * 2 * kernel[0] * kernel[1]
+    @property
+    def offset_split_index(self) -> int:
+        """Channels of the offsets (the mask channels follow them)."""
+        return self._offset_channels * 2 // 3
 
     def _register(self):
         self._conv_params()
