@@ -296,6 +296,14 @@ def _subgraph_outputs(a):
     return [f"output{i}" for i in range(n)]
 
 
+# the leading parameters of dgl_subgraph and dgl_graph_compact
+_GRAPH_PARAMS = (
+    Param("num_args", "int", doc="Number of input arguments."),
+    Param("return_mapping", "bool",
+          doc="Return mapping of vid and eid between the subgraph and the parent graph."),
+)
+
+
 def _subgraph_shapes(a, s):
     sq = [(v[0], v[0]) for v in s[1:]]
     return sq * (2 if a["return_mapping"] else 1)
@@ -306,14 +314,7 @@ register(
         "_contrib_dgl_subgraph",
         _subgraph,
         variadic="num_args",
-        params=[
-            Param("num_args", "int", doc="Number of input arguments."),
-            Param(
-                "return_mapping",
-                "bool",
-                doc="Return mapping of vid and eid between the subgraph and the parent graph.",
-            ),
-        ],
+        params=list(_GRAPH_PARAMS),
         outputs=_subgraph_outputs,
         infer_out=_subgraph_shapes,
         doc="Induced subgraphs of a CSR graph on sorted vertex sets.",
@@ -350,15 +351,8 @@ register(
         "_contrib_dgl_graph_compact",
         _compact,
         variadic="num_args",
-        params=[
-            Param("num_args", "int", doc="Number of input arguments."),
-            Param(
-                "return_mapping",
-                "bool",
-                doc="Return mapping of vid and eid between the subgraph and the parent graph.",
-            ),
-            Param("graph_sizes", "int_seq", doc="the number of vertices in each graph."),
-        ],
+        params=[*_GRAPH_PARAMS,
+                Param("graph_sizes", "int_seq", doc="the number of vertices in each graph.")],
         outputs=_compact_outputs,
         infer_out=lambda a, s: (
             [(n, n) for n in a["graph_sizes"]] * (2 if a["return_mapping"] else 1)
