@@ -246,6 +246,8 @@ class _Counting(EvalMetric):
     """Helper: add to local and global sums together."""
 
     def _add(self, value, count):
+        if isinstance(value, numpy.floating):  # NumPy 1.x summed float32 scores in float64
+            value = numpy.float64(value)
         self.sum_metric += value
         self.global_sum_metric += value
         self.num_inst += count

@@ -108,3 +108,14 @@ def test_update_dict_and_shape_errors():
     assert math.isnan(metric.MSE().get()[1])
     comp = metric.CompositeEvalMetric(["acc", "mse"])
     assert isinstance(comp.get_metric(5), ValueError)
+
+
+def test_float32_scores_accumulate_in_float64():
+    # MXNet 1.9.1 (NumPy 1.x) adds each float32 batch score to a float64 sum
+    m = mx.metric.MSE()
+    for k in range(3):
+        m.update([mx.nd.array([1., 2.])], [mx.nd.array([1.1 + k, 2.3])])
+    assert isinstance(m.sum_metric, np.float64)
+    want = sum(np.float64(((np.float32([1., 2.]) - np.float32([1.1 + k, 2.3])) ** 2).mean())
+               for k in range(3))
+    assert m.get()[1] == want / 3

@@ -7,6 +7,8 @@ MXNet 1.x conventions kept here: a reduction over every axis returns shape ``(1,
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from .._dtype import to_torch
@@ -81,7 +83,21 @@ def _reducer(name: str, kernel):
     return compute
 
 
+_WIDE = (torch.float32, torch.float16, torch.bfloat16)
+
+
+def _sum(x, axes, keep):
+    """MXNet sums with a compensated (Kahan) reducer: the float32 result is the exactly
+    rounded sum in practice, which a float64 accumulation reproduces."""
+    if x.dtype in _WIDE:
+        return torch.sum(x, dim=axes, keepdim=keep, dtype=torch.float64)
+    return torch.sum(x, dim=axes, keepdim=keep)
+
+
 def _mean(x, axes, keep):
+    if x.dtype in _WIDE:  # MXNet: the compensated sum, rounded, then divided in x's type
+        n = math.prod(x.shape[a] for a in axes)
+        return _sum(x, axes, keep).to(x.dtype) / n
     if x.is_floating_point():
         return torch.mean(x, dim=axes, keepdim=keep)
     return torch.mean(x.double(), dim=axes, keepdim=keep)
@@ -123,7 +139,7 @@ def _extreme(fn):
 
 _REDUCTIONS = {
     # name: (kernel, aliases, doc)
-    "sum": (lambda x, axes, keep: torch.sum(x, dim=axes, keepdim=keep), ("sum_axis",),
+    "sum": (_sum, ("sum_axis",),
             "Sum of array elements over given axes."),
     "mean": (_mean, (), "Mean of array elements over given axes."),
     "prod": (_prod, (), "Product of array elements over given axes."),
@@ -183,7 +199,8 @@ def _arg(name: str, fn):
             shape = (1,) * x.dim() if attrs["keepdims"] else (1,)
             return out.reshape(shape).to(x.dtype)
         ax = _norm_axis(name, axis, x.dim())
-        return fn(x, ax, keepdim=attrs["keepdims"]).to(x.dtype)
+        out = fn(x, ax, keepdim=attrs["keepdims"]).to(x.dtype)
+        return out.reshape(1) if out.dim() == 0 else out  # MXNet 1.x: no 0-d result
 
     return compute
 

@@ -228,6 +228,8 @@ class Parameter:
                     return arr_list[0]
                 ctx = current_context()
             idx = self._ctx_map.get(ctx)
+            if idx is None and ctx.device_typeid in (3, 5):  # cpu_pinned/cpu_shared: cpu's copy
+                idx = self._ctx_map.get(Context("cpu", ctx.device_id))
             if idx is not None:
                 return arr_list[idx]
             raise RuntimeError(f"Parameter '{self.name}' was not initialized on context "

@@ -111,7 +111,6 @@ class Trainer:
         self._update_on_kvstore = None
         self._distributed = None
         self._params_to_init = []
-        self._grad_versions = {}
         self._reset_kvstore()
 
     def _check_contexts(self):
@@ -339,16 +338,17 @@ class Trainer:
         self._update(ignore_stale_grad)
 
     def _is_fresh(self, param, k, grad):
-        # a gradient is fresh when its buffer was written since the last update
+        # a gradient is fresh when its buffer was written since the last update by ANY
+        # trainer (MXNet keeps the flag on the gradient array itself)
         t = grad._t
-        seen = self._grad_versions.get((id(param), k))
+        seen = param.__dict__.get("_grad_seen", {}).get(k)
         if seen is None:
             return t._version != 0
         return seen != (id(t), t._version)
 
     def _mark_used(self, param, k, grad):
         t = grad._t
-        self._grad_versions[(id(param), k)] = (id(t), t._version)
+        param.__dict__.setdefault("_grad_seen", {})[k] = (id(t), t._version)
 
     def _update(self, ignore_stale_grad=False):
         scaler = getattr(self, "_amp_loss_scaler", None)  # set by mxnet.contrib.amp

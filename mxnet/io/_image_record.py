@@ -251,6 +251,10 @@ class ImageRecordIter(MXDataIter):
 
     _out_dtype: Any = np.float32
 
+    # MXNet 1.9.1's prefetching iterator gives pinned-memory batches and leaves index at 0
+    _out_dev = 'cpu_pinned'
+    _fill_index = False
+
     def __init__(self, **kwargs: Any) -> None:
         # unknown keyword arguments are ignored, as by MXNet's C++ iterators
         p = dict(_PARAMS, **{k: v for k, v in kwargs.items() if k in _PARAMS})
@@ -457,7 +461,8 @@ class ImageRecordIter(MXDataIter):
         for slot, fut in futures:
             lab, rid = fut.result()
             labels[slot] = lab
-            index[slot] = rid
+            if self._fill_index:
+                index[slot] = rid
         if self._label_width == 1:
             labels = labels.reshape(self._bs)
         return data, labels, pad, index
@@ -497,6 +502,12 @@ class ImageRecordInt8Iter(ImageRecordIter):
 class ImageRecordIter_v1(ImageRecordIter):  # noqa: N801 (MXNet's name)
     """MXNet's legacy name of :class:`ImageRecordIter` (same parameters and batches)."""
 
+    _out_dev = 'cpu'
+    _fill_index = True
+
 
 class ImageRecordUInt8Iter_v1(ImageRecordUInt8Iter):  # noqa: N801 (MXNet's name)
     """MXNet's legacy name of :class:`ImageRecordUInt8Iter`."""
+
+    _out_dev = 'cpu'
+    _fill_index = True

@@ -26,8 +26,8 @@ __all__ = ['MXDataIter', 'CSVIter', 'MNISTIter']
 _END = object()
 
 
-def _to_nd(arr: np.ndarray) -> NDArray:
-    return NDArray._wrap(torch.from_numpy(np.ascontiguousarray(arr)), Context('cpu', 0))
+def _to_nd(arr: np.ndarray, dev: str = 'cpu') -> NDArray:
+    return NDArray._wrap(torch.from_numpy(np.ascontiguousarray(arr)), Context(dev, 0))
 
 
 def _parse_shape(shape: Any) -> tuple:
@@ -78,6 +78,9 @@ class MXDataIter(DataIter):
     >>> it.provide_data                                                      # doctest: +SKIP
     [DataDesc[data,(4, 3),<class 'numpy.float32'>,NCHW]]
     """
+
+    #: device type of the batches ('cpu_pinned' for MXNet's prefetching image iterators)
+    _out_dev = 'cpu'
 
     def __init__(self, data_name: str = 'data', label_name: str = 'softmax_label',
                  prefetch_buffer: int = 4) -> None:
@@ -155,7 +158,8 @@ class MXDataIter(DataIter):
             self._thread = None
             raise item
         data, label, pad, index = item
-        self._current = DataBatch(data=[_to_nd(data)], label=[_to_nd(label)], pad=pad,
+        dev = self._out_dev
+        self._current = DataBatch(data=[_to_nd(data, dev)], label=[_to_nd(label, dev)], pad=pad,
                                   index=index)
         return self._current
 

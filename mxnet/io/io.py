@@ -480,8 +480,8 @@ class NDArrayIter(DataIter):
             t = v._t
             n = t.shape[ax]
             s, e = max(0, min(start, n)), max(0, min(end, n))
-            if _is_csr(v):
-                out.append(v[s:e])
+            if _is_csr(v):  # MXNet 1.9.1 slices with slice_axis: a dense batch (fallback)
+                out.append(v[s:e].tostype('default'))
                 continue
             out.append(NDArray._wrap(t.narrow(ax, s, max(0, e - s)).clone(), v._ctx))
         return out

@@ -43,6 +43,12 @@ def array(source_array, ctx=None, dtype=None) -> NDArray:
     >>> mx.nd.array([1, 2, 3]).dtype
     <class 'numpy.float32'>
     """
+    if (isinstance(source_array, NDArray) and source_array.stype != 'default') or \
+            (type(source_array).__module__.startswith('scipy.sparse')
+             and getattr(source_array, 'format', '') == 'csr'):
+        from . import sparse  # MXNet: a sparse source gives a sparse array of the same kind
+
+        return sparse.array(source_array, ctx=ctx, dtype=dtype)
     ctx = _resolve_ctx(ctx)
     if isinstance(source_array, NDArray):
         dt = _dtype.to_torch(dtype) if dtype is not None else source_array._t.dtype

@@ -15,6 +15,8 @@ from .._op._state import state
 from ..base import MXNetError, _Null
 from ..context import Context
 
+_CPU0 = Context("cpu", 0)
+
 _NDArray = None  # set by ndarray.py (avoids an import cycle)
 
 
@@ -46,6 +48,8 @@ def _invoke(op: OpDef, attrs: dict, inputs: list, out=None, _res=None):
             return _carrying(op, attrs, inputs, out, box)
     if inputs:
         ctx = inputs[0]._ctx
+        if ctx.device_typeid in (3, 5):  # MXNet: ops on cpu_pinned/cpu_shared write cpu(0)
+            ctx = _CPU0
         if _FREED_ANY[0] and state.is_recording:
             _freed.detach_freed(inputs)  # arrays of a backpropagated graph are constants
     else:
@@ -145,12 +149,10 @@ def make_nd_function(op: OpDef, public: str, module: str) -> Callable:
 
     if variadic:
         def fn(*args, out=None, name=None, **kwargs):
-            if len(args) == 1 and isinstance(args[0], (list, tuple)):
-                args = tuple(args[0])
-            for i, a in enumerate(args):
+            for a in args:  # MXNet 1.9.1: an assertion, and a list is not unpacked
                 if not isinstance(a, NDArray_):
-                    raise TypeError(f"{public}: positional argument {i} must be NDArray, "
-                                    f"got {type(a).__name__}")
+                    raise AssertionError(
+                        f"Positional arguments must have NDArray type, but got {a}")
             if kwargs:
                 kwargs = {k: v for k, v in kwargs.items() if v is not _Null}
             kwargs[variadic] = len(args)
@@ -174,8 +176,8 @@ def make_nd_function(op: OpDef, public: str, module: str) -> Callable:
                 if x is None:
                     continue
                 if not isinstance(x, NDArray_):
-                    raise TypeError(f"{public}: argument {slots[i]} must be NDArray, "
-                                    f"got {type(x).__name__}")
+                    raise AssertionError(
+                        f"Argument {slots[i]} must have NDArray type, but got {x}")
                 inputs.append(x)
             return invoke(op, parse(kwargs), inputs, out)
 

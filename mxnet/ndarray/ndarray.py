@@ -48,6 +48,27 @@ def _op_call(opname: str, inputs: list, kwargs: dict, out=None):
     return invoke(op, op.parse_attrs(kwargs), inputs, out)
 
 
+
+def _plain_target_size(dims: tuple, src: tuple) -> int | None:
+    """Element count of a reshape target made of sizes, 0 (copy) and one -1 (inferred by
+    floor division, as MXNet's NDArray.reshape); None for other special codes."""
+    known, infer = 1, False
+    for i, d in enumerate(dims):
+        if not isinstance(d, int) or d < -1 or (d == -1 and infer):
+            return None
+        if d == -1:
+            infer = True
+        elif d == 0:
+            if i >= len(src):
+                return None
+            known *= src[i]
+        else:
+            known *= d
+    if infer:
+        total = math.prod(src)
+        return known * (total // known) if known else None
+    return known
+
 class NDArray(ArithMixin):
     """An array with a fixed shape and dtype on a :class:`~mxnet.context.Context`.
 
@@ -468,10 +489,22 @@ class NDArray(ArithMixin):
         try:
             return _op_call("Reshape", [self], {"shape": tuple(shape), **kwargs})
         except MXNetError as err:
-            # MXNet: a plainly larger target is an MXNetError, other size mismatches ValueError
+            # MXNet: a larger target, or any mismatch while recording, is an MXNetError of
+            # NDArray.Reshape; other size mismatches a ValueError
             dims = tuple(shape)
-            if "size" not in str(err) or (all(isinstance(d, int) and d > 0 for d in dims)
-                                          and math.prod(dims) > self.size):
+            if "size" not in str(err):
+                raise
+            want = None if kwargs.get("reverse") else _plain_target_size(dims, self.shape)
+            if want is not None and want > self.size:
+                raise MXNetError(f"NDArray.Reshape: Check failed: shape_.Size() >= shape.Size() "
+                                 f"({self.size} vs. {want}) : target shape size is larger "
+                                 f"than the current shape") from None
+            if want is not None and state.is_recording:
+                raise MXNetError(f"NDArray.Reshape: Check failed: shape_.Size() == shape.Size() "
+                                 f"({self.size} vs. {want}) : target shape must have the same "
+                                 f"size as current shape when recording with autograd.") from None
+            if want is None and all(isinstance(d, int) and d > 0 for d in dims) and \
+                    math.prod(dims) > self.size:
                 raise
             raise ValueError(f"Cannot reshape array of size {self.size} into shape "
                              f"{dims}") from None

@@ -200,7 +200,10 @@ class ndarray(NpOperatorsMixin, NDArray):  # noqa: N801  (MXNet's class name)
         return body
 
     def __str__(self) -> str:
-        return str(self.asnumpy())
+        text = str(self.asnumpy())
+        if self._ctx.device_type != "cpu" and self.ndim:  # MXNet names other devices
+            text += f" @{self._ctx}"
+        return text
 
     def __getitem__(self, key):
         """NumPy indexing: integers drop axes (``a[0, 1]`` is 0-d), contiguous basic slices

@@ -208,8 +208,10 @@ def make_sym_function(op: OpDef, public: str, called: str, module: str) -> Calla
             sym_kwargs = {k: v for k, v in kwargs.items() if isinstance(v, Symbol)}
             params = {k: v for k, v in kwargs.items() if not isinstance(v, Symbol)}
         elif variadic is not None:
-            if len(args) == 1 and isinstance(args[0], (list, tuple)):
-                args = tuple(args[0])
+            for a in args:  # MXNet 1.9.1: an assertion, and a list is not unpacked
+                if not isinstance(a, Symbol):
+                    raise AssertionError(
+                        f"Positional arguments must be Symbol instances, but got {a}")
             sym_args = list(args)
             sym_kwargs: dict = {}
             params = kwargs

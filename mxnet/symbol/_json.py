@@ -68,10 +68,13 @@ def _strip_amp(entries):
 def graph_dict(sym: Symbol, remove_amp_cast: bool = True):
     """Nodes (in order) and the JSON pieces of ``sym``; shared by the writer and viz."""
     through = _strip_amp(sym._outputs) if remove_amp_cast else (lambda e: e)
-    heads = [through(e) for e in sym._outputs]
+    # MXNet bypasses the amp casts inside the graph but keeps one that is an output
+    heads = list(sym._outputs)
     order = topo_order([n for n, _ in heads])
     if remove_amp_cast:
-        order = [n for n in order if n.op is None or n.op.name not in _AMP_OPS]
+        keep = {id(n) for n, _ in heads}
+        order = [n for n in order
+                 if n.op is None or n.op.name not in _AMP_OPS or id(n) in keep]
     return order, heads, through
 
 

@@ -138,3 +138,18 @@ def test_save_load_states_roundtrip(tmp_path):
     tr2.load_states(f)
     assert tr2.learning_rate == 0.01
     assert tr2._updaters[0].states.keys() == tr._updaters[0].states.keys()
+
+
+def test_stale_grad_seen_by_a_new_trainer():
+    # the "updated since last step" flag lives on the gradient, not in one Trainer
+    import pytest as _pytest
+    net = mx.gluon.nn.Dense(1, in_units=2)
+    net.initialize()
+    with mx.autograd.record():
+        y = net(mx.nd.ones((3, 2))).sum()
+    y.backward()
+    mx.gluon.Trainer(net.collect_params(), 'sgd').step(3)
+    second = mx.gluon.Trainer(net.collect_params(), 'adam')
+    with _pytest.raises(UserWarning):
+        second.step(3)
+    second.step(3, ignore_stale_grad=True)

@@ -50,7 +50,7 @@ def _reduce_ndarray(arr: NDArray):
     t = arr._t.detach()
     if t.device.type != 'cpu':
         t = t.cpu()
-    devtype = 'cpu' if arr._ctx.device_type == 'cpu_shared' else arr._ctx.device_type
+    devtype = arr._ctx.device_type  # batches arrive on cpu_shared(0), as in MXNet
     if t.dtype == torch.bfloat16:
         return _rebuild_ndarray_t, (t.clone(), devtype, arr._ctx.device_id)
     a = np.ascontiguousarray(t.numpy())
@@ -72,6 +72,23 @@ class _WorkerPickler(ForkingPickler):
 
 
 _WorkerPickler.register(NDArray, _reduce_ndarray)
+
+
+def _rebuild_np(fn: Callable, args: tuple) -> NDArray:
+    from ...numpy.multiarray import wrap
+
+    return wrap(fn(*args))
+
+
+def _reduce_np_ndarray(arr: NDArray):
+    """``mx.np`` batches travel like NDArrays (keeping ``cpu_shared``) and stay ``mx.np``."""
+    return _rebuild_np, _reduce_ndarray(arr)
+
+
+def _register_np_pickler() -> None:
+    from ...numpy.multiarray import ndarray as np_ndarray
+
+    _WorkerPickler.register(np_ndarray, _reduce_np_ndarray)
 
 
 def _stack(items: list) -> NDArray:
@@ -119,7 +136,17 @@ def default_mp_batchify_fn(data: list) -> Any:
     from ...context import Context
 
     with Context("cpu_shared", 0):
-        return default_batchify_fn(data)
+        return _on_shared(default_batchify_fn(data))
+
+
+def _on_shared(data: Any) -> Any:
+    """Stacked NDArrays of a worker batch live on ``cpu_shared(0)`` (storage unchanged)."""
+    if isinstance(data, NDArray):
+        data._ctx = Context("cpu_shared", 0)
+        return data
+    if isinstance(data, list):
+        return [_on_shared(d) for d in data]
+    return data
 
 
 def _as_in_context(data: Any, ctx: Context) -> Any:
@@ -310,6 +337,7 @@ class DataLoader:
         self._prefetch = max(0, int(prefetch) if prefetch is not None
                              else 2 * self._num_workers)
         if self._num_workers > 0:
+            _register_np_pickler()
             if self._thread_pool:
                 self._worker_pool = multiprocessing.pool.ThreadPool(self._num_workers)
             else:
@@ -322,8 +350,7 @@ class DataLoader:
                 finally:
                     signal.signal(signal.SIGINT, old)
         if batchify_fn is None:
-            batchify_fn = default_mp_batchify_fn if num_workers > 0 and not thread_pool \
-                else default_batchify_fn
+            batchify_fn = default_mp_batchify_fn if num_workers > 0 else default_batchify_fn
         self._batchify_fn = batchify_fn
         self.auto_reload = auto_reload
         self._iter: Any = None

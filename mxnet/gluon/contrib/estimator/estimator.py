@@ -238,15 +238,10 @@ class Estimator:
             added.append(GradientUpdateHandler())
         if not any(isinstance(h, MetricHandler) for h in handlers):
             added.append(MetricHandler(metrics=self.train_metrics))
-        val_metrics = []
-        if not any(isinstance(h, ValidationHandler) for h in handlers):
-            if val_data:
-                val_metrics = self.val_metrics
-                added.append(ValidationHandler(val_data=val_data, eval_fn=self.evaluate))
-        else:
-            val_metrics = self.val_metrics
+        if not any(isinstance(h, ValidationHandler) for h in handlers) and val_data:
+            added.append(ValidationHandler(val_data=val_data, eval_fn=self.evaluate))
         if not any(isinstance(h, LoggingHandler) for h in handlers):
-            added.append(LoggingHandler(metrics=self.train_metrics + val_metrics))
+            added.append(LoggingHandler(metrics=self.train_metrics))  # as MXNet 1.9.1
         mixing = bool(handlers) and bool(added)
         handlers.extend(added)
         if mixing:  # user and default handlers must share the estimator's metric objects

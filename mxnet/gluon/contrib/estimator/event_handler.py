@@ -220,15 +220,18 @@ class LoggingHandler(TrainBegin, TrainEnd, EpochBegin, EpochEnd, BatchBegin, Bat
         self.batch_index = 0
 
 
-def _monitor_op(monitor, mode):
+def _monitor_op(monitor, mode, kind="ModelCheckpoint"):
     if mode not in ("auto", "min", "max"):
-        warnings.warn(f"EarlyStopping mode {mode} is unknown, fallback to auto mode. "
+        warnings.warn(f"{kind} mode {mode} is unknown, fallback to auto mode. "
                       "CheckpointHandler will usemax mode for f1 and accuracy metric "
-                      "comparison and use min mode other wise", stacklevel=3)
+                      "comparison and use min mode other wise", RuntimeWarning, stacklevel=3)
         mode = "auto"
     if mode == "auto":
-        name = monitor.get()[0].lower()
-        mode = "max" if ("acc" in name or "f1" in name) else "min"
+        # MXNet 1.9.1 picks ``greater`` in auto mode whatever the metric (and says so)
+        warnings.warn(f"`greater` operator will be used to determine if {monitor.get()[0]} "
+                      "has improved. Please specify `mode='min'` to use the `less` operator. "
+                      "Specify `mode='max' to disable this warning.`")
+        mode = "max"
     return (np.greater, -np.inf) if mode == "max" else (np.less, np.inf)
 
 
@@ -282,7 +285,10 @@ class CheckpointHandler(TrainBegin, BatchEnd, EpochEnd):
 
         symbol_file = os.path.join(self.model_dir, self.model_prefix + "-symbol.json")
         net = estimator.net
-        if isinstance(net, HybridBlock) and (net._cached_graph or batch is not None):
+        # MXNet has a graph once hybridized and run, or when the block's OWN deferred
+        # parameters were shape-inferred (that traces it); a plain container has none
+        if isinstance(net, HybridBlock) and (net._cached_graph or (
+                batch is not None and net._reg_params)):
             sym = net._cached_graph[1] if net._cached_graph else net._get_graph(batch[0])[1]
             sym.save(symbol_file)
         else:
@@ -390,7 +396,7 @@ class EarlyStoppingHandler(TrainBegin, EpochEnd, TrainEnd):
         self.stopped_epoch = 0
         self.current_epoch = 0
         self.stop_training = False
-        self.monitor_op, self.best = _monitor_op(monitor, mode)
+        self.monitor_op, self.best = _monitor_op(monitor, mode, "EarlyStopping")
         self.min_delta = self.min_delta if self.monitor_op == np.greater else -self.min_delta
 
     def train_begin(self, estimator, *args, **kwargs):
