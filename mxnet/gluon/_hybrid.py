@@ -562,8 +562,7 @@ class HybridBlock(Block):
                 warnings.warn(f"Parameter '{name}' is not used by the exported graph and is "
                               "not saved", stacklevel=2)
         params_filename = f"{path}-{epoch:04d}.params"
-        ndarray.save(params_filename, arg_dict)
-        return sym_filename, params_filename
+        ndarray.save(params_filename, arg_dict)  # MXNet 1.9.1 returns nothing
 
 
 HybridBlock.__module__ = "mxnet.gluon.block"

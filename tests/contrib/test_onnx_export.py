@@ -79,7 +79,8 @@ def _small_net(tmp_path):
     net.hybridize()
     x = np.random.RandomState(2).uniform(size=(2, 1, 5, 5)).astype(np.float32)
     y = net(mx.nd.array(x)).asnumpy()
-    sym_file, par_file = net.export(str(tmp_path / "net"))
+    net.export(str(tmp_path / "net"))
+    sym_file, par_file = f"{tmp_path / 'net'}-symbol.json", f"{tmp_path / 'net'}-0000.params"
     return net, x, y, sym_file, par_file
 
 
@@ -171,7 +172,8 @@ def test_two_inputs_and_int_types(tmp_path):
     tok = np.array([[1, 2, 9], [0, 4, 4]], dtype=np.int32)
     extra = np.random.RandomState(3).uniform(size=(2, 3, 3)).astype(np.float32)
     y = net(mx.nd.array(tok, dtype="int32"), mx.nd.array(extra)).asnumpy()
-    sym_file, par_file = net.export(str(tmp_path / "two"))
+    net.export(str(tmp_path / "two"))
+    sym_file, par_file = f"{tmp_path / 'two'}-symbol.json", f"{tmp_path / 'two'}-0000.params"
     path = _export.export_model(
         sym_file,
         par_file,
