@@ -54,6 +54,30 @@ class _InferNorm(torch.autograd.Function):
         return dx, None, None, None
 
 
+class _MoveStats(torch.autograd.Function):
+    """Identity whose backward folds the batch statistics into the moving ones.
+
+    MXNet 1.9.1 updates ``moving_mean``/``moving_var`` when BatchNorm's gradient is
+    computed, not in the forward pass: a training-mode forward that is never
+    back-propagated (``train_mode`` without recording, a graph that is dropped, a frozen
+    block no gradient reaches, an executor bound with ``grad_req='null'``) leaves them as
+    they were.
+    """
+
+    @staticmethod
+    def forward(ctx, out, stats):
+        ctx.stats = stats
+        return out.view_as(out)
+
+    @staticmethod
+    def backward(ctx, g):
+        mean, var, mmean, mvar, m = ctx.stats
+        with torch.no_grad():
+            mmean.mul_(m).add_(mean.to(mmean.dtype), alpha=1 - m)
+            mvar.mul_(m).add_(var.to(mvar.dtype), alpha=1 - m)
+        return g, None
+
+
 def _batchnorm(a, x, gamma, beta, mmean, mvar):
     ax = _axis(a["axis"], x.dim(), "BatchNorm")
     red = [i for i in range(x.dim()) if i != ax]
@@ -74,9 +98,8 @@ def _batchnorm(a, x, gamma, beta, mmean, mvar):
         with torch.no_grad():
             mean = smean.detach()
             var = (sinvstd.detach().double().pow(-2) - eps).clamp_min(0).to(mean.dtype)
-            m = a["momentum"]
-            mmean.mul_(m).add_(mean.to(mmean.dtype), alpha=1 - m)
-            mvar.mul_(m).add_(var.to(mvar.dtype), alpha=1 - m)
+        if out.requires_grad:  # MXNet moves the statistics in BatchNorm's backward pass
+            out = _MoveStats.apply(out, (mean, var, mmean, mvar, a["momentum"]))
     else:
         mean, var = mmean.to(x.dtype), mvar.to(x.dtype)
         if not a["use_global_stats"] and torch.is_grad_enabled() and x.requires_grad:

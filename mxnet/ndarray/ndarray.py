@@ -69,6 +69,11 @@ def _plain_target_size(dims: tuple, src: tuple) -> int | None:
         return known * (total // known) if known else None
     return known
 
+
+def _shp(dims) -> str:
+    """``(2,3)``: a shape as MXNet's messages print it."""
+    return "(" + ",".join(str(d) for d in dims) + ")"
+
 class NDArray(ArithMixin):
     """An array with a fixed shape and dtype on a :class:`~mxnet.context.Context`.
 
@@ -498,11 +503,13 @@ class NDArray(ArithMixin):
             if want is not None and want > self.size:
                 raise MXNetError(f"NDArray.Reshape: Check failed: shape_.Size() >= shape.Size() "
                                  f"({self.size} vs. {want}) : target shape size is larger "
-                                 f"than the current shape") from None
+                                 f"than the current shape (reshape of {_shp(self.shape)} to "
+                                 f"{_shp(dims)})") from None
             if want is not None and state.is_recording:
                 raise MXNetError(f"NDArray.Reshape: Check failed: shape_.Size() == shape.Size() "
                                  f"({self.size} vs. {want}) : target shape must have the same "
-                                 f"size as current shape when recording with autograd.") from None
+                                 f"size as current shape when recording with autograd. (reshape "
+                                 f"of {_shp(self.shape)} to {_shp(dims)})") from None
             if want is None and all(isinstance(d, int) and d > 0 for d in dims) and \
                     math.prod(dims) > self.size:
                 raise

@@ -143,7 +143,9 @@ def test_numbers_match_numpy():
     y = bn(mx.nd.array(x)).asnumpy()  # predict mode: running stats 0/1
     np.testing.assert_allclose(y, x / np.sqrt(1 + 1e-5), rtol=1e-5)
     with mx.autograd.record():
-        bn(mx.nd.array(x))
+        out = bn(mx.nd.array(x))
+    assert bn.running_mean.data().asnumpy().tolist() == [0, 0, 0]  # MXNet: not in forward
+    out.backward()  # the moving statistics move in BatchNorm's backward pass
     mean = x.mean(axis=(0, 2))
     np.testing.assert_allclose(bn.running_mean.data().asnumpy(), 0.1 * mean, rtol=1e-4,
                                atol=1e-6)

@@ -29,7 +29,8 @@ def test_output_amp_cast_survives_serialisation():
 
 def test_group_outputs_keep_names_after_save_load(tmp_path):
     fc = mx.sym.FullyConnected(mx.sym.var("x"), num_hidden=2, name="fc")
-    s = amp.convert_symbol(mx.sym.Group([mx.sym.relu(fc), mx.sym.softmax(fc)]))
+    s = amp.convert_symbol(mx.sym.Group([mx.sym.relu(fc, name="relu0"),
+                                         mx.sym.softmax(fc, name="softmax0")]))
     f = str(tmp_path / "g.json")
     s.save(f)
     assert mx.sym.load(f).list_outputs() == ["relu0_0_amp_cast_float32_output", "softmax0_output"]
