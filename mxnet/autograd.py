@@ -21,7 +21,7 @@ import weakref
 
 import torch
 
-from . import _deferred, _freed, _int_grad
+from . import _deferred, _freed, _graph_grads, _int_grad
 from ._op._state import state
 from .base import MXNetError
 
@@ -150,6 +150,7 @@ def _make_hook(vref):
         if v is None or g is None:
             return
         _fired[0] += 1
+        _graph_grads.WRITTEN.add(id(v))
         if v._grad is None or (v._t is not t and getattr(v._t, "_mx_leaf", None) is not t):
             return  # re-attached since the graph was recorded
         v._fresh = 1
@@ -287,6 +288,7 @@ def backward(heads, head_grads=None, retain_graph: bool = False, train_mode: boo
         raise MXNetError("heads and head_grads must be lists of the same length")
     tensors = _check_heads(heads)
     _fired[0] = 0
+    _graph_grads.start()
     if _deferred.PENDING[0]:
         _bwd_box[0] = _deferred.first_box(heads + (head_grads or []))
     try:
@@ -294,6 +296,7 @@ def backward(heads, head_grads=None, retain_graph: bool = False, train_mode: boo
             tensors, _head_grads(heads, head_grads, tensors), retain_graph=retain_graph))
     finally:
         _bwd_box[0] = None
+    _graph_grads.settle()
     if not retain_graph:
         for h in heads:
             h._t._mx_freed = True

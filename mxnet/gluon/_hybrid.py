@@ -6,7 +6,7 @@ import warnings
 
 import torch
 
-from .. import _deferred, _freed, _int_grad, autograd, ndarray
+from .. import _deferred, _freed, _graph_grads, _int_grad, autograd, ndarray
 from .._executor._fuse import fusion_enabled
 from .._op._state import state as _state
 from ..base import MXNetError, abstract
@@ -447,6 +447,10 @@ class HybridBlock(Block):
             outs = fn(tensors, aux, _state.is_train)
             if _int_grad.ACTIVE[0]:  # integer variables: their float64 shadows' graph
                 outs = _link_int_outputs(fn, tensors, aux, outs)
+            # MXNet writes the whole graph's parameter gradients (zeros where none reached)
+            outs = _graph_grads.touch(outs, [a for a in (src.data(ctx) for src in in_src
+                                                         if src.__class__ is not int)
+                                             if a._grad is not None and a._grad_req != "null"])
         else:  # outside autograd.record() no graph is built
             if conv:
                 # convolution graphs run faster with NHWC strides (same logical NCHW shapes):

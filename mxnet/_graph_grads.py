@@ -1,0 +1,71 @@
+"""Zero gradients for the parameters of a hybridized call that backward passed through.
+
+MXNet runs a hybridized block's backward as one graph: when any output of the call is on
+the path of ``backward()``, the parameters of the whole graph get their gradient buffers
+written, those that no gradient reached (a head whose output the loss ignores, a branch
+behind ``BlockGrad``) with zeros, and all of them count as updated for ``Trainer.step``'s
+stale-gradient check. Torch's engine never visits the unreached branches, so the
+hybridized call wraps its outputs in :class:`_Touch`; its backward records the call's
+parameters, and :func:`settle` writes the zeros once the backward is over.
+"""
+
+from __future__ import annotations
+
+import torch
+
+WRITTEN: set = set()  # id() of the arrays whose gradient hook fired in this backward
+_touched: list = []  # parameter-array lists of the calls backward passed through
+
+
+class _Touch(torch.autograd.Function):
+    """Identity on a call's outputs; its backward notes the call's parameters."""
+
+    @staticmethod
+    def forward(ctx, params, *outs):
+        ctx.params = params
+        return tuple(o.view_as(o) for o in outs)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        _touched.append(ctx.params)
+        return (None, *grads)
+
+
+def touch(outs: list, params: list) -> list:
+    """``outs`` (tensors) linked to ``params`` (NDArrays holding gradient buffers)."""
+    idx = [i for i, o in enumerate(outs) if o.requires_grad]
+    if not idx or not params:
+        return outs
+    linked = _Touch.apply(params, *[outs[i] for i in idx])
+    outs = list(outs)
+    for i, t in zip(idx, linked):
+        outs[i] = t
+    return outs
+
+
+def start() -> None:
+    """Called before a backward pass."""
+    WRITTEN.clear()
+    _touched.clear()
+
+
+def settle() -> None:
+    """Called after a backward pass: zero the unreached gradients of the touched calls."""
+    if not _touched:
+        return
+    seen = set()
+    for params in _touched:
+        for v in params:
+            key = id(v)
+            if key in WRITTEN or key in seen:
+                continue
+            seen.add(key)
+            g = v._grad
+            if g is None or v._grad_req == "null":
+                continue
+            if v._grad_req == "write":
+                with torch.no_grad():
+                    g._t.zero_()
+            v._fresh = 1
+    _touched.clear()
+    WRITTEN.clear()
