@@ -45,6 +45,8 @@ __all__ = [
     "carry",
     "carried",
     "check",
+    "boxes",
+    "take_new",
     "raise_pending",
 ]
 
@@ -195,3 +197,26 @@ def raise_pending() -> None:
     if first is not None:
         cls, msg = first
         raise cls(msg)
+
+
+def boxes() -> list:
+    """The failures registered so far (to compare with :func:`take_new`)."""
+    with _lock:
+        return list(_boxes)
+
+
+def take_new(before: list):
+    """The first unreported failure registered since ``before`` (from :func:`boxes`),
+    marked reported (its caller carries it on), or None."""
+    if not PENDING[0]:
+        return None
+    old = {id(b) for b in before}
+    with _lock:
+        new = next((b for b in _boxes if id(b) not in old and b[0] is not None), None)
+        if new is None:
+            return None
+        err = new[0]
+        new[0] = None
+    _forget_reported()
+    return err
+

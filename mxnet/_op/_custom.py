@@ -12,6 +12,7 @@ from typing import Any
 
 import torch
 
+from .. import _deferred
 from ..base import MXNetError
 from ._params import Param
 from ._registry import OpDef, register
@@ -184,10 +185,15 @@ class _CustomFunction(torch.autograd.Function):
         dev = args[0].device if args else torch.device("cpu")
         out_nd = [wrap(torch.zeros(s, dtype=d, device=dev), mctx)
                   for s, d in zip(out_shapes, out_dtypes)]
+        before = _deferred.boxes() if _deferred.PENDING[0] else []
         with torch.no_grad(), _user_errors("forward"):
             op.forward(is_train=state.is_train, req=["write"] * len(out_nd), in_data=in_nd,
                        out_data=out_nd, aux=aux_nd)
         outs = tuple(o._t for o in out_nd)
+        failed = _deferred.take_new(before)
+        if failed is not None:  # an operator inside forward failed at run time: MXNet
+            # reports it when the Custom operator's outputs are read
+            raise _deferred.DeferredOpError(failed[1], outputs=outs, kind=failed[0])
         ctx_.attrs = attrs
         ctx_.op = op
         ctx_.mctx = mctx

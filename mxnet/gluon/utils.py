@@ -95,6 +95,8 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
     ctx = arrays[0].context
 
     def _norm(array):
+        if getattr(array, "stype", "default") != "default":
+            array = array.tostype("default")  # row_sparse / csr: the same sum of squares
         x = array.reshape((-1,))
         return ndarray.dot(x, x)
 

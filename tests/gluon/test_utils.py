@@ -89,3 +89,11 @@ def test_download_goes_through_requests_when_installed(tmp_path, monkeypatch):
     assert calls == [("https://example.com/README.md", True, False)]
     assert any(str(x.message).startswith("Unverified HTTPS request") for x in w)
     assert os.listdir(str(tmp_path)) == ["README.md"]
+
+
+def test_clip_global_norm_of_a_row_sparse_array():
+    a = mx.nd.ones((2, 3)).tostype("row_sparse")
+    norm = utils.clip_global_norm([a], 1.0)
+    assert abs(norm - 6 ** 0.5) < 1e-5
+    assert a.stype == "row_sparse"
+    np.testing.assert_allclose(a.asnumpy(), np.full((2, 3), 6 ** -0.5), rtol=1e-5)
