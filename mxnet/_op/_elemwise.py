@@ -11,7 +11,7 @@ from .._dtype import to_torch
 from ..base import MXNetError
 from ._params import Param
 from ._registry import OpDef, register
-from ._unary_grad import _GammaFn, _OnesGrad, _Pointwise
+from ._unary_grad import _GammaFn, _OnesGrad, _Pointwise, acosh_mx, asinh_mx
 
 
 def _same_shape(attrs, shapes):
@@ -78,8 +78,8 @@ _UNARY = {
     "sinh": (_float_only(torch.sinh), True, (), "Hyperbolic sine."),
     "cosh": (_float_only(torch.cosh), True, (), "Hyperbolic cosine."),
     "tanh": (_float_only(torch.tanh), True, (), "Hyperbolic tangent."),
-    "arcsinh": (_float_only(torch.asinh), True, (), "Inverse hyperbolic sine."),
-    "arccosh": (_float_only(torch.acosh), True, (), "Inverse hyperbolic cosine."),
+    "arcsinh": (_float_only(asinh_mx), True, (), "Inverse hyperbolic sine."),
+    "arccosh": (_float_only(acosh_mx), True, (), "Inverse hyperbolic cosine."),
     "arctanh": (_float_only(torch.atanh), True, (), "Inverse hyperbolic tangent."),
     "degrees": (_float_only(torch.rad2deg), True, (), "Radians to degrees."),
     "radians": (_float_only(torch.deg2rad), True, (), "Degrees to radians."),

@@ -21,6 +21,7 @@ from .._dtype import dtype_name
 from ..base import MXNetError
 from ._params import Param
 from ._registry import OpDef, register
+from ._unary_grad import acosh_mx, asinh_mx
 
 __all__ = ["UNARY_NAMES", "BINARY_NAMES"]
 
@@ -141,8 +142,8 @@ _UNARY = {
     "sinh": (_float_math, torch.sinh, "Hyperbolic sine"),
     "cosh": (_float_math, torch.cosh, "Hyperbolic cosine"),
     "tanh": (_float_math, torch.tanh, "Hyperbolic tangent"),
-    "arcsinh": (_float_math, torch.asinh, "Inverse hyperbolic sine"),
-    "arccosh": (_float_math, torch.acosh, "Inverse hyperbolic cosine"),
+    "arcsinh": (_float_math, asinh_mx, "Inverse hyperbolic sine"),
+    "arccosh": (_float_math, acosh_mx, "Inverse hyperbolic cosine"),
     "arctanh": (_float_math, torch.atanh, "Inverse hyperbolic tangent"),
     "degrees": (_float_math, lambda x: x * (180.0 / math.pi), "Radians to degrees"),
     "radians": (_float_math, lambda x: x * (math.pi / 180.0), "Degrees to radians"),

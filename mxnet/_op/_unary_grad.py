@@ -88,3 +88,46 @@ class _OnesGrad(torch.autograd.Function):
     @staticmethod
     def backward(ctx, g):
         return torch.ones_like(g)
+
+
+class _InvSqrtQuad(torch.autograd.Function):
+    """``(1 + s * x**2) ** -0.5`` (``s`` = 1: arcsinh's derivative; ``s`` = -1 with the sign
+    folded: arccosh's ``(x**2 - 1) ** -0.5``), differentiated as MXNet 1.9.1's backward
+    operators are: ``+x * value**3``, the opposite sign of the true second derivative."""
+
+    @staticmethod
+    def forward(ctx, x, plus_one):
+        q = x * x + 1 if plus_one else x * x - 1
+        out = torch.rsqrt(q)
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        x, out = ctx.saved_tensors
+        return g * x * out * out * out, None
+
+
+class _InvHyp(torch.autograd.Function):
+    """arcsinh / arccosh whose gradient is built from :class:`_InvSqrtQuad`."""
+
+    @staticmethod
+    def forward(ctx, x, plus_one):
+        ctx.save_for_backward(x)
+        ctx.plus_one = plus_one
+        return torch.asinh(x) if plus_one else torch.acosh(x)
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return g * _InvSqrtQuad.apply(x, ctx.plus_one), None
+
+
+def asinh_mx(x: torch.Tensor) -> torch.Tensor:
+    """``arcsinh`` with MXNet 1.9.1's second-order gradient."""
+    return _InvHyp.apply(x, True)
+
+
+def acosh_mx(x: torch.Tensor) -> torch.Tensor:
+    """``arccosh`` with MXNet 1.9.1's second-order gradient."""
+    return _InvHyp.apply(x, False)
