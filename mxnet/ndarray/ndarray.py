@@ -371,10 +371,12 @@ class NDArray(ArithMixin):
         from .. import autograd
 
         grad = _zeros_like_t(self)
+        if self._ctx.device_typeid in (3, 5):  # MXNet: a cpu_pinned/cpu_shared array's
+            grad._ctx = Context("cpu", 0)  # gradient lives on cpu(0)
         if stype is not None and stype != "default":
             from ._sparse_ops import zeros
 
-            grad = zeros(stype, self.shape, ctx=self._ctx, dtype=self.dtype)
+            grad = zeros(stype, self.shape, ctx=grad._ctx, dtype=self.dtype)
         autograd.mark_variables([self], [grad], grad_reqs=grad_req)
 
     def backward(self, out_grad=None, retain_graph: bool = False, train_mode: bool = True):
@@ -492,7 +494,10 @@ class NDArray(ArithMixin):
             if shape is None:
                 raise TypeError("reshape() missing required argument 'shape'")
         try:
-            return _op_call("Reshape", [self], {"shape": tuple(shape), **kwargs})
+            res = _op_call("Reshape", [self], {"shape": tuple(shape), **kwargs})
+            if self._ctx.device_typeid in (3, 5):
+                res._ctx = self._ctx  # a view in MXNet: cpu_pinned/cpu_shared is kept
+            return res
         except MXNetError as err:
             # MXNet: a larger target, or any mismatch while recording, is an MXNetError of
             # NDArray.Reshape; other size mismatches a ValueError
