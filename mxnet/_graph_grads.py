@@ -69,3 +69,33 @@ def settle() -> None:
             v._fresh = 1
     _touched.clear()
     WRITTEN.clear()
+
+
+class CallRecord:
+    """Provenance of one recorded hybridized call, expanded by ``autograd.get_symbol``
+    into the graph's operators (inlined, whatever ``inline_limit`` says)."""
+
+    __slots__ = ("sym", "names", "ins", "_nodes")
+
+    def __init__(self, sym, names: list, ins: tuple):
+        self.sym, self.names, self.ins, self._nodes = sym, names, ins, None
+
+    def output(self, idx: int):
+        """The ``(op, attrs, inputs, index)`` record of graph output ``idx``."""
+        if self._nodes is None:
+            from .ndarray._invoke import Leaf
+            from .symbol._node import topo_order
+
+            by_name = dict(zip(self.names, self.ins))
+            recs: dict = {}
+            for node in topo_order([n for n, _ in self.sym._outputs]):
+                if node.op is None:
+                    recs[id(node)] = by_name.get(node.name) or Leaf()
+                    continue
+                recs[id(node)] = tuple(
+                    recs[id(src)] if src.op is None else (src.op, src.parsed, recs[id(src)], i)
+                    for src, i in node.inputs)
+            self._nodes = recs
+        node, i = self.sym._outputs[idx]
+        rec = self._nodes[id(node)]
+        return rec if node.op is None else (node.op, node.parsed, rec, i)

@@ -376,7 +376,10 @@ def get_symbol(x):
     nvars = [0]
 
     def build(rec):
-        if not isinstance(rec, tuple):  # a Leaf: an input array
+        if rec.__class__ is tuple and rec and rec[0].__class__ is _graph_grads.CallRecord:
+            rec = rec[0].output(rec[1])  # an output of a hybridized call: its graph inlined
+        if not isinstance(rec, tuple) or not rec[2]:  # a Leaf (an input array), or made
+            # by an operator without inputs (zeros, random...): MXNet shows a variable
             hit = memo.get(id(rec))
             if hit is None:
                 hit = memo[id(rec)] = var(f"var{nvars[0]}")

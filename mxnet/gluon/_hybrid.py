@@ -467,6 +467,12 @@ class HybridBlock(Block):
             if conv:
                 outs = [o.contiguous() for o in outs]
         wrap = _np_wrap if self._np_graph else ndarray.NDArray._wrap
+        if _state.is_recording and hook is None:
+            res = [wrap(t, ctx) for t in outs]
+            self._record_call(fn.prog, in_src, aux_params, flat, ctx, res)
+            if self._out_format == 0:
+                return res[0]
+            return _regroup(res, self._out_format)[0]
         box = _deferred.first_box(flat) if _deferred.PENDING[0] else None
         if box is not None:  # an input carries a deferred failure: so do the outputs
             res = [wrap(t, ctx) for t in outs]
@@ -476,6 +482,21 @@ class HybridBlock(Block):
         if self._out_format == 0:
             return wrap(outs[0], ctx)
         return _regroup([wrap(t, ctx) for t in outs], self._out_format)[0]
+
+    def _record_call(self, prog, in_src, aux_params, flat, ctx, res) -> None:
+        """Remember the call for ``autograd.get_symbol`` (its graph, expanded lazily)."""
+        from ..ndarray._invoke import _prov_inputs
+
+        arrays = [flat[s] if s.__class__ is int else s.data(ctx) for s in in_src]
+        arrays += [p.data(ctx) for p in aux_params]
+        call = _graph_grads.CallRecord(self._cached_graph[1],
+                                       [*prog.arg_names, *prog.aux_names],
+                                       _prov_inputs(arrays))
+        box = _deferred.first_box(flat) if _deferred.PENDING[0] else None
+        for i, o in enumerate(res):
+            o._prov = (call, i)
+            if box is not None:
+                o._exc = box
 
     def _build_callable(self, graph_inputs, out):
         from .._executor._program import compile_enabled, compile_program
