@@ -448,9 +448,10 @@ class HybridBlock(Block):
             if _int_grad.ACTIVE[0]:  # integer variables: their float64 shadows' graph
                 outs = _link_int_outputs(fn, tensors, aux, outs)
             # MXNet writes the whole graph's parameter gradients (zeros where none reached)
-            outs = _graph_grads.touch(outs, [a for a in (src.data(ctx) for src in in_src
-                                                         if src.__class__ is not int)
-                                             if a._grad is not None and a._grad_req != "null"])
+            in_arrays = [flat[s] if s.__class__ is int else s.data(ctx) for s in in_src]
+            outs = _graph_grads.touch(outs, [a for a, s in zip(in_arrays, in_src)
+                                             if s.__class__ is not int and a._grad is not None
+                                             and a._grad_req != "null"])
         else:  # outside autograd.record() no graph is built
             if conv:
                 # convolution graphs run faster with NHWC strides (same logical NCHW shapes):
@@ -469,7 +470,7 @@ class HybridBlock(Block):
         wrap = _np_wrap if self._np_graph else ndarray.NDArray._wrap
         if _state.is_recording and hook is None:
             res = [wrap(t, ctx) for t in outs]
-            self._record_call(fn.prog, in_src, aux_params, flat, ctx, res)
+            self._record_call(fn.prog, in_arrays, aux_params, flat, ctx, res)
             if self._out_format == 0:
                 return res[0]
             return _regroup(res, self._out_format)[0]
@@ -483,12 +484,11 @@ class HybridBlock(Block):
             return wrap(outs[0], ctx)
         return _regroup([wrap(t, ctx) for t in outs], self._out_format)[0]
 
-    def _record_call(self, prog, in_src, aux_params, flat, ctx, res) -> None:
+    def _record_call(self, prog, in_arrays, aux_params, flat, ctx, res) -> None:
         """Remember the call for ``autograd.get_symbol`` (its graph, expanded lazily)."""
         from ..ndarray._invoke import _prov_inputs
 
-        arrays = [flat[s] if s.__class__ is int else s.data(ctx) for s in in_src]
-        arrays += [p.data(ctx) for p in aux_params]
+        arrays = in_arrays + [p.data(ctx) for p in aux_params]
         call = _graph_grads.CallRecord(self._cached_graph[1],
                                        [*prog.arg_names, *prog.aux_names],
                                        _prov_inputs(arrays))
