@@ -53,8 +53,7 @@ __all__ = ["Executor", "bind", "simple_bind"]
 _REQS = ("null", "write", "add", "inplace")
 
 
-def _graph_callable(symbol, compile: bool | None = False) -> tuple[Callable, list[str],
-                                                                  list[str]]:
+def _graph_callable(symbol, compile: bool | None = False) -> tuple[Callable, list[str], list[str]]:
     """Compile ``symbol`` into ``fn(inputs, aux, is_train) -> list of output tensors``.
 
     ``inputs`` follow ``symbol.list_arguments()``, ``aux`` follow
@@ -69,8 +68,9 @@ def _graph_callable(symbol, compile: bool | None = False) -> tuple[Callable, lis
     prog = compile_program(symbol)
     use_compile = compile_enabled(compile)
 
-    def fn(inputs: Sequence[torch.Tensor], aux: Sequence[torch.Tensor],
-           is_train: bool = False) -> list[torch.Tensor]:
+    def fn(
+        inputs: Sequence[torch.Tensor], aux: Sequence[torch.Tensor], is_train: bool = False
+    ) -> list[torch.Tensor]:
         return prog.run(inputs, aux, is_train, compile=use_compile)
 
     return fn, list(prog.arg_names), list(prog.aux_names)
@@ -93,8 +93,10 @@ def _as_list(name: str, values, names: list[str], required: bool = True) -> list
         return out
     values = list(values)
     if len(values) != len(names):
-        raise ValueError(f"Length of {name} does not match the number of arguments: "
-                         f"expected {len(names)} ({names}), got {len(values)}")
+        raise ValueError(
+            f"Length of {name} does not match the number of arguments: "
+            f"expected {len(names)} ({names}), got {len(values)}"
+        )
     return values
 
 
@@ -136,17 +138,27 @@ class Executor:
     array([6., 6., 6.], dtype=float32)
     """
 
-    def __init__(self, symbol, ctx: Context, arg_arrays: list, grad_arrays: list,
-                 grad_req: list[str], aux_arrays: list, group2ctx=None, compile=None,
-                 out_shapes: list | None = None):
+    def __init__(
+        self,
+        symbol,
+        ctx: Context,
+        arg_arrays: list,
+        grad_arrays: list,
+        grad_req: list[str],
+        aux_arrays: list,
+        group2ctx=None,
+        compile=None,
+        out_shapes: list | None = None,
+    ):
         self._symbol = symbol
         self._ctx = ctx
         self._group2ctx = dict(group2ctx) if group2ctx else None
         group_devices = None
         if self._group2ctx:
             group_devices = {k: v.torch_device for k, v in self._group2ctx.items()}
-        self._prog: Program = compile_program(symbol, group_devices, ctx.torch_device
-                                              if group_devices else None)
+        self._prog: Program = compile_program(
+            symbol, group_devices, ctx.torch_device if group_devices else None
+        )
         self.arg_arrays: list[NDArray] = arg_arrays
         self.grad_arrays: list[NDArray | None] = grad_arrays
         self.aux_arrays: list[NDArray] = aux_arrays
@@ -160,8 +172,11 @@ class Executor:
         self._write_outputs = False  # outputs are views shared with another executor
         self._failed: list | None = None  # run-time failure of the last forward (_deferred)
         self._fwd_failed = False  # ... raised by the forward itself (no graph to run back)
-        self._grad_idx = [i for i, (r, g) in enumerate(zip(grad_req, grad_arrays or []))
-                          if r != "null" and g is not None]
+        self._grad_idx = [
+            i
+            for i, (r, g) in enumerate(zip(grad_req, grad_arrays or []))
+            if r != "null" and g is not None
+        ]
         # storage types of the outputs (None: all dense, the common case) and the indices of
         # sparse gradient buffers; computed once per bind (see _executor._stype)
         self._out_stypes: list[str] | None = None
@@ -177,13 +192,16 @@ class Executor:
         stypes = [getattr(a, "stype", "default") for a in self.arg_arrays + self.aux_arrays]
         if self.grad_arrays is not None:
             self._sparse_grads = frozenset(
-                i for i in self._grad_idx
-                if getattr(self.grad_arrays[i], "stype", "default") != "default")
+                i
+                for i in self._grad_idx
+                if getattr(self.grad_arrays[i], "stype", "default") != "default"
+            )
         if not graph_needs_stypes(self._prog.nodes, stypes):
             return
         by_name = dict(zip(names, stypes))
-        var_stypes = {id(n): by_name.get(n.name, "default") for n in self._prog.nodes
-                      if n.op is None}
+        var_stypes = {
+            id(n): by_name.get(n.name, "default") for n in self._prog.nodes if n.op is None
+        }
         heads = infer_head_stypes(self._symbol._outputs, self._prog.nodes, var_stypes)
         if any(s != "default" for s in heads):
             self._out_stypes = heads
@@ -198,7 +216,8 @@ class Executor:
         try:  # MXNet allocates the outputs with their inferred dtypes (Cast, amp_cast...)
             names = self._prog.arg_names
             _, out_types, _ = self._symbol.infer_type(
-                **{n: a.dtype for n, a in zip(names, self.arg_arrays)})
+                **{n: a.dtype for n, a in zip(names, self.arg_arrays)}
+            )
             types = list(out_types or types)
         except MXNetError:
             pass
@@ -207,8 +226,9 @@ class Executor:
             if not s or 0 in s:
                 return []
             dt = to_torch(t) if t is not None else torch.float32
-            res.append(NDArray._wrap(torch.zeros(s, dtype=dt, device=self._ctx.torch_device),
-                                     self._ctx))
+            res.append(
+                NDArray._wrap(torch.zeros(s, dtype=dt, device=self._ctx.torch_device), self._ctx)
+            )
         if self._out_stypes is not None and len(res) == len(self._out_stypes):
             from ._executor._stype import as_stype
 
@@ -266,8 +286,9 @@ class Executor:
                 outs = self._run_with_grad(True, monitor)
             else:
                 with torch.no_grad():
-                    outs = self._prog.run(args, aux, is_train, monitor, self._compile,
-                                          self._monitor_all)
+                    outs = self._prog.run(
+                        args, aux, is_train, monitor, self._compile, self._monitor_all
+                    )
                 self._leaves = None
                 self._out_t = None
         except DeferredOpError as err:  # MXNet reports it on read / waitall
@@ -322,8 +343,9 @@ class Executor:
             from ._executor._stype import as_stype
 
             # MXNet's inferred storage types: sparse outputs are new arrays each forward
-            self.outputs = [as_stype(t.detach(), st, self._ctx)
-                            for t, st in zip(outs, self._out_stypes)]
+            self.outputs = [
+                as_stype(t.detach(), st, self._ctx) for t, st in zip(outs, self._out_stypes)
+            ]
             return
         cur = self.outputs
         if len(cur) == len(outs):
@@ -372,8 +394,9 @@ class Executor:
         grads = [None] * len(self._leaves)
         live = [k for k, leaf in enumerate(self._leaves) if leaf is not None]
         if outs and live:
-            found = torch.autograd.grad(outs, [self._leaves[k] for k in live], heads,
-                                        retain_graph=True, allow_unused=True)
+            found = torch.autograd.grad(
+                outs, [self._leaves[k] for k in live], heads, retain_graph=True, allow_unused=True
+            )
             for k, g in zip(live, found):
                 grads[k] = g
         if self._monitor is not None and outs:
@@ -412,19 +435,30 @@ class Executor:
 
     def _monitor_backward(self, outs, heads) -> None:
         """Report every node's input gradients as ``<node>_backward_output[i]`` (MXNet's
-        monitor sees the backward nodes' outputs); inputs without a gradient report zeros."""
-        watch = self._prog.last_watch or []
+        monitor sees the backward nodes' outputs); inputs without a gradient report zeros.
+
+        As MXNet's backward graph: nodes in reverse order, and a node none of whose inputs
+        needs a gradient has no backward node (nothing reported)."""
+        watch = [
+            (name, args)
+            for name, args in reversed(self._prog.last_watch or [])
+            if any(t.requires_grad for t in args)
+        ]
         flat = list({id(t): t for _, args in watch for t in args if t.requires_grad}.values())
-        found = torch.autograd.grad(outs, flat, heads, retain_graph=True,
-                                    allow_unused=True) if flat else []
+        found = (
+            torch.autograd.grad(outs, flat, heads, retain_graph=True, allow_unused=True)
+            if flat
+            else []
+        )
         by_id = {id(t): g for t, g in zip(flat, found)}
         cb, ctx = self._monitor, self._ctx
         for name, args in watch:
             for i, t in enumerate(args):
                 g = by_id.get(id(t)) if t.requires_grad else None
                 g = torch.zeros_like(t) if g is None else g
-                label = f"{name}_backward_output" if len(args) == 1 else \
-                    f"{name}_backward_output{i}"
+                label = (
+                    f"{name}_backward_output" if len(args) == 1 else f"{name}_backward_output{i}"
+                )
                 cb(label, NDArray._wrap(g.detach(), ctx))
 
     # -- utilities --------------------------------------------------------------------
@@ -433,8 +467,9 @@ class Executor:
         self._monitor = callback
         self._monitor_all = monitor_all
 
-    def copy_params_from(self, arg_params: dict, aux_params: dict | None = None,
-                         allow_extra_params: bool = False) -> None:
+    def copy_params_from(
+        self, arg_params: dict, aux_params: dict | None = None, allow_extra_params: bool = False
+    ) -> None:
         """Copy parameter values into the bound argument/auxiliary arrays."""
         ad = self.arg_dict
         for name, array in arg_params.items():
@@ -458,8 +493,9 @@ class Executor:
         fusions here happen inside the compiled program, so it is the bound symbol)."""
         return self._symbol
 
-    def reshape(self, partial_shaping: bool = False, allow_up_sizing: bool = False,
-                **kwargs) -> Executor:
+    def reshape(
+        self, partial_shaping: bool = False, allow_up_sizing: bool = False, **kwargs
+    ) -> Executor:
         """A new executor for new input shapes, sharing arrays whose shape is unchanged."""
         arg_shapes, _, aux_shapes = self._symbol.infer_shape(**kwargs)
         if arg_shapes is None:
@@ -473,17 +509,21 @@ class Executor:
                 new_grads.append(grad)
                 continue
             if not partial_shaping and name not in kwargs:
-                raise AssertionError(f"Shape of unspecified array arg:{name} changed. This can "
-                                     "cause the new executor to not share parameters with the "
-                                     "old one. Please check for error in network. If this is "
-                                     "intended, set partial_shaping=True to suppress this "
-                                     "warning.")
+                raise AssertionError(
+                    f"Shape of unspecified array arg:{name} changed. This can "
+                    "cause the new executor to not share parameters with the "
+                    "old one. Please check for error in network. If this is "
+                    "intended, set partial_shaping=True to suppress this "
+                    "warning."
+                )
             if int(np.prod(shape)) > arr.size and not allow_up_sizing:
-                raise AssertionError(f"New shape of arg:{name} larger than original. First "
-                                     "making a big executor and then down sizing it is more "
-                                     "efficient than the reverse. If you really want to up "
-                                     "size, set allow_up_sizing=True to enable allocation "
-                                     "of new arrays.")
+                raise AssertionError(
+                    f"New shape of arg:{name} larger than original. First "
+                    "making a big executor and then down sizing it is more "
+                    "efficient than the reverse. If you really want to up "
+                    "size, set allow_up_sizing=True to enable allocation "
+                    "of new arrays."
+                )
             new_args.append(_shrink_or_alloc(arr, shape))
             new_grads.append(None if grad is None else _shrink_or_alloc(grad, shape))
         new_aux = []
@@ -492,21 +532,30 @@ class Executor:
             if tuple(shape) == arr.shape:
                 new_aux.append(arr)
             elif not partial_shaping:
-                raise AssertionError(f"Shape of unspecified array aux:{name} changed. This can "
-                                     "cause the new executor to not share parameters with the "
-                                     "old one. Please check for error in network. If this is "
-                                     "intended, set partial_shaping=True to suppress this "
-                                     "warning.")
+                raise AssertionError(
+                    f"Shape of unspecified array aux:{name} changed. This can "
+                    "cause the new executor to not share parameters with the "
+                    "old one. Please check for error in network. If this is "
+                    "intended, set partial_shaping=True to suppress this "
+                    "warning."
+                )
             else:
                 new_aux.append(_shrink_or_alloc(arr, shape))
         if self.grad_arrays is None:
             new_grads = None
-        exe = Executor(self._symbol, self._ctx, new_args, new_grads, self._grad_req, new_aux,
-                       self._group2ctx, self._compile)
+        exe = Executor(
+            self._symbol,
+            self._ctx,
+            new_args,
+            new_grads,
+            self._grad_req,
+            new_aux,
+            self._group2ctx,
+            self._compile,
+        )
         if len(exe.outputs) == len(self.outputs):
             # as in MXNet, a smaller executor writes its outputs into the old ones' memory
-            exe.outputs = [_shrink_or_alloc(o, n.shape) for o, n in zip(self.outputs,
-                                                                       exe.outputs)]
+            exe.outputs = [_shrink_or_alloc(o, n.shape) for o, n in zip(self.outputs, exe.outputs)]
             exe._write_outputs = True
         return exe
 
@@ -517,8 +566,10 @@ class Executor:
         output is kept when a gradient flows back to an argument, otherwise two buffers of
         the largest output are reused.
         """
-        return (f"{self._symbol.debug_str()}Total {self._graph_bytes() >> 20} MB allocated\n"
-                "Total 0 TempSpace resource requested\n")
+        return (
+            f"{self._symbol.debug_str()}Total {self._graph_bytes() >> 20} MB allocated\n"
+            "Total 0 TempSpace resource requested\n"
+        )
 
     def _graph_bytes(self) -> int:
         from ._executor._memory import graph_bytes
@@ -539,30 +590,54 @@ def _alloc(shape, tdtype: torch.dtype, ctx: Context) -> NDArray:
     return NDArray._wrap(torch.zeros(tuple(shape), dtype=tdtype, device=ctx.torch_device), ctx)
 
 
-def bind(symbol, ctx: Context, args, args_grad=None, grad_req="write", aux_states=None,
-         group2ctx=None, shared_exec=None, compile=None) -> Executor:
+def bind(
+    symbol,
+    ctx: Context,
+    args,
+    args_grad=None,
+    grad_req="write",
+    aux_states=None,
+    group2ctx=None,
+    shared_exec=None,
+    compile=None,
+) -> Executor:
     """:meth:`Symbol.bind`: bind given arrays (list in ``list_arguments`` order or dict)."""
     if not isinstance(ctx, Context):
         raise TypeError("Context type error")
     arg_names = symbol.list_arguments()
     aux_names = symbol.list_auxiliary_states()
-    arg_arrays = [_check_nd("argument", n, a) for n, a in
-                  zip(arg_names, _as_list("args", args, arg_names))]
-    grads = [_check_nd("gradient", n, g) for n, g in
-             zip(arg_names, _as_list("args_grad", args_grad, arg_names, required=False))]
+    arg_arrays = [
+        _check_nd("argument", n, a) for n, a in zip(arg_names, _as_list("args", args, arg_names))
+    ]
+    grads = [
+        _check_nd("gradient", n, g)
+        for n, g in zip(arg_names, _as_list("args_grad", args_grad, arg_names, required=False))
+    ]
     reqs = _grad_reqs(grad_req, arg_names)
     if args_grad is None:
         reqs = ["null"] * len(arg_names)
         grads = None
-    aux_arrays = [_check_nd("auxiliary state", n, a) for n, a in
-                  zip(aux_names, _as_list("aux_states", aux_states, aux_names))]
+    aux_arrays = [
+        _check_nd("auxiliary state", n, a)
+        for n, a in zip(aux_names, _as_list("aux_states", aux_states, aux_names))
+    ]
     check_differentiable(symbol, reqs)
     return Executor(symbol, ctx, arg_arrays, grads, reqs, aux_arrays, group2ctx, compile)
 
 
-def simple_bind(symbol, ctx: Context, grad_req="write", type_dict=None, group2ctx=None,
-                shared_arg_names=None, shared_exec=None, shared_buffer=None, compile=None,
-                stype_dict=None, **kwargs) -> Executor:
+def simple_bind(
+    symbol,
+    ctx: Context,
+    grad_req="write",
+    type_dict=None,
+    group2ctx=None,
+    shared_arg_names=None,
+    shared_exec=None,
+    shared_buffer=None,
+    compile=None,
+    stype_dict=None,
+    **kwargs,
+) -> Executor:
     """:meth:`Symbol.simple_bind`: infer shapes/dtypes from ``kwargs``, allocate, bind."""
     from ._dtype import to_torch
     from .symbol._infer import infer_graph_shapes, infer_graph_types
@@ -578,12 +653,15 @@ def simple_bind(symbol, ctx: Context, grad_req="write", type_dict=None, group2ct
     types = infer_graph_types(order, tdict, shapes)
     aux = aux_node_ids(order)
     variables = [n for n in order if n.op is None]
-    missing = [n.name for n in variables if shapes.get((id(n), 0)) is None
-               or 0 in shapes[(id(n), 0)]]
+    missing = [
+        n.name for n in variables if shapes.get((id(n), 0)) is None or 0 in shapes[(id(n), 0)]
+    ]
     if missing:
         given = ", ".join(f"{k}={tuple(v)}" for k, v in kwargs.items())
-        raise MXNetError(f"simple_bind: cannot infer the shapes of {missing} from the given "
-                         f"shapes ({given}); provide them as keyword arguments")
+        raise MXNetError(
+            f"simple_bind: cannot infer the shapes of {missing} from the given "
+            f"shapes ({given}); provide them as keyword arguments"
+        )
     arg_names = [n.name for n in variables if id(n) not in aux]
     reqs = _grad_reqs(grad_req, arg_names)
     try:
@@ -630,8 +708,11 @@ def simple_bind(symbol, ctx: Context, grad_req="write", type_dict=None, group2ct
     for n in (v for v in variables if id(v) in aux):
         shape = shapes[(id(n), 0)]
         tdt = to_torch(types.get((id(n), 0)) or "float32")
-        if shared_exec is not None and n.name in shared_exec.aux_dict \
-                and shared_exec.aux_dict[n.name].shape == shape:
+        if (
+            shared_exec is not None
+            and n.name in shared_exec.aux_dict
+            and shared_exec.aux_dict[n.name].shape == shape
+        ):
             auxs.append(shared_exec.aux_dict[n.name])
         else:
             auxs.append(_alloc(shape, tdt, ctx_of(n)))

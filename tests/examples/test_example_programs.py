@@ -57,8 +57,9 @@ def test_io_init_data_is_exposed_for_relabelling_iterators():
 def test_feedforward_fit_logs_like_the_legacy_loop(caplog):
     x = np.random.RandomState(0).rand(8, 3).astype(np.float32)
     y = np.arange(8, dtype=np.float32) % 2
-    net = mx.sym.SoftmaxOutput(mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=2),
-                               name="softmax")
+    net = mx.sym.SoftmaxOutput(
+        mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=2), name="softmax"
+    )
     model = mx.model.FeedForward(net, num_epoch=2, learning_rate=0.1)
     with caplog.at_level(logging.INFO):
         model.fit(X=mx.io.NDArrayIter(x, y, batch_size=4))
@@ -66,3 +67,25 @@ def test_feedforward_fit_logs_like_the_legacy_loop(caplog):
     assert "Start training with [cpu(0)]" in text
     assert text.count("Resetting Data Iterator") == 2
     assert "Train-accuracy" not in text
+
+
+def test_monitor_backward_nodes_in_reverse_order_and_pruned():
+    # image-classification/common/fit.py --monitor: MXNet's backward graph runs from the
+    # loss back to the first layer, and Flatten(data) has no backward node (data needs
+    # no gradient).
+    data = mx.sym.Flatten(mx.sym.Variable("data"), name="flat")
+    fc1 = mx.sym.FullyConnected(data, num_hidden=3, name="fc1")
+    fc2 = mx.sym.FullyConnected(fc1, num_hidden=2, name="fc2")
+    net = mx.sym.SoftmaxOutput(fc2, name="softmax")
+    mod = mx.mod.Module(net)
+    mod.bind(data_shapes=[("data", (2, 1, 2, 2))], label_shapes=[("softmax_label", (2,))])
+    mod.init_params()
+    names = []
+    mod._exec_group.execs[0].set_monitor_callback(lambda n, a: names.append(n))
+    batch = mx.io.DataBatch([mx.nd.ones((2, 1, 2, 2))], [mx.nd.array([0, 1])])
+    mod.forward(batch, is_train=True)
+    names.clear()
+    mod.backward()
+    assert names[0].startswith("softmax_backward")
+    assert names.index("fc2_backward_output0") < names.index("fc1_backward_output0")
+    assert not any(n.startswith("flat_backward") for n in names)
