@@ -54,6 +54,8 @@ def _fc(a, x, w, b=None):
     if w.shape[0] != a["num_hidden"]:
         raise MXNetError(f"FullyConnected: weight shape {tuple(w.shape)} does not match "
                          f"num_hidden={a['num_hidden']}")
+    if b is not None and b.dim() == 2 and b.shape[1] == 1:
+        b = b.reshape(-1)  # MXNet also takes a (num_hidden, 1) bias
     return F.linear(x, w, b)
 
 
@@ -63,7 +65,9 @@ def _fc_shape(a, s):
         k = math.prod(d[1:]) if a["flatten"] else d[-1]
         fill(s, 1, (a["num_hidden"], k))
     if not a["no_bias"]:
-        fill(s, 2, (a["num_hidden"],))
+        nh = a["num_hidden"]
+        if len(s) < 3 or s[2] is None or tuple(s[2]) != (nh, 1):  # (num_hidden, 1) also accepted
+            fill(s, 2, (nh,))
     return s
 
 

@@ -110,7 +110,11 @@ def csr_matrix(arg1, shape=None, ctx=None, dtype=None) -> CSRNDArray:
         dense.index_put_((r, c), vals, accumulate=True)
         return to_sparse(dense.to(dev), "csr", ctx)
     if _is_scipy_csr(arg1):
-        m = arg1.sorted_indices() if not arg1.has_sorted_indices else arg1
+        m = arg1
+        if not m.has_canonical_format:  # MXNet sums duplicates and sorts (on a copy)
+            m = m.copy()
+            m.sum_duplicates()
+            m.sort_indices()
         return csr_matrix((m.data, m.indices, m.indptr), shape=m.shape, ctx=ctx,
                           dtype=dtype if dtype is not None else m.dtype)
     if isinstance(arg1, CSRNDArray):

@@ -173,3 +173,16 @@ def test_infer_shape_fills_partial_shapes():
         [(2, 3, 5), (4, 15), (4,)]
     with pytest.raises(MXNetError):
         infer("FullyConnected", {"num_hidden": 4}, [(2, 3, 5), (4, 7), None])
+
+
+def test_fc_bias_of_shape_num_hidden_by_one():
+    # MXNet 1.9.1 also takes a (num_hidden, 1) bias (shape inference and compute)
+    x = mx.nd.ones((5, 10))
+    w = mx.nd.ones((8, 10))
+    b = mx.nd.arange(1, 9).reshape((8, 1))
+    y = mx.nd.FullyConnected(x, w, b.tostype("row_sparse"), num_hidden=8)
+    np.testing.assert_allclose(y.asnumpy(), np.tile(np.arange(11, 19), (5, 1)))
+    assert infer("FullyConnected", {"num_hidden": 8}, [(5, 10), None, (8, 1)])[0] == \
+        [(5, 10), (8, 10), (8, 1)]
+    with pytest.raises(MXNetError):
+        infer("FullyConnected", {"num_hidden": 8}, [(5, 10), None, (8, 2)])
