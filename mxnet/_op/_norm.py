@@ -182,7 +182,16 @@ def _sync_bn(a, x, gamma, beta, mmean, mvar):
     if a["ndev"] > 1:
         raise MXNetError(f"_contrib_SyncBatchNorm: synchronizing statistics across ndev="
                          f"{a['ndev']} devices is not supported; use ndev=1 (BatchNorm)")
-    return _batchnorm({**a, "axis": 1, "cudnn_off": False}, x, gamma, beta, mmean, mvar)
+    out, mean, var = _batchnorm(
+        {**a, "axis": 1, "cudnn_off": False, "output_mean_var": False},
+        x, gamma, beta, mmean, mvar,
+    )
+    if state.is_train and not a["use_global_stats"]:
+        # MXNet's SyncBatchNorm outputs the batch mean and (biased) batch variance, not the
+        # inverse std BatchNorm gives
+        return out, mean, var
+    # outside training it leaves both outputs unwritten (zeros)
+    return out, torch.zeros_like(mean), torch.zeros_like(mean)
 
 
 register(OpDef(

@@ -122,3 +122,17 @@ def test_mean_std_outputs_carry_no_gradient(op):
         head = (mean * 3).sum() + (std * 2).sum()
     head.backward()
     assert (x.grad.asnumpy() == 0).all()
+
+
+def test_sync_batchnorm_outputs_batch_variance():
+    # MXNet 1.9.1: SyncBatchNorm's extra outputs are the batch mean and biased batch
+    # variance while training (BatchNorm gives the inverse std), zeros outside training
+    xv = np.random.RandomState(1).uniform(-1, 1, (4, 3, 2)).astype(np.float32)
+    args = (mx.nd.array(xv), mx.nd.ones(3), mx.nd.zeros(3), mx.nd.zeros(3), mx.nd.ones(3))
+    with mx.autograd.record():
+        _, mean, var = mx.nd.contrib.SyncBatchNorm(*args, key="s0", output_mean_var=True)
+    red = xv.transpose(1, 0, 2).reshape(3, -1)
+    np.testing.assert_allclose(mean.asnumpy(), red.mean(1), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(var.asnumpy(), red.var(1), rtol=1e-5, atol=1e-6)
+    _, mean, var = mx.nd.contrib.SyncBatchNorm(*args, key="s1", output_mean_var=True)
+    assert (mean.asnumpy() == 0).all() and (var.asnumpy() == 0).all()
