@@ -200,7 +200,12 @@ def mark_variables(variables, gradients, grad_reqs="write") -> None:
         if req not in _GRAD_REQS:
             raise KeyError(req)
         t = v._t.detach()
-        if req != "null" and (t.is_floating_point() or t.is_complex()):
+        if req == "null" and (t.is_floating_point() or t.is_complex()):
+            # MXNet keeps a 'null' variable in the graph and clears its gradient
+            # buffer (grad becomes None) once a backward pass goes through it
+            t.requires_grad_(True)
+            t.register_post_accumulate_grad_hook(_make_null_hook(weakref.ref(v)))
+        elif req != "null" and (t.is_floating_point() or t.is_complex()):
             t.requires_grad_(True)
             t.register_post_accumulate_grad_hook(_make_hook(weakref.ref(v)))
         elif req != "null":  # integers: a float64 shadow leaf carries the graph
@@ -211,6 +216,18 @@ def mark_variables(variables, gradients, grad_reqs="write") -> None:
         v._grad_req = req
         v._marked = True
         v._fresh = 0
+
+
+def _make_null_hook(vref):
+    """Post-accumulate hook of a ``grad_req='null'`` variable: drop the gradient."""
+
+    def hook(t: torch.Tensor) -> None:
+        t.grad = None
+        v = vref()
+        if v is not None and v._t is t and v._grad_req == "null":
+            v._grad = None
+
+    return hook
 
 
 def _head_grads(heads, head_grads, tensors=None):

@@ -243,9 +243,14 @@ register(OpDef("_np_squeeze", _squeeze, inputs=("a",),
 
 
 def _broadcast_to(a: dict, x: torch.Tensor) -> torch.Tensor:
-    shape = tuple(a["shape"])
+    shape = list(a["shape"])
     ish = tuple(x.shape)
-    ok = len(shape) >= len(ish) and all(
+    off = len(shape) - len(ish)
+    for j, d in enumerate(shape):  # -2 keeps the input's (right-aligned) dimension
+        if d == -2 and 0 <= j - off < len(ish):
+            shape[j] = ish[j - off]
+    shape = tuple(shape)
+    ok = len(shape) >= len(ish) and all(d >= 0 for d in shape) and all(
         i in (1, o) for i, o in zip(ish[::-1], shape[::-1]))
     if not ok:
         raise op_error("_npi_broadcast_to", f"operands could not be broadcast together with "

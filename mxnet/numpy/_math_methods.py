@@ -11,6 +11,7 @@ import numpy as _onp
 
 from . import _math as m
 from . import _reduce as r
+from . import _shape
 from .multiarray import NDArray, attach_methods
 
 __all__: list[str] = []
@@ -118,7 +119,13 @@ def _no_method(name: str):
 _CLASSIC = ("abs", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh", "cbrt",
             "ceil", "cos", "cosh", "degrees", "exp", "expm1", "fix", "floor", "log", "log10",
             "log1p", "log2", "nanprod", "nansum", "norm", "radians", "rcbrt", "reciprocal",
-            "rint", "rsqrt", "sign", "sin", "sinh", "sqrt", "square", "tan", "tanh", "trunc")
+            "rint", "rsqrt", "sign", "sin", "sinh", "sqrt", "square", "tan", "tanh", "trunc",
+            # legacy NDArray fluent methods MXNet 1.9.1's np.ndarray refuses
+            "asscalar", "reshape_like", "zeros_like", "ones_like", "broadcast_like", "pad",
+            "split", "split_v2", "slice", "slice_axis", "slice_like", "one_hot", "pick", "topk",
+            "argmax_channel", "shape_array", "size_array", "expand_dims", "tile", "flip",
+            "depth_to_space", "space_to_depth", "diag", "relu", "sigmoid", "softmax",
+            "log_softmax", "softmin", "broadcast_axes")
 
 attach_methods({
     "sum": _sum, "mean": _mean, "prod": _prod, "max": _max, "min": _min, "std": _std,
@@ -135,6 +142,26 @@ attach_methods({
 })
 
 
+def _sym_reshape(self, *args, **kwargs):
+    order = kwargs.pop("order", "C")
+    if kwargs:
+        raise TypeError(f"reshape() got unexpected keyword arguments {sorted(kwargs)}")
+    if not args:
+        raise TypeError("reshape() takes exactly 1 argument (0 given)")
+    shape = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
+    return _shape.reshape(self, shape, order=order)
+
+
+def _sym_transpose(self, *axes):
+    if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (list, tuple))):
+        axes = axes[0]
+    return _shape.transpose(self, axes if axes else None)
+
+
+def _sym_flatten(self, order="C"):
+    return _shape.reshape(self, (-1,), order=order)
+
+
 def _attach_symbol_methods() -> None:
     """The same NumPy-semantics methods on ``mx.sym.np._Symbol`` (``F.np`` graphs)."""
     from ..symbol.numpy import _Symbol
@@ -143,7 +170,8 @@ def _attach_symbol_methods() -> None:
                      "std": _std, "var": _var, "argmax": _argmax, "argmin": _argmin,
                      "cumsum": _cumsum, "all": _all, "any": _any, "clip": _clip,
                      "round": _round, "dot": _dot, "__matmul__": _matmul,
-                     "__rmatmul__": _rmatmul}.items():
+                     "__rmatmul__": _rmatmul, "reshape": _sym_reshape,
+                     "transpose": _sym_transpose, "flatten": _sym_flatten}.items():
         setattr(_Symbol, name, fn)
 
 

@@ -153,7 +153,13 @@ def broadcast_to(array, shape):  # noqa: A002  (NumPy's name)
     >>> from mxnet import np
     >>> np.broadcast_to(np.ones((3,)), (2, 3)).shape
     (2, 3)
+    >>> np.broadcast_to(2.0, (2,)).dtype  # a scalar: np.full (float32)
+    dtype('float32')
     """
+    if _onp.isscalar(array):
+        from ._fill import full
+
+        return full(shape, array)
     return np_call("_npi_broadcast_to", [array], {"shape": _tuple(shape)})
 
 

@@ -95,6 +95,8 @@ def full(shape, fill_value, dtype=None, order="C", ctx=None, out=None):
     """
     if order != "C":
         raise MXNetNotSupportedError("order must be 'C'")
+    if isinstance(fill_value, bool) and dtype is None:
+        dtype = "bool"  # MXNet: a Python bool fill gives a bool array
     return np_symbol_call("_npi_full", [], {"shape": _shape(shape), "ctx": _ctx(ctx),
                                             "dtype": _dt(dtype), "value": float(fill_value)})
 
@@ -255,3 +257,17 @@ def empty_like(prototype, dtype=None, order="C", subok=False, shape=None):
     ['x']
     """
     return full_like(prototype, 0, dtype, order)
+
+
+def broadcast_to(array, shape):
+    """``array`` broadcast to ``shape``; a scalar gives a ``full`` symbol (as MXNet).
+
+    Examples
+    --------
+    >>> from mxnet.symbol import numpy as S
+    >>> S.broadcast_to(1.0, (2,)).eval()[0].asnumpy()
+    array([1., 1.], dtype=float32)
+    """
+    if _onp.isscalar(array):
+        return full(shape, array)
+    return _np_shape_mod.broadcast_to(array, shape)
