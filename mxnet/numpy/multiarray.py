@@ -366,8 +366,14 @@ class ndarray(NpOperatorsMixin, NDArray):  # noqa: N801  (MXNet's class name)
             axes = axes[0]
         if not axes:
             axes = tuple(range(self.ndim))[::-1]
+        axes = tuple(int(a) for a in axes)
+        if len(axes) != self.ndim or any(not -self.ndim <= a < self.ndim for a in axes):
+            raise MXNetError(f"transpose: axes {axes} do not match an array of shape "
+                             f"{self.shape}")
+        if len({a % self.ndim for a in axes}) != len(axes):
+            raise ValueError(f"repeated axis in transpose {axes}")
         # a new array, as MXNet's np transpose (writing to it leaves this one unchanged)
-        t = self._t.permute(*[int(a) for a in axes]).clone(memory_format=torch.contiguous_format)
+        t = self._t.permute(axes).clone(memory_format=torch.contiguous_format)
         return self._derived(t, self._ctx)
 
     def flatten(self, order="C") -> ndarray:
