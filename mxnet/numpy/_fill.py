@@ -129,6 +129,8 @@ def full(shape, fill_value, dtype=None, order="C", ctx=None, device=None,
         res = _filled(shape, 0, dt, ctx, device)
         res._t.copy_(fill_value._t.detach().broadcast_to(res._t.shape))
     else:
+        if isinstance(fill_value, bool) and dtype is None:
+            dtype = _onp.bool_  # MXNet: a Python bool fill gives a bool array
         res = _filled(shape, fill_value, dtype, ctx, device)
     if out is not None:
         out._assign_tensor(res._t)

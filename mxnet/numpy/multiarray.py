@@ -9,6 +9,7 @@ comparisons give ``bool`` arrays, integer indexing gives 0-d arrays, ``repr`` pr
 from __future__ import annotations
 
 import threading
+import warnings
 
 import numpy as _onp
 import torch
@@ -243,10 +244,12 @@ class ndarray(NpOperatorsMixin, NDArray):  # noqa: N801  (MXNet's class name)
         n = self.size
         if n == 1:
             return bool(self.item())
-        if n == 0:
-            raise ValueError("The truth value of an empty array is ambiguous.")
-        raise ValueError("The truth value of an ndarray with more than one element is "
-                         "ambiguous.")
+        if n == 0:  # MXNet 1.9.1 (as NumPy then): False with a DeprecationWarning
+            warnings.warn("The truth value of an empty array is ambiguous. Returning False, "
+                          "but in future this will result in an error.", DeprecationWarning,
+                          stacklevel=2)
+            return False
+        raise ValueError("The truth value of an ndarray with multiple elements is ambiguous.")
 
     def __float__(self):
         if self.size != 1:
@@ -259,9 +262,11 @@ class ndarray(NpOperatorsMixin, NDArray):  # noqa: N801  (MXNet's class name)
         return int(self.item())
 
     def __format__(self, spec: str) -> str:
-        if spec and self.size == 1:
+        if self.ndim == 0:
             return format(self.item(), spec)
-        return format(str(self), spec)
+        if not spec:
+            return str(self)
+        raise TypeError("Cannot format mxnet.numpy.ndarray with format_spec")
 
     __array_priority__ = 1000.0
 
@@ -334,6 +339,8 @@ class ndarray(NpOperatorsMixin, NDArray):  # noqa: N801  (MXNet's class name)
             raise MXNetNotSupportedError(f"only supports C-order, while received {order}")
         if kwargs:
             raise TypeError(f"reshape() got unexpected keyword arguments {sorted(kwargs)}")
+        if not args:
+            raise TypeError("reshape() takes exactly 1 argument (0 given)")
         shape = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
         shape = tuple(int(d) for d in shape)
         if sum(1 for d in shape if d == -1) > 1 or any(d < -1 for d in shape):

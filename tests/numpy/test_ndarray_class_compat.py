@@ -1,0 +1,129 @@
+"""``mx.np.ndarray`` class behaviour checked against MXNet 1.9.1 (truth value, format,
+legacy fluent methods it refuses, ``np.full`` with a bool fill)."""
+
+import warnings
+
+import numpy as onp
+import pytest
+
+import mxnet as mx
+from mxnet import np
+
+
+def test_bool_of_empty_array_is_false_with_deprecation_warning():
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        assert bool(np.array([])) is False
+    assert any(issubclass(x.category, DeprecationWarning) for x in w)
+    with pytest.raises(ValueError, match="multiple elements"):
+        bool(np.array([1, 2]))
+    assert bool(np.array([3])) is True
+
+
+def test_format_spec_only_for_0d():
+    assert "{:.2f}".format(np.array(2.0)) == "2.00"
+    assert "{}".format(np.array([1, 2])) == str(np.array([1, 2]))
+    with pytest.raises(TypeError):
+        "{:.2f}".format(np.array([2.0]))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "asscalar",
+        "zeros_like",
+        "ones_like",
+        "expand_dims",
+        "tile",
+        "flip",
+        "split",
+        "softmax",
+        "relu",
+        "topk",
+        "pick",
+        "diag",
+        "slice_axis",
+        "reshape_like",
+        "broadcast_like",
+    ],
+)
+def test_legacy_fluent_methods_refused(name):
+    x = np.array([[1.0, 2.0], [3.0, 4.0]])
+    with pytest.raises(AttributeError, match="mxnet.numpy.ndarray object has no attribute"):
+        getattr(x, name)()
+
+
+def test_reshape_without_arguments():
+    with pytest.raises(TypeError, match="takes exactly 1 argument"):
+        np.ones((2, 2)).reshape()
+
+
+def test_full_with_python_bool_is_bool():
+    assert np.full((2, 2), True).dtype == onp.bool_
+    assert np.full((2,), True, dtype="int32").dtype == onp.int32
+    assert np.full((2,), 7).dtype == onp.float32
+
+
+def test_full_with_python_bool_hybridized():
+    class Net(mx.gluon.HybridBlock):
+        def hybrid_forward(self, F, x):
+            return x, F.np.full((2,), True)
+
+    net = Net()
+    net.hybridize()
+    mx.npx.set_np()
+    try:
+        out = net(np.ones((1,)))[1]
+    finally:
+        mx.npx.reset_np()
+    assert out.dtype == onp.bool_
+
+
+def test_numpy_dispatch_listed_functions_run_mx_np():
+    a = np.array([[1.0, 2.0], [3.0, 4.0]])
+    out = onp.sum(a, axis=0)
+    assert isinstance(out, np.ndarray)
+    assert out.tolist() == [4.0, 6.0]
+    assert isinstance(onp.exp(a), np.ndarray)
+    assert isinstance(onp.concatenate([a, a]), np.ndarray)
+
+
+def test_numpy_dispatch_other_functions_fall_back_to_numpy():
+    b = np.array([1, 2, 3], dtype="int32")
+    counts, edges = onp.histogram(b, bins=2)  # not in MXNet's list: NumPy on a copy
+    assert isinstance(counts, np.ndarray) and isinstance(edges, np.ndarray)
+    assert counts.tolist() == [1, 2]
+    # numpy.divide is not dispatched by MXNet 1.9.1 either: NumPy's float64 result
+    assert onp.divide(b, 2).dtype == onp.float64
+    assert isinstance(onp.log1p(np.array([0.0])), np.ndarray)
+
+
+def test_numpy_dispatch_fallback_refused_while_recording():
+    x = np.array([1.0, 2.0])
+    x.attach_grad()
+    with mx.autograd.record():
+        with pytest.raises(ValueError, match="Falling back to NumPy operator"):
+            onp.log1p(x)
+        y = onp.exp(x)  # dispatched to mx.np.exp: recorded
+    y.backward()
+    assert onp.allclose(x.grad.asnumpy(), onp.exp([1.0, 2.0]))
+
+
+def test_numpy_dispatch_protocol_module():
+    from mxnet.numpy_dispatch_protocol import (
+        _NUMPY_ARRAY_FUNCTION_LIST,
+        _NUMPY_ARRAY_UFUNC_LIST,
+        with_array_function_protocol,
+    )
+
+    assert (
+        "concatenate" in _NUMPY_ARRAY_FUNCTION_LIST and "linalg.norm" in _NUMPY_ARRAY_FUNCTION_LIST
+    )
+    assert "add" in _NUMPY_ARRAY_UFUNC_LIST
+
+    @with_array_function_protocol
+    def bad():
+        raise ValueError("boom")
+
+    with pytest.raises(RuntimeError, match="boom"):
+        bad()
