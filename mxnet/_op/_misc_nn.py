@@ -143,7 +143,12 @@ def _correlation(a: dict, d1: torch.Tensor, d2: torch.Tensor) -> torch.Tensor:
         for dx in range(-r, r + 1):
             y0, x0 = md + dy * s2, md + dx * s2
             base2 = a2[:, :, y0:y0 + span_h, x0:x0 + span_w]
-            m = base1 * base2 if a["is_multiply"] else (base1 - base2).abs()
+            if a["is_multiply"]:
+                m = base1 * base2
+            else:
+                # |x1 - x2| whose gradient on a tie is +1 for data1 and -1 for data2 (MXNet)
+                diff = base1 - base2
+                m = diff * torch.where(diff >= 0, 1.0, -1.0).to(diff.dtype).detach()
             m = m.sum(1, keepdim=True)
             outs.append(F.avg_pool2d(m, k, stride=s1) / c if k > 1 else m[:, :, ::s1, ::s1] / c)
     return torch.cat(outs, 1)

@@ -280,3 +280,17 @@ def test_executor_outputs_have_inferred_dtype_before_forward():
     exe = (x * 2).simple_bind(mx.cpu(), x=(2,), type_dict={"x": "float64"})
     assert exe.outputs[0].dtype == np.float64 and exe.arg_arrays[0].dtype == np.float64
     assert (x * 2).infer_type(x="int32")[1] == [np.int32]
+
+
+def test_correlation_subtract_gradient_on_ties():
+    # MXNet 1.9.1: |x1 - x2| back-propagates +1 to data1 and -1 to data2 where x1 == x2
+    x = mx.nd.array([[[[1.0, 2.0], [3.0, 4.0]]]])
+    y = mx.nd.array([[[[1.0, 0.0], [3.0, 5.0]]]])
+    x.attach_grad()
+    y.attach_grad()
+    with mx.autograd.record():
+        out = mx.nd.Correlation(x, y, kernel_size=1, max_displacement=0, is_multiply=False)
+    out.backward()
+    np.testing.assert_array_equal(out.asnumpy().ravel(), [0, 2, 0, 1])
+    np.testing.assert_array_equal(x.grad.asnumpy().ravel(), [1, 1, 1, -1])
+    np.testing.assert_array_equal(y.grad.asnumpy().ravel(), [-1, -1, -1, 1])
