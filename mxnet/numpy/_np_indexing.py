@@ -24,9 +24,11 @@ _INT = (int, _onp.integer)
 
 
 def _bad(piece):
-    return IndexError(f"only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) "
-                      f"and integer or boolean arrays are valid indices (got "
-                      f"{type(piece).__name__} {piece!r})")
+    return IndexError(
+        f"only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) "
+        f"and integer or boolean arrays are valid indices (got "
+        f"{type(piece).__name__} {piece!r})"
+    )
 
 
 def _slice_int(v):
@@ -79,26 +81,26 @@ def _entries(key, t: torch.Tensor) -> list:
             conv.append(s)
         elif isinstance(k, (NDArray, _onp.ndarray, list, tuple, range)):
             if isinstance(k, NDArray) and k.ndim == 0 and k._t.dtype != torch.bool:
-                if k._t.is_floating_point():
-                    raise _bad(k)
-                conv.append(int(k._t.item()))
+                conv.append(int(k._t.item()))  # MXNet: any 0-d array is an integer (truncated)
             else:
                 conv.append(_array_index(k, t.device))
         elif isinstance(k, float):
-            raise ValueError(f"NDArray does not support slicing with key {k} of type "
-                             f"{type(k)}.")
+            raise ValueError(f"NDArray does not support slicing with key {k} of type {type(k)}.")
         else:
-            raise _bad(k)
+            raise ValueError(f"NDArray does not support slicing with key {k} of type {type(k)}.")
     n_ell = sum(1 for k in conv if k is Ellipsis)
     if n_ell > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
-    used = sum(k.dim() if isinstance(k, torch.Tensor) and k.dtype == torch.bool else 1
-               for k in conv if k is not None and k is not Ellipsis)
+    used = sum(
+        k.dim() if isinstance(k, torch.Tensor) and k.dtype == torch.bool else 1
+        for k in conv
+        if k is not None and k is not Ellipsis
+    )
     if used > t.dim():
         raise IndexError(f"too many indices ({used}) for array with {t.dim()} dimensions")
     if n_ell:
         i = conv.index(Ellipsis)
-        conv[i:i + 1] = [slice(None)] * (t.dim() - used)
+        conv[i : i + 1] = [slice(None)] * (t.dim() - used)
     dim = 0
     for k in conv:  # bounds and mask shapes, with NumPy's messages
         if k is None:
@@ -108,19 +110,22 @@ def _entries(key, t: torch.Tensor) -> list:
             if not -n <= k < n:
                 raise IndexError(f"index {k} is out of bounds for axis {dim} with size {n}")
         elif isinstance(k, torch.Tensor) and k.dtype == torch.bool:
-            want = tuple(t.shape[dim:dim + k.dim()])
+            want = tuple(t.shape[dim : dim + k.dim()])
             if k.dim() and tuple(k.shape) != want:
-                raise IndexError(f"boolean index did not match indexed array along dimension "
-                                 f"{dim}; dimension is {want[0] if want else 0} but "
-                                 f"corresponding boolean dimension is {k.shape[0]}")
+                raise IndexError(
+                    f"boolean index did not match indexed array along dimension "
+                    f"{dim}; dimension is {want[0] if want else 0} but "
+                    f"corresponding boolean dimension is {k.shape[0]}"
+                )
             dim += k.dim()
             continue
         elif isinstance(k, torch.Tensor) and k.numel():
             n = t.shape[dim]
             lo, hi = int(k.min()), int(k.max())
             if hi >= n or lo < -n:
-                raise IndexError(f"index {hi if hi >= n else lo} is out of bounds for axis "
-                                 f"{dim} with size {n}")
+                raise IndexError(
+                    f"index {hi if hi >= n else lo} is out of bounds for axis {dim} with size {n}"
+                )
         dim += 1
     return conv
 
@@ -158,9 +163,15 @@ def np_getitem(arr, key):
     if t.requires_grad and not state.is_recording:
         t = t.detach()
     kt = type(key)
-    if t.dim() and ((kt is int and -t.shape[0] <= key < t.shape[0]) or (
-            kt is slice and key.step in (None, 1) and type(key.start) in (int, type(None))
-            and type(key.stop) in (int, type(None)))):
+    if t.dim() and (
+        (kt is int and -t.shape[0] <= key < t.shape[0])
+        or (
+            kt is slice
+            and key.step in (None, 1)
+            and type(key.start) in (int, type(None))
+            and type(key.stop) in (int, type(None))
+        )
+    ):
         return arr._derived(t[key], arr._ctx)  # the common cases: a contiguous view
     if t.dim() == 0 and not (isinstance(key, tuple) and key == ()):
         if key is Ellipsis or key is None:
@@ -220,8 +231,10 @@ def np_setitem(arr, key, value) -> None:
             t[tuple(conv)] = v
             return
         if not t.is_contiguous():
-            raise MXNetError("mxnet.numpy.ndarray: assignment with negative slice steps into "
-                             "a non-contiguous view is not supported")
+            raise MXNetError(
+                "mxnet.numpy.ndarray: assignment with negative slice steps into "
+                "a non-contiguous view is not supported"
+            )
         ids = torch.arange(t.numel(), device=t.device).reshape(t.shape)
         sel = _select(ids, tuple(conv))[0].reshape(-1)
         t.view(-1)[sel] = _broadcast(v, shape, t).reshape(-1)
@@ -233,5 +246,6 @@ def _broadcast(v, shape, t: torch.Tensor) -> torch.Tensor:
     try:
         return v.broadcast_to(tuple(shape))
     except RuntimeError:
-        raise ValueError(f"could not broadcast input array from shape {tuple(v.shape)} into "
-                         f"shape {tuple(shape)}") from None
+        raise ValueError(
+            f"could not broadcast input array from shape {tuple(v.shape)} into shape {tuple(shape)}"
+        ) from None

@@ -127,3 +127,21 @@ def test_numpy_dispatch_protocol_module():
 
     with pytest.raises(RuntimeError, match="boom"):
         bad()
+
+
+def test_zero_dim_arrays_index_as_integers():
+    a = np.arange(24).reshape(2, 3, 4)  # float32, as mx.np's default
+    assert a[np.array(1.7)].shape == (3, 4)  # truncated, as MXNet 1.9.1
+    assert a[0, np.array(2.0)].tolist() == a[0, 2].tolist()
+    assert a[np.array(1, dtype="int32"), 1].tolist() == [16.0, 17.0, 18.0, 19.0]
+    b = np.zeros((3, 4))
+    b[np.array(1.0)] = 5
+    assert b.asnumpy()[1].tolist() == [5.0] * 4
+    with pytest.raises(IndexError):
+        a[np.array(5.0)]
+
+
+@pytest.mark.parametrize("key", ["a", {}, (0, "a")])
+def test_unsupported_index_types_raise_value_error(key):
+    with pytest.raises(ValueError, match="does not support slicing with key"):
+        np.ones((2, 3))[key]
