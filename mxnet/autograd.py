@@ -200,11 +200,12 @@ def mark_variables(variables, gradients, grad_reqs="write") -> None:
         if req not in _GRAD_REQS:
             raise KeyError(req)
         t = v._t.detach()
-        if req == "null" and (t.is_floating_point() or t.is_complex()):
+        if req == "null":
             # MXNet keeps a 'null' variable in the graph and clears its gradient
             # buffer (grad becomes None) once a backward pass goes through it
-            t.requires_grad_(True)
-            t.register_post_accumulate_grad_hook(_make_null_hook(weakref.ref(v)))
+            leaf = t.requires_grad_(True) if t.is_floating_point() or t.is_complex() \
+                else _int_grad.make_leaf(t)
+            leaf.register_post_accumulate_grad_hook(_make_null_hook(weakref.ref(v)))
         elif req != "null" and (t.is_floating_point() or t.is_complex()):
             t.requires_grad_(True)
             t.register_post_accumulate_grad_hook(_make_hook(weakref.ref(v)))
@@ -224,7 +225,8 @@ def _make_null_hook(vref):
     def hook(t: torch.Tensor) -> None:
         t.grad = None
         v = vref()
-        if v is not None and v._t is t and v._grad_req == "null":
+        if v is not None and v._grad_req == "null" and (
+                v._t is t or getattr(v._t, "_mx_leaf", None) is t):
             v._grad = None
 
     return hook

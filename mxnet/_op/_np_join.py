@@ -11,6 +11,7 @@ from ._np_shape import no_grad
 from ._params import Param
 from ._registry import OpDef, register
 from ._shape import fmt_shape, fresh, norm_axis, op_error
+from ._slice import section_starts
 
 __all__: list[str] = []
 
@@ -125,11 +126,8 @@ def _split_kernel(op: str, axis_of):
     def compute(a: dict, x: torch.Tensor):
         axis = axis_of(a, x)
         size = x.shape[axis]
-        if a["sections"] > 0:
-            k = a["sections"]
-            if size % k:
-                raise op_error(op, "array split does not result in an equal division")
-            starts = [i * (size // k) for i in range(k)]
+        if a["sections"] > 0:  # unequal sections as MXNet's kernel (the front ends check)
+            starts = section_starts(size, a["sections"])
         else:
             starts = list(a["indices"])
         if not starts:

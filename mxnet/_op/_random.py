@@ -165,6 +165,10 @@ def _scalar_params(attrs, names, dev):
 
 
 def _check_shape(name: str, shape) -> tuple:
+    from ..util import is_np_shape
+
+    if shape == () and is_np_shape():  # a scalar under NumPy-shape semantics
+        return shape
     if not shape or any(d is None or d < 0 for d in shape):
         raise MXNetError(f"Operator {name}: invalid or unknown output shape {shape}")
     return shape

@@ -111,6 +111,12 @@ register(OpDef("SliceChannel", _split, aliases=("split",), fluent=True,
                doc="Split an array along an axis into equal parts."))
 
 
+def section_starts(size: int, k: int) -> list:
+    """Start indices of ``k`` sections of an axis of ``size`` (``numpy.array_split``)."""
+    each, extra = divmod(size, k)
+    return [i * each + min(i, extra) for i in range(k)]
+
+
 def _split_v2_count(a: dict) -> int:
     return a["sections"] if a["sections"] > 0 else len(a["indices"])
 
@@ -142,12 +148,8 @@ def split_v2_indices(shape: Sequence[int], indices_or_sections, axis: int = 0) -
 def _split_v2(a: dict, x: torch.Tensor):
     axis = norm_axis("_split_v2", a["axis"], x.dim())
     size = x.shape[axis]
-    if a["sections"] > 0:
-        k = a["sections"]
-        if size % k:
-            raise op_error("_split_v2", f"array split does not result in an equal division "
-                                        f"({size} into {k} sections)")
-        starts = [i * (size // k) for i in range(k)]
+    if a["sections"] > 0:  # MXNet's kernel: the first size % k pieces one longer
+        starts = section_starts(size, a["sections"])
     else:
         starts = list(a["indices"])
     if not starts:
