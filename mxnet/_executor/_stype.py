@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import torch
 
+from .._op._sparse import SPARSE_INPUT_CHECKS
 from ..base import MXNetError
 
 __all__ = [
@@ -99,6 +100,12 @@ def _node_stypes(n, ins: list[str]) -> list[str]:
     nout = n.num_outputs()
     a = n.parsed
     first = ins[0] if ins else DNS
+    chk = SPARSE_INPUT_CHECKS.get(name)
+    if chk is not None:
+        try:
+            chk(a, ins)
+        except MXNetError as e:
+            raise MXNetError(f"Error in operator {n.name}: {e}") from None
     if name == "cast_storage":
         to = a.get("stype") or DNS
         if first != DNS and to not in (DNS, first):
@@ -113,6 +120,8 @@ def _node_stypes(n, ins: list[str]) -> list[str]:
         return [CSR if first == CSR and all(st in (None, 1) for st in steps) else DNS]
     if name == "_sparse_retain":
         return [RSP]
+    if name == "_contrib_quadratic":
+        return [CSR if first == CSR and float(a.get("c", 0.0)) == 0.0 else DNS]
     if name == "_square_sum":
         keep = a.get("keepdims") and tuple(a.get("axis") or ()) in ((1,), (-1,))
         return [RSP if first == RSP and keep else DNS]
@@ -164,7 +173,8 @@ def infer_head_stypes(heads, order, input_stypes: dict[int, str]) -> list[str]:
 def infer_grad_stypes(order, arg_nodes, arg_stypes: list[str]) -> list[str]:
     """Gradient storage types ``simple_bind`` allocates: the argument's own, except that a
     csr ``dot`` operand gets a dense gradient and the dense right operand of ``dot(csr, w)``
-    (or a sparse-gradient ``Embedding`` weight) a row_sparse one, as MXNet infers them."""
+    (or a ``SparseEmbedding`` / sparse-gradient ``Embedding`` weight) a row_sparse one, as
+    MXNet infers them."""
     pos = {id(n): k for k, n in enumerate(arg_nodes)}
     out = list(arg_stypes)
     stype_of = {id(n): s for n, s in zip(arg_nodes, arg_stypes)}
@@ -182,9 +192,12 @@ def infer_grad_stypes(order, arg_nodes, arg_stypes: list[str]) -> list[str]:
                     out[pos[id(rhs)]] = RSP
         elif name == "cast_storage" and srcs and id(srcs[0]) in pos:
             out[pos[id(srcs[0])]] = n.parsed.get("stype") or DNS
-        elif name == "Embedding" and n.parsed.get("sparse_grad") and len(srcs) > 1:
+        elif name in ("Embedding", "_contrib_SparseEmbedding") and len(srcs) > 1:
+            # the weight gradient: row_sparse for SparseEmbedding and sparse_grad=True,
+            # dense otherwise (whatever the weight's own storage type)
             if id(srcs[1]) in pos:
-                out[pos[id(srcs[1])]] = RSP
+                sparse = name != "Embedding" or n.parsed.get("sparse_grad")
+                out[pos[id(srcs[1])]] = RSP if sparse else DNS
     return out
 
 
@@ -235,6 +248,7 @@ def bind_stypes(order, arg_nodes, stype_dict) -> tuple[list, list] | None:
         and (
             n.op.name == "cast_storage"
             or (n.op.name == "Embedding" and n.parsed.get("sparse_grad"))
+            or n.op.name == "_contrib_SparseEmbedding"
         )
         for n in order
     ):

@@ -301,10 +301,11 @@ register(OpDef(
     params=[Param("input_dim", "int", doc="Vocabulary size of the input indices."),
             Param("output_dim", "int", doc="Dimension of the embedding vectors."),
             Param("dtype", "enum", "float32",
-                  choices=["bfloat16", "float16", "float32", "float64", "int32", "int64",
-                           "int8", "uint8"], doc="Data type of weight."),
-            Param("sparse_grad", "bool", False,
-                  doc="Compute row_sparse gradient in the backward calculation.")],
+                  choices=["float16", "float32", "float64", "int32", "uint8"],
+                  doc="Data type of weight."),
+            Param("deterministic", "bool", False,
+                  doc="Force the backward gradient calculation to be executed based on a "
+                      "deterministic order (results here are always deterministic).")],
     infer_shape=_embedding_shape, infer_type=_embedding_type,
     doc="Embedding lookup whose weight gradient MXNet stores as row_sparse; the values are "
         "those of ``Embedding``.\n\n"

@@ -109,3 +109,17 @@ register(
         "g = clip(rescale_grad * grad).",
     )
 )
+
+
+# ---------------------------------------------------------------------------------------
+# Storage checks MXNet makes before running an operator on sparse inputs (its
+# FInferStorageType errors): one function per operator, given the parsed attributes and
+# the inputs' storage types; used by the imperative path and by executors at bind time.
+
+
+def _batchnorm_sparse(attrs: dict, stypes: list[str]) -> None:
+    if attrs.get("fix_gamma", True) and any(s != "default" for s in stypes):
+        raise MXNetError("fix_gamma=True is not supported for sparse ndarrays. Tracked at #11647")
+
+
+SPARSE_INPUT_CHECKS = {"BatchNorm": _batchnorm_sparse}

@@ -11,6 +11,7 @@ from .._int_grad import ACTIVE as _INT_ACTIVE
 from .._op._apply import apply
 from .._op._gen import finish
 from .._op._registry import OpDef
+from .._op._sparse import SPARSE_INPUT_CHECKS
 from .._op._state import state
 from ..base import MXNetError, _Null
 from ..context import Context
@@ -55,6 +56,9 @@ def _invoke(op: OpDef, attrs: dict, inputs: list, out=None, _res=None):
     else:
         ctx = attrs.get("ctx") or Context.default_ctx
     if _res is None:
+        chk = SPARSE_INPUT_CHECKS.get(op.name)
+        if chk is not None:
+            chk(attrs, [x.stype for x in inputs])
         try:
             res = apply(op, attrs, [x._t for x in inputs])
         except DeferredOpError as err:  # a run-time check failed: reported on read / waitall
@@ -118,6 +122,7 @@ def _mark(result, box: list):
 _CSR_KEEPING = {
     "take": lambda a: a.get("axis", 0) == 0,
     "slice": lambda a: all(st in (None, 1) for st in (a.get("step") or ())),
+    "_contrib_quadratic": lambda a: a.get("c", 0.0) == 0.0,
 }
 
 

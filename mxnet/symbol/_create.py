@@ -201,8 +201,7 @@ def make_sym_function(op: OpDef, public: str, called: str, module: str) -> Calla
     dynamic = getattr(op, "dynamic_inputs", False)
 
     def fn(*args, name=None, attr=None, out=None, **kwargs):
-        if out is not None:
-            raise MXNetError(f"{public}: out= is not supported for symbols")
+        # ``out=`` is accepted and ignored, as MXNet 1.9.1's generated symbol functions do
         if dynamic:
             sym_args = list(args)
             sym_kwargs = {k: v for k, v in kwargs.items() if isinstance(v, Symbol)}

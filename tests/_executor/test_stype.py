@@ -123,3 +123,56 @@ def test_dense_graph_has_no_stype_work():
     a = S.Variable("a")
     ex = (S.relu(a) * 2).bind(mx.cpu(), {"a": mx.nd.ones((2, 2))})
     assert ex._out_stypes is None and not ex._sparse_grads
+
+
+def test_embedding_weight_gradient_stypes():
+    # MXNet 1.9.1: SparseEmbedding always makes a row_sparse weight gradient, Embedding
+    # only with sparse_grad=True (a row_sparse weight alone gives a dense gradient)
+    d = S.Variable("data")
+    cases = [
+        (S.contrib.SparseEmbedding(d, S.Variable("w"), input_dim=5, output_dim=3), "row_sparse"),
+        (
+            S.contrib.SparseEmbedding(
+                d,
+                S.Variable("w", stype="row_sparse"),
+                input_dim=5,
+                output_dim=3,
+                deterministic=True,
+            ),
+            "row_sparse",
+        ),
+        (
+            S.Embedding(d, S.Variable("w", stype="row_sparse"), input_dim=5, output_dim=3),
+            "default",
+        ),
+    ]
+    for sym, want in cases:
+        ex = sym.simple_bind(mx.cpu(), grad_req={"data": "null", "w": "write"}, data=(4,))
+        assert ex.grad_arrays[1].stype == want
+    with pytest.raises(mx.base.MXNetError):
+        S.contrib.SparseEmbedding(d, input_dim=5, output_dim=3, sparse_grad=True)
+
+
+def test_batchnorm_fix_gamma_refuses_sparse_inputs():
+    x = mx.nd.array(np.eye(4, dtype=np.float32))
+    g, b, m, v = mx.nd.ones(4), mx.nd.zeros(4), mx.nd.zeros(4), mx.nd.ones(4)
+    with pytest.raises(mx.base.MXNetError, match="fix_gamma=True"):
+        mx.nd.BatchNorm(x.tostype("csr"), g, b, m, v)
+    with pytest.raises(mx.base.MXNetError, match="fix_gamma=True"):
+        mx.nd.BatchNorm(x, g, b, m, v.tostype("row_sparse"), fix_gamma=True)
+    out = mx.nd.BatchNorm(x.tostype("csr"), g, b, m, v, fix_gamma=False)
+    assert out.stype == "default"
+    sym = S.BatchNorm(S.Variable("data"), name="bn")
+    args = {"data": x.tostype("row_sparse"), "bn_gamma": g, "bn_beta": b}
+    with pytest.raises(mx.base.MXNetError, match="fix_gamma=True"):
+        sym.bind(mx.cpu(), args, aux_states={"bn_moving_mean": m, "bn_moving_var": v})
+
+
+def test_quadratic_keeps_csr_when_c_is_zero():
+    x = mx.nd.array([[0, 1.0], [2, 0]])
+    assert mx.nd.contrib.quadratic(x.tostype("csr"), a=1, b=2).stype == "csr"
+    assert mx.nd.contrib.quadratic(x.tostype("csr"), a=1, b=2, c=1).stype == "default"
+    assert mx.nd.contrib.quadratic(x.tostype("row_sparse"), a=1, b=2).stype == "default"
+    d = S.Variable("d", stype="csr")
+    assert _out_stype(S.contrib.quadratic(d, a=1.0, b=2.0), d=x.tostype("csr")) == "csr"
+    assert _out_stype(S.contrib.quadratic(d, a=1.0, b=2.0, c=1.0), d=x.tostype("csr")) == "default"

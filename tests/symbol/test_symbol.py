@@ -286,3 +286,12 @@ def test_infer_shape_flows_backwards_through_elementwise_ops():
     y = sym.Variable('y', shape=(2, 3))
     s = sym.exp(sym.sin(x)) + y
     assert s.infer_shape() == ([(2, 3), (2, 3)], [(2, 3)], [])
+
+
+def test_out_keyword_is_ignored_by_symbol_functions():
+    # MXNet 1.9.1's generated mx.sym functions accept out= and ignore it
+    l, r = sym.Variable('l'), sym.Variable('r')
+    s = sym.sparse.elemwise_add(l, r, out=l)
+    assert s.list_arguments() == ['l', 'r']
+    assert 'out' not in s.tojson()
+    assert sym.broadcast_add(l, r, out=r).list_arguments() == ['l', 'r']
