@@ -97,6 +97,10 @@ def array_function(arr, func, types, args, kwargs):
 
     fn = function_for(func)
     if fn is not None:
+        from .multiarray import ndarray
+
+        if not all(issubclass(t, ndarray) for t in types):
+            return NotImplemented  # other array types (NumPy's) mixed in: NumPy raises TypeError
         return fn(*args, **kwargs)
     _check_not_recording(func)
     res = func(*_to_onp(list(args)), **_to_onp(dict(kwargs)))

@@ -145,3 +145,11 @@ def test_zero_dim_arrays_index_as_integers():
 def test_unsupported_index_types_raise_value_error(key):
     with pytest.raises(ValueError, match="does not support slicing with key"):
         np.ones((2, 3))[key]
+
+
+def test_numpy_dispatch_refuses_numpy_arrays_mixed_in():
+    m = np.ones((3, 1))
+    with pytest.raises(TypeError):
+        onp.may_share_memory(onp.ones((3, 1), dtype="float32"), m)
+    assert onp.shares_memory(m[1:], m)
+    assert not onp.may_share_memory(m, m.copy())
