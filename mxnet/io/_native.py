@@ -4,12 +4,15 @@ and ``MNISTIter``.
 Batches are produced on a background thread into a bounded queue (``prefetch_buffer``), as
 MXNet's C++ prefetcher did.
 """
+
 from __future__ import annotations
 
 import os
 import queue
 import struct
+import sys
 import threading
+import time
 import weakref
 from typing import Any
 
@@ -21,18 +24,18 @@ from ..context import Context
 from ..ndarray.ndarray import NDArray
 from .io import DataBatch, DataDesc, DataIter
 
-__all__ = ['MXDataIter', 'CSVIter', 'MNISTIter']
+__all__ = ["MXDataIter", "CSVIter", "MNISTIter"]
 
 _END = object()
 
 
-def _to_nd(arr: np.ndarray, dev: str = 'cpu') -> NDArray:
+def _to_nd(arr: np.ndarray, dev: str = "cpu") -> NDArray:
     return NDArray._wrap(torch.from_numpy(np.ascontiguousarray(arr)), Context(dev, 0))
 
 
 def _parse_shape(shape: Any) -> tuple:
     if isinstance(shape, str):
-        shape = [int(s) for s in shape.strip('()[] ').split(',') if s.strip()]
+        shape = [int(s) for s in shape.strip("()[] ").split(",") if s.strip()]
     if isinstance(shape, int):
         shape = (shape,)
     return tuple(int(s) for s in shape)
@@ -40,7 +43,7 @@ def _parse_shape(shape: Any) -> tuple:
 
 def _parse_bool(v: Any) -> bool:
     if isinstance(v, str):
-        return v.strip().lower() in ('1', 'true')
+        return v.strip().lower() in ("1", "true")
     return bool(v)
 
 
@@ -80,10 +83,11 @@ class MXDataIter(DataIter):
     """
 
     #: device type of the batches ('cpu_pinned' for MXNet's prefetching image iterators)
-    _out_dev = 'cpu'
+    _out_dev = "cpu"
 
-    def __init__(self, data_name: str = 'data', label_name: str = 'softmax_label',
-                 prefetch_buffer: int = 4) -> None:
+    def __init__(
+        self, data_name: str = "data", label_name: str = "softmax_label", prefetch_buffer: int = 4
+    ) -> None:
         super().__init__()
         self._qsize = max(1, int(prefetch_buffer))
         self._thread: threading.Thread | None = None
@@ -100,19 +104,19 @@ class MXDataIter(DataIter):
 
     # -- subclass hooks ------------------------------------------------------------
     def _before_first(self) -> None:
-        raise TypeError('%s does not implement _before_first' % type(self).__name__)
+        raise TypeError("%s does not implement _before_first" % type(self).__name__)
 
     def _next_batch(self) -> tuple | None:
-        raise TypeError('%s does not implement _next_batch' % type(self).__name__)
+        raise TypeError("%s does not implement _next_batch" % type(self).__name__)
 
     # -- prefetch thread -----------------------------------------------------------
     def _start(self) -> None:
         self._stop = threading.Event()
         self._queue = queue.Queue(self._qsize)
         # the thread holds only a weak reference, so a dropped iterator is finalized
-        self._thread = threading.Thread(target=_produce,
-                                        args=(weakref.ref(self), self._queue, self._stop),
-                                        daemon=True)
+        self._thread = threading.Thread(
+            target=_produce, args=(weakref.ref(self), self._queue, self._stop), daemon=True
+        )
         self._thread.start()
 
     def _shutdown(self) -> None:
@@ -159,8 +163,9 @@ class MXDataIter(DataIter):
             raise item
         data, label, pad, index = item
         dev = self._out_dev
-        self._current = DataBatch(data=[_to_nd(data, dev)], label=[_to_nd(label, dev)], pad=pad,
-                                  index=index)
+        self._current = DataBatch(
+            data=[_to_nd(data, dev)], label=[_to_nd(label, dev)], pad=pad, index=index
+        )
         return self._current
 
     def iter_next(self) -> bool:
@@ -190,7 +195,7 @@ class _BatchLoader:
 
     def __init__(self, n: int, batch_size: int, round_batch: bool) -> None:
         if n == 0:
-            raise MXNetError('the data iterator has no examples')
+            raise MXNetError("the data iterator has no examples")
         self.n, self.bs, self.round = n, batch_size, round_batch
         self.pos = 0
         self.overflow = 0
@@ -214,7 +219,7 @@ class _BatchLoader:
             return take, 0
         if self.round:
             if self.n < self.bs - len(take):
-                raise MXNetError('number of input must be bigger than batch size')
+                raise MXNetError("number of input must be bigger than batch size")
             extra = self.bs - len(take)
             self.overflow = extra
             self.pos = extra
@@ -254,22 +259,35 @@ class CSVIter(MXDataIter):
     >>> it = mx.io.CSVIter(data_csv='d.csv', data_shape=(3,), batch_size=4)  # doctest: +SKIP
     """
 
-    def __init__(self, data_csv: str, data_shape: Any, batch_size: int,
-                 label_csv: str = 'NULL', label_shape: Any = (1,), round_batch: bool = True,
-                 prefetch_buffer: int = 4, ctx: str = 'gpu', dtype: Any = None,
-                 data_name: str = 'data', label_name: str = 'softmax_label', **kwargs) -> None:
+    def __init__(
+        self,
+        data_csv: str,
+        data_shape: Any,
+        batch_size: int,
+        label_csv: str = "NULL",
+        label_shape: Any = (1,),
+        round_batch: bool = True,
+        prefetch_buffer: int = 4,
+        ctx: str = "gpu",
+        dtype: Any = None,
+        data_name: str = "data",
+        label_name: str = "softmax_label",
+        **kwargs,
+    ) -> None:
         # like MXNet's C++ iterators, unknown keyword arguments are ignored
         del kwargs
         dshape, lshape = _parse_shape(data_shape), _parse_shape(label_shape)
-        self._dtype = np.dtype(dtype if dtype not in (None, 'None') else np.float32)
+        self._dtype = np.dtype(dtype if dtype not in (None, "None") else np.float32)
         self._data = self._load(data_csv, dshape)
-        if label_csv in (None, 'NULL', ''):
+        if label_csv in (None, "NULL", ""):
             self._label = np.zeros((len(self._data),) + lshape, dtype=self._dtype)
         else:
             self._label = self._load(label_csv, lshape)
         if len(self._label) != len(self._data):
-            raise MXNetError('CSVIter: %s has %d rows but %s has %d'
-                             % (data_csv, len(self._data), label_csv, len(self._label)))
+            raise MXNetError(
+                "CSVIter: %s has %d rows but %s has %d"
+                % (data_csv, len(self._data), label_csv, len(self._label))
+            )
         if lshape == (1,):
             self._label = self._label.reshape(len(self._label))
         self._loader = _BatchLoader(len(self._data), int(batch_size), _parse_bool(round_batch))
@@ -277,13 +295,15 @@ class CSVIter(MXDataIter):
 
     def _load(self, path: str, shape: tuple) -> np.ndarray:
         try:
-            rows = np.loadtxt(path, delimiter=',', dtype=np.float64, ndmin=2)
+            rows = np.loadtxt(path, delimiter=",", dtype=np.float64, ndmin=2)
         except (OSError, ValueError) as e:
-            raise MXNetError('CSVIter: cannot read %s: %s' % (path, e)) from None
+            raise MXNetError("CSVIter: cannot read %s: %s" % (path, e)) from None
         width = int(np.prod(shape))
         if rows.shape[1] != width:
-            raise MXNetError('CSVIter: %s has rows of %d values, data shape %s needs %d'
-                             % (path, rows.shape[1], shape, width))
+            raise MXNetError(
+                "CSVIter: %s has rows of %d values, data shape %s needs %d"
+                % (path, rows.shape[1], shape, width)
+            )
         return rows.astype(self._dtype).reshape((len(rows),) + shape)
 
     def _before_first(self) -> None:
@@ -294,31 +314,60 @@ class CSVIter(MXDataIter):
         if nxt is None:
             return None
         rows, pad = nxt
-        data = self._loader.fill('data', rows, self._data, self._dtype)
-        label = self._loader.fill('label', rows, self._label, self._dtype)
+        data = self._loader.fill("data", rows, self._data, self._dtype)
+        label = self._loader.fill("label", rows, self._label, self._dtype)
         index = np.array([r if r is not None else 0 for r in rows], dtype=np.uint64)
         return data, label, pad, index
 
 
 def _read_idx(path: str, magic: int, ndim: int) -> np.ndarray:
     try:
-        with open(path, 'rb') as f:
+        with open(path, "rb") as f:
             raw = f.read()
     except OSError as e:
-        raise MXNetError('MNISTIter: cannot open %s: %s' % (path, e)) from None
+        raise MXNetError("MNISTIter: cannot open %s: %s" % (path, e)) from None
     head = 4 * (1 + ndim)
-    if len(raw) >= 4 and struct.unpack('>I', raw[:4])[0] != magic:
-        raise MXNetError('MNISTIter: %s has magic number %d at byte offset 0, expected %d'
-                         % (path, struct.unpack('>I', raw[:4])[0], magic))
+    if len(raw) >= 4 and struct.unpack(">I", raw[:4])[0] != magic:
+        raise MXNetError(
+            "MNISTIter: %s has magic number %d at byte offset 0, expected %d"
+            % (path, struct.unpack(">I", raw[:4])[0], magic)
+        )
     if len(raw) < head:
-        raise MXNetError('MNISTIter: %s is truncated (%d bytes)' % (path, len(raw)))
-    vals = struct.unpack('>%dI' % (1 + ndim), raw[:head])
+        raise MXNetError("MNISTIter: %s is truncated (%d bytes)" % (path, len(raw)))
+    vals = struct.unpack(">%dI" % (1 + ndim), raw[:head])
     shape = vals[1:]
     need = head + int(np.prod(shape))
     if len(raw) < need:
-        raise MXNetError('MNISTIter: %s is truncated: header announces %d bytes, file has %d'
-                         % (path, need, len(raw)))
+        raise MXNetError(
+            "MNISTIter: %s is truncated: header announces %d bytes, file has %d"
+            % (path, need, len(raw))
+        )
     return np.frombuffer(raw, np.uint8, int(np.prod(shape)), head).reshape(shape)
+
+
+def _std_shuffle_order(n: int, seed: int) -> np.ndarray:
+    """The order ``std::shuffle(v, std::mt19937(seed))`` gives ``v = 0..n-1`` in MXNet 1.9.1's
+    builds (libstdc++'s one-swap-per-step loop, ``uniform_int_distribution`` by downscaling
+    with rejection), so MNISTIter batches come in MXNet's order for a given ``seed``."""
+    # NumPy's legacy RandomState seeds MT19937 exactly as std::mt19937(seed) does
+    rs = np.random.RandomState(seed & 0xFFFFFFFF)
+    buf, pos = rs.randint(0, 2**32, size=max(n, 1), dtype=np.uint32).tolist(), 0
+    order = list(range(n))
+    top = 0xFFFFFFFF
+    for i in range(1, n):
+        span = i + 1
+        scaling = top // span
+        past = span * scaling
+        while True:
+            if pos == len(buf):
+                buf, pos = rs.randint(0, 2**32, size=64, dtype=np.uint32).tolist(), 0
+            r = buf[pos]
+            pos += 1
+            if r < past:
+                break
+        j = r // scaling
+        order[i], order[j] = order[j], order[i]
+    return np.asarray(order, dtype=np.int64)
 
 
 class MNISTIter(MXDataIter):
@@ -332,30 +381,55 @@ class MNISTIter(MXDataIter):
     ...                      label='train-labels-idx1-ubyte', batch_size=100)  # doctest: +SKIP
     """
 
-    def __init__(self, image: str = './train-images-idx3-ubyte',
-                 label: str = './train-labels-idx1-ubyte', batch_size: int = 128,
-                 shuffle: bool = True, flat: bool = False, seed: int = 0, silent: bool = False,
-                 num_parts: int = 1, part_index: int = 0, prefetch_buffer: int = 4,
-                 ctx: str = 'gpu', dtype: Any = None, data_name: str = 'data',
-                 label_name: str = 'softmax_label', **kwargs) -> None:
+    def __init__(
+        self,
+        image: str = "./train-images-idx3-ubyte",
+        label: str = "./train-labels-idx1-ubyte",
+        batch_size: int = 128,
+        shuffle: bool = True,
+        flat: bool = False,
+        seed: int = 0,
+        silent: bool = False,
+        num_parts: int = 1,
+        part_index: int = 0,
+        prefetch_buffer: int = 4,
+        ctx: str = "gpu",
+        dtype: Any = None,
+        data_name: str = "data",
+        label_name: str = "softmax_label",
+        **kwargs,
+    ) -> None:
         # like MXNet's C++ iterators, unknown keyword arguments are ignored
         del kwargs
         img = _read_idx(os.fspath(image), 2051, 3)
         lab = _read_idx(os.fspath(label), 2049, 1)
         if len(img) != len(lab):
-            raise MXNetError('MNISTIter: %s has %d images but %s has %d labels'
-                             % (image, len(img), label, len(lab)))
+            raise MXNetError(
+                "MNISTIter: %s has %d images but %s has %d labels"
+                % (image, len(img), label, len(lab))
+            )
         num_parts, part_index = int(num_parts), int(part_index)
         n = len(img)
         begin, end = n * part_index // num_parts, n * (part_index + 1) // num_parts
         img, lab = img[begin:end], lab[begin:end]
         if _parse_bool(shuffle):
-            perm = np.random.RandomState(int(seed)).permutation(len(img))
+            perm = _std_shuffle_order(len(img), int(seed))
             img, lab = img[perm], lab[perm]
         self._img = img
         self._lab = lab.astype(np.float32)
         self._bs = int(batch_size)
         self._flat = _parse_bool(flat)
+        if not _parse_bool(silent):  # MXNet's LOG(INFO) line on stderr
+            shape = (self._bs, img[0].size) if self._flat else (self._bs, 1, *img.shape[1:])
+            sys.stderr.write(
+                "[%s] MNISTIter: load %d images, shuffle=%d, shape=(%s)\n"
+                % (
+                    time.strftime("%H:%M:%S"),
+                    len(img),
+                    int(_parse_bool(shuffle)),
+                    ",".join(str(d) for d in shape),
+                )
+            )
         self._loc = 0
         super().__init__(data_name, label_name, prefetch_buffer)
 
