@@ -1,6 +1,6 @@
 """NumPy-interface (``mx.np``) selection and padding operators: ``_npi_take``,
 ``_npi_where`` (and its ``_lscalar``/``_rscalar``/``_scalar2`` forms), ``_npi_nonzero``,
-``_npi_pad``, ``_npi_diff`` and ``_npi_ediff1d``.
+``_npi_pad``, ``_npi_diff``, ``_npi_ediff1d`` and ``_npi_boolean_mask_assign_*``.
 """
 
 from __future__ import annotations
@@ -332,3 +332,42 @@ register(OpDef("_npi_share_memory", _share_memory, inputs=("a", "b"),
                infer_out=lambda a, s: [()],
                doc=_doc("Whether two arrays share memory (a 0-d bool array; "
                         "``mx.np.shares_memory``).", "mx.nd._internal._npi_share_memory(a, b)")))
+
+# ---------------------------------------------------------------------------------------
+# boolean mask assignment (what ``x[mask] = v`` runs in MXNet)
+
+
+def _mask_index(op: str, a: dict, data: torch.Tensor, mask: torch.Tensor) -> tuple:
+    start = a["start_axis"]
+    want = tuple(data.shape[start:start + mask.dim()])
+    if start < 0 or start + mask.dim() > data.dim() or tuple(mask.shape) != want:
+        raise op_error(op, f"mask of shape {fmt_shape(mask.shape)} does not match data of "
+                           f"shape {fmt_shape(data.shape)} from axis {start}")
+    return (slice(None),) * start + (mask.detach().to(torch.bool),)
+
+
+def _bool_assign_scalar(a: dict, data: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    idx = _mask_index("_npi_boolean_mask_assign_scalar", a, data, mask)
+    out = data.clone()
+    out[idx] = a["value"]
+    return out
+
+
+def _bool_assign_tensor(a: dict, data: torch.Tensor, mask: torch.Tensor,
+                        value: torch.Tensor) -> torch.Tensor:
+    idx = _mask_index("_npi_boolean_mask_assign_tensor", a, data, mask)
+    out = data.clone()
+    out[idx] = value.to(data.dtype)
+    return out
+
+
+_START_AXIS = Param("start_axis", "int", 0, doc="The axis of data where the mask starts.")
+register(OpDef("_npi_boolean_mask_assign_scalar", _bool_assign_scalar, inputs=("data", "mask"),
+               params=[Param("value", "float", 0.0, doc="The value written where mask is "
+                             "True."), _START_AXIS],
+               doc=_doc("``data`` with ``value`` where ``mask`` is True (``x[mask] = v``).",
+                        "mx.nd._internal._npi_boolean_mask_assign_scalar(x, m, value=1.0)")))
+register(OpDef("_npi_boolean_mask_assign_tensor", _bool_assign_tensor,
+               inputs=("data", "mask", "value"), params=[_START_AXIS],
+               doc=_doc("``data`` with the rows of ``value`` where ``mask`` is True.",
+                        "mx.nd._internal._npi_boolean_mask_assign_tensor(x, m, v)")))

@@ -32,3 +32,4 @@ dtype = _onp.dtype
 newaxis = None
 pi, e, inf, nan, euler_gamma = _onp.pi, _onp.e, _onp.inf, _onp.nan, _onp.euler_gamma
 PZERO, NZERO = 0.0, -0.0
+from . import _internal  # noqa: F401,E402  (mx.nd.np._internal: _npi_* operators)

@@ -30,6 +30,12 @@ def _ediff_ref(x, *rest, to_begin_arr_given=False, to_end_arr_given=False,
     return np.ediff1d(x, to_begin=to_begin_scalar, to_end=to_end_scalar)
 
 
+def _mask_assign_ref(x, mask, *rest, value=None, start_axis=0):
+    out = x.copy()
+    out[(slice(None),) * start_axis + (mask.astype(bool),)] = rest[0] if rest else value
+    return out
+
+
 def _split_ref(x, indices=(), axis=1, squeeze_axis=False, sections=0):
     return np.split(x, sections if sections else list(indices[1:]), axis=axis)
 
@@ -130,6 +136,11 @@ SELECT = [
            name="np_pad_minimum", ref=lambda a, pad_width, mode: np.pad(a, pad_width, mode)),
     Record("_npi_share_memory", [X, X], {}, ref=lambda a, b: np.array(False)),
     Record("_npi_diff", [V], {"n": 2}, ref=lambda a, n: np.diff(a, n), grad=True),
+    Record("_npi_boolean_mask_assign_scalar", [X, np.array([True, False])],
+           {"value": 5.0, "start_axis": 0}, ref=_mask_assign_ref),
+    Record("_npi_boolean_mask_assign_tensor",
+           [X, np.array([False, True, True]), np.array([[7.0], [8.0]], np.float32)],
+           {"start_axis": 1}, ref=_mask_assign_ref),
     Record("_npi_ediff1d", [V], {"to_begin_scalar": -1.0}, ref=_ediff_ref, grad=True),
 ]
 

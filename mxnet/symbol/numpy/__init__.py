@@ -185,6 +185,8 @@ def __getattr__(name: str):
         return importlib.import_module("mxnet.numpy.linalg")
     if name == "random":
         return _symbolic_random
+    if name == "_internal":  # its functions build symbols from symbol inputs
+        return _mx_np._internal
     fn = getattr(_mx_np, name, None)
     if fn is None or not callable(fn) or isinstance(fn, type):
         raise AttributeError(f"module 'mxnet.symbol.numpy' has no attribute '{name}'")
