@@ -1,5 +1,6 @@
 """``ImageRecordIter`` / ``ImageRecordUInt8Iter``: batches of decoded, augmented images from
 an image RecordIO file, decoded on a pool of worker threads (OpenCV releases the GIL)."""
+
 from __future__ import annotations
 
 import os
@@ -15,35 +16,92 @@ from .._image_guard import check_encoded_size
 from ..base import MXNetError
 from ..image import _cv
 from ._image_mean import hls_shift, load_mean_img, save_mean_img
-from ._native import MXDataIter, _BatchLoader, _parse_bool, _parse_shape
+from ._native import MXDataIter, _BatchLoader, _decode_threads, _log_info, _parse_bool, _parse_shape
 
-__all__ = ['ImageRecordIter', 'ImageRecordUInt8Iter', 'ImageRecordInt8Iter', 'ImageRecordIter_v1',
-           'ImageRecordUInt8Iter_v1']
+__all__ = [
+    "ImageRecordIter",
+    "ImageRecordUInt8Iter",
+    "ImageRecordInt8Iter",
+    "ImageRecordIter_v1",
+    "ImageRecordUInt8Iter_v1",
+]
 
 _PARAMS = dict(
-    path_imglist='', path_imgrec='', path_imgidx='', aug_seq='aug_default', label_width=1,
-    data_shape=None, preprocess_threads=4, verbose=True, num_parts=1, part_index=0,
-    device_id=0, shuffle_chunk_size=0, shuffle_chunk_seed=0, seed_aug=None, shuffle=False,
-    seed=0, batch_size=None, round_batch=True, prefetch_buffer=4, ctx='gpu', dtype=None,
-    resize=-1, rand_crop=False, random_resized_crop=False, max_rotate_angle=0,
-    max_aspect_ratio=0.0, min_aspect_ratio=None, max_shear_ratio=0.0, max_crop_size=-1,
-    min_crop_size=-1, max_random_scale=1.0, min_random_scale=1.0, max_random_area=1.0,
-    min_random_area=1.0, max_img_size=1e10, min_img_size=0.0, brightness=0.0, contrast=0.0,
-    saturation=0.0, pca_noise=0.0, random_h=0, random_s=0, random_l=0, rotate=-1,
-    fill_value=255, inter_method=1, pad=0, mirror=False, rand_mirror=False, mean_img='',
-    mean_r=0.0, mean_g=0.0, mean_b=0.0, mean_a=0.0, std_r=1.0, std_g=1.0, std_b=1.0,
-    std_a=1.0, scale=1.0, max_random_contrast=0.0, max_random_illumination=0.0,
-    data_name='data', label_name='softmax_label')
+    path_imglist="",
+    path_imgrec="",
+    path_imgidx="",
+    aug_seq="aug_default",
+    label_width=1,
+    data_shape=None,
+    preprocess_threads=4,
+    verbose=True,
+    num_parts=1,
+    part_index=0,
+    device_id=0,
+    shuffle_chunk_size=0,
+    shuffle_chunk_seed=0,
+    seed_aug=None,
+    shuffle=False,
+    seed=0,
+    batch_size=None,
+    round_batch=True,
+    prefetch_buffer=4,
+    ctx="gpu",
+    dtype=None,
+    resize=-1,
+    rand_crop=False,
+    random_resized_crop=False,
+    max_rotate_angle=0,
+    max_aspect_ratio=0.0,
+    min_aspect_ratio=None,
+    max_shear_ratio=0.0,
+    max_crop_size=-1,
+    min_crop_size=-1,
+    max_random_scale=1.0,
+    min_random_scale=1.0,
+    max_random_area=1.0,
+    min_random_area=1.0,
+    max_img_size=1e10,
+    min_img_size=0.0,
+    brightness=0.0,
+    contrast=0.0,
+    saturation=0.0,
+    pca_noise=0.0,
+    random_h=0,
+    random_s=0,
+    random_l=0,
+    rotate=-1,
+    fill_value=255,
+    inter_method=1,
+    pad=0,
+    mirror=False,
+    rand_mirror=False,
+    mean_img="",
+    mean_r=0.0,
+    mean_g=0.0,
+    mean_b=0.0,
+    mean_a=0.0,
+    std_r=1.0,
+    std_g=1.0,
+    std_b=1.0,
+    std_a=1.0,
+    scale=1.0,
+    max_random_contrast=0.0,
+    max_random_illumination=0.0,
+    data_name="data",
+    label_name="softmax_label",
+)
 _GRAY = np.array([0.299, 0.587, 0.114], dtype=np.float32).reshape(3, 1, 1)
 _EIGVAL = np.array([55.46, 4.794, 1.148])
-_EIGVEC = np.array([[-0.5675, 0.7192, 0.4009], [-0.5808, -0.0045, -0.8140],
-                    [-0.5836, -0.6948, 0.4203]])
+_EIGVEC = np.array(
+    [[-0.5675, 0.7192, 0.4009], [-0.5808, -0.0045, -0.8140], [-0.5836, -0.6948, 0.4203]]
+)
 
 
 def _scan_offsets(path: str, begin: int, end: int) -> list:
     """Start offsets of the records in byte range [begin, end) of a ``.rec`` file."""
     offsets = []
-    with open(path, 'rb') as f:
+    with open(path, "rb") as f:
         pos = begin
         while pos < end:
             f.seek(pos)
@@ -51,19 +109,24 @@ def _scan_offsets(path: str, begin: int, end: int) -> list:
             while True:
                 head = f.read(8)
                 if len(head) < 8:
-                    raise MXNetError('Invalid RecordIO file %s: truncated record header at '
-                                     'byte offset %d' % (path, pos))
+                    raise MXNetError(
+                        "Invalid RecordIO file %s: truncated record header at "
+                        "byte offset %d" % (path, pos)
+                    )
                 magic, lrec = recordio._HEAD.unpack(head)
                 if magic != recordio._MAGIC:
-                    raise MXNetError('Invalid RecordIO file %s: bad magic word 0x%08x at byte '
-                                     'offset %d' % (path, magic, pos))
+                    raise MXNetError(
+                        "Invalid RecordIO file %s: bad magic word 0x%08x at byte "
+                        "offset %d" % (path, magic, pos)
+                    )
                 pos += 8 + (((lrec & recordio._LEN_MASK) + 3) & ~3)
                 if lrec >> 29 in (0, 3):
                     break
                 f.seek(pos)
             if pos > os.path.getsize(path):
-                raise MXNetError('Invalid RecordIO file %s: truncated record at byte offset %d'
-                                 % (path, start))
+                raise MXNetError(
+                    "Invalid RecordIO file %s: truncated record at byte offset %d" % (path, start)
+                )
             offsets.append(start)
     return offsets
 
@@ -74,20 +137,27 @@ class _Augment:
     def __init__(self, p: dict, shape: tuple) -> None:
         self.p = p
         self.c, self.h, self.w = shape
-        self._hls = any(float(p[k]) != 0 for k in ('random_h', 'random_s', 'random_l'))
-        interp = int(p['inter_method'])
+        self._hls = any(float(p[k]) != 0 for k in ("random_h", "random_s", "random_l"))
+        interp = int(p["inter_method"])
         if not (0 <= interp <= 4 or interp in (9, 10)):
-            raise MXNetError('ImageRecordIter: invalid inter_method %d' % interp)
+            raise MXNetError("ImageRecordIter: invalid inter_method %d" % interp)
         self.interp = interp
-        self._affine = (float(p['max_rotate_angle']) > 0 or float(p['max_shear_ratio']) > 0
-                        or int(p['rotate']) > 0 or float(p['max_random_scale']) != 1.0
-                        or float(p['min_random_scale']) != 1.0
-                        or float(p['max_aspect_ratio']) != 0.0
-                        or float(p['max_img_size']) != 1e10 or float(p['min_img_size']) != 0.0)
-        if interp == 0 and (self._affine or int(p['resize']) != -1):
+        self._affine = (
+            float(p["max_rotate_angle"]) > 0
+            or float(p["max_shear_ratio"]) > 0
+            or int(p["rotate"]) > 0
+            or float(p["max_random_scale"]) != 1.0
+            or float(p["min_random_scale"]) != 1.0
+            or float(p["max_aspect_ratio"]) != 0.0
+            or float(p["max_img_size"]) != 1e10
+            or float(p["min_img_size"]) != 0.0
+        )
+        if interp == 0 and (self._affine or int(p["resize"]) != -1):
             # MXNet's default augmenter checks this when it resizes or warps
-            raise MXNetError('ImageRecordIter: invalid inter_method: valid value 0,1,2,3,9,10 '
-                             '(nearest, 0, cannot be used with resize or affine augmentation)')
+            raise MXNetError(
+                "ImageRecordIter: invalid inter_method: valid value 0,1,2,3,9,10 "
+                "(nearest, 0, cannot be used with resize or affine augmentation)"
+            )
 
     def _interp(self, rng: random.Random, ow: int, oh: int, nw: int, nh: int) -> int:
         if self.interp == 9:
@@ -103,22 +173,24 @@ class _Augment:
     def __call__(self, img: np.ndarray, rng: random.Random) -> tuple[np.ndarray, bool]:
         """The augmented HWC image and whether it was mirrored."""
         p = self.p
-        if p['resize'] > 0:
-            r = int(p['resize'])
+        if p["resize"] > 0:
+            r = int(p["resize"])
             ih, iw = img.shape[:2]
             nh, nw = (ih * r // iw, r) if ih > iw else (r, iw * r // ih)
             img = _cv.resize(img, nw, nh, self._interp(rng, iw, ih, nw, nh))
         if self._affine:
             img = self._warp(img, rng)
-        if p['pad'] > 0:
-            pd = int(p['pad'])
-            img = cv2.copyMakeBorder(img, pd, pd, pd, pd, cv2.BORDER_CONSTANT,
-                                     value=(p['fill_value'],) * 3 + (0,))
+        if p["pad"] > 0:
+            pd = int(p["pad"])
+            img = cv2.copyMakeBorder(
+                img, pd, pd, pd, pd, cv2.BORDER_CONSTANT, value=(p["fill_value"],) * 3 + (0,)
+            )
         img = self._crop(img, rng)
         if self._hls:
             img = hls_shift(img, p, rng)
-        mirrored = _parse_bool(p['mirror']) or (_parse_bool(p['rand_mirror'])
-                                                and rng.random() < 0.5)
+        mirrored = _parse_bool(p["mirror"]) or (
+            _parse_bool(p["rand_mirror"]) and rng.random() < 0.5
+        )
         return (img[:, ::-1] if mirrored else img), mirrored
 
     def _warp(self, img: np.ndarray, rng: random.Random) -> np.ndarray:
@@ -127,37 +199,39 @@ class _Augment:
         ``fill_value``."""
         p = self.p
         f32 = np.float32
-        shear = f32(rng.uniform(-1, 1) * float(p['max_shear_ratio']))
-        max_angle = int(p['max_rotate_angle'])
+        shear = f32(rng.uniform(-1, 1) * float(p["max_shear_ratio"]))
+        max_angle = int(p["max_rotate_angle"])
         angle = rng.randint(-max_angle, max_angle) if max_angle > 0 else 0
-        if int(p['rotate']) > 0:
-            angle = int(p['rotate'])
+        if int(p["rotate"]) > 0:
+            angle = int(p["rotate"])
         a, b = f32(np.cos(angle / 180.0 * np.pi)), f32(np.sin(angle / 180.0 * np.pi))
-        scale = f32(rng.uniform(float(p['min_random_scale']), float(p['max_random_scale'])))
-        a_hi, a_lo = float(p['max_aspect_ratio']), p['min_aspect_ratio']
-        if a_lo not in (None, 'None'):
+        scale = f32(rng.uniform(float(p["min_random_scale"]), float(p["max_random_scale"])))
+        a_hi, a_lo = float(p["max_aspect_ratio"]), p["min_aspect_ratio"]
+        if a_lo not in (None, "None"):
             ratio = f32(rng.uniform(float(a_lo), a_hi) if a_hi > 0 else 1.0)
         else:
             ratio = f32(1.0 + rng.uniform(-a_hi, a_hi))
         hs = f32(2) * scale / (f32(1) + ratio)
         ws = ratio * hs
         ih, iw = img.shape[:2]
-        lo, hi = f32(p['min_img_size']), f32(p['max_img_size'])
+        lo, hi = f32(p["min_img_size"]), f32(p["max_img_size"])
         nw = max(lo, min(hi, scale * f32(iw)))
         nh = max(lo, min(hi, scale * f32(ih)))
-        m = np.array([[hs * a - shear * b * ws, hs * b + shear * a * ws, 0.0],
-                      [-b * ws, a * ws, 0.0]], dtype=np.float32)
+        m = np.array(
+            [[hs * a - shear * b * ws, hs * b + shear * a * ws, 0.0], [-b * ws, a * ws, 0.0]],
+            dtype=np.float32,
+        )
         m[0, 2] = (nw - (m[0, 0] * f32(iw) + m[0, 1] * f32(ih))) / f32(2)
         m[1, 2] = (nh - (m[1, 0] * f32(iw) + m[1, 1] * f32(ih))) / f32(2)
         nw, nh = max(int(nw), 1), max(int(nh), 1)
-        return _cv.warp_affine(img, m, nw, nh, self._interp(rng, iw, ih, nw, nh),
-                               float(p['fill_value']))
+        return _cv.warp_affine(
+            img, m, nw, nh, self._interp(rng, iw, ih, nw, nh), float(p["fill_value"])
+        )
 
     def has_color(self) -> bool:
         """Whether any colour augmentation is requested."""
         p = self.p
-        return any(float(p[k]) > 0 for k in ('brightness', 'contrast', 'saturation',
-                                             'pca_noise'))
+        return any(float(p[k]) > 0 for k in ("brightness", "contrast", "saturation", "pca_noise"))
 
     def color(self, chw: np.ndarray, rng: random.Random) -> np.ndarray:
         """Random brightness/contrast/saturation and PCA lighting on a float32 CHW RGB
@@ -165,55 +239,65 @@ class _Augment:
         p = self.p
         x = chw.astype(np.float32)
         jitters = []
-        if p['brightness'] > 0:
-            jitters.append('b')
-        if p['contrast'] > 0:
-            jitters.append('c')
-        if p['saturation'] > 0:
-            jitters.append('s')
+        if p["brightness"] > 0:
+            jitters.append("b")
+        if p["contrast"] > 0:
+            jitters.append("c")
+        if p["saturation"] > 0:
+            jitters.append("s")
         rng.shuffle(jitters)
         rgb = x.shape[0] >= 3
         for j in jitters:
-            v = float(p[{'b': 'brightness', 'c': 'contrast', 's': 'saturation'}[j]])
+            v = float(p[{"b": "brightness", "c": "contrast", "s": "saturation"}[j]])
             alpha = np.float32(1.0 + rng.uniform(-v, v))
-            if j == 'b':
+            if j == "b":
                 x *= alpha
             elif rgb:
                 gray = (x[:3] * _GRAY).sum(axis=0, keepdims=True)
-                if j == 'c':
+                if j == "c":
                     gray = gray.mean()
                 x = x * alpha + gray * (1 - alpha)
-        if p['pca_noise'] > 0 and rgb:
-            a = np.array([rng.gauss(0, float(p['pca_noise'])) for _ in range(3)])
+        if p["pca_noise"] > 0 and rgb:
+            a = np.array([rng.gauss(0, float(p["pca_noise"])) for _ in range(3)])
             x[:3] += np.dot(_EIGVEC * a, _EIGVAL).astype(np.float32).reshape(3, 1, 1)
         return x
 
     def _crop(self, img: np.ndarray, rng: random.Random) -> np.ndarray:
         p, h, w = self.p, self.h, self.w
         ih, iw = img.shape[:2]
-        if _parse_bool(p['random_resized_crop']):
+        if _parse_bool(p["random_resized_crop"]):
             area = ih * iw
             for _ in range(10):
-                target = rng.uniform(p['min_random_area'], p['max_random_area']) * area
-                lo = p['min_aspect_ratio'] if p['min_aspect_ratio'] not in (None, 'None') \
-                    else 1.0 - float(p['max_aspect_ratio'])
-                hi = 1.0 + float(p['max_aspect_ratio']) if p['min_aspect_ratio'] in (
-                    None, 'None') else float(p['max_aspect_ratio'])
+                target = rng.uniform(p["min_random_area"], p["max_random_area"]) * area
+                lo = (
+                    p["min_aspect_ratio"]
+                    if p["min_aspect_ratio"] not in (None, "None")
+                    else 1.0 - float(p["max_aspect_ratio"])
+                )
+                hi = (
+                    1.0 + float(p["max_aspect_ratio"])
+                    if p["min_aspect_ratio"] in (None, "None")
+                    else float(p["max_aspect_ratio"])
+                )
                 ratio = np.exp(rng.uniform(np.log(max(lo, 1e-6)), np.log(max(hi, 1e-6))))
                 cw = int(round(np.sqrt(target * ratio)))
                 ch = int(round(np.sqrt(target / ratio)))
                 if 0 < cw <= iw and 0 < ch <= ih:
                     x0, y0 = rng.randint(0, iw - cw), rng.randint(0, ih - ch)
-                    crop = img[y0:y0 + ch, x0:x0 + cw]
-                    return _cv.resize(np.ascontiguousarray(crop), w, h,
-                                      self._interp(rng, cw, ch, w, h))
-        if p['max_crop_size'] != -1 or p['min_crop_size'] != -1:
-            lo, hi = int(p['min_crop_size']), int(p['max_crop_size'])
-            size = rng.randint(lo, hi) if _parse_bool(p['rand_crop']) else (lo + hi) // 2
+                    crop = img[y0 : y0 + ch, x0 : x0 + cw]
+                    return _cv.resize(
+                        np.ascontiguousarray(crop), w, h, self._interp(rng, cw, ch, w, h)
+                    )
+        if p["max_crop_size"] != -1 or p["min_crop_size"] != -1:
+            lo, hi = int(p["min_crop_size"]), int(p["max_crop_size"])
+            size = rng.randint(lo, hi) if _parse_bool(p["rand_crop"]) else (lo + hi) // 2
             size = min(size, ih, iw)
-            y0, x0 = (rng.randint(0, ih - size), rng.randint(0, iw - size)) \
-                if _parse_bool(p['rand_crop']) else ((ih - size) // 2, (iw - size) // 2)
-            crop = np.ascontiguousarray(img[y0:y0 + size, x0:x0 + size])
+            y0, x0 = (
+                (rng.randint(0, ih - size), rng.randint(0, iw - size))
+                if _parse_bool(p["rand_crop"])
+                else ((ih - size) // 2, (iw - size) // 2)
+            )
+            crop = np.ascontiguousarray(img[y0 : y0 + size, x0 : x0 + size])
             return _cv.resize(crop, w, h, self._interp(rng, size, size, w, h))
         if ih < h or iw < w:
             # smaller than data_shape: scale up (keeping the aspect ratio) until it covers it
@@ -223,11 +307,11 @@ class _Augment:
                 nw, nh = iw * h // ih, h
             img = _cv.resize(np.ascontiguousarray(img), nw, nh, self._interp(rng, iw, ih, nw, nh))
             ih, iw = nh, nw
-        if _parse_bool(p['rand_crop']):
+        if _parse_bool(p["rand_crop"]):
             y0, x0 = rng.randint(0, ih - h), rng.randint(0, iw - w)
         else:
             y0, x0 = (ih - h) // 2, (iw - w) // 2
-        return img[y0:y0 + h, x0:x0 + w]
+        return img[y0 : y0 + h, x0 : x0 + w]
 
 
 class ImageRecordIter(MXDataIter):
@@ -252,75 +336,89 @@ class ImageRecordIter(MXDataIter):
     _out_dtype: Any = np.float32
 
     # MXNet 1.9.1's prefetching iterator gives pinned-memory batches and leaves index at 0
-    _out_dev = 'cpu_pinned'
+    _out_dev = "cpu_pinned"
     _fill_index = False
 
     def __init__(self, **kwargs: Any) -> None:
         # unknown keyword arguments are ignored, as by MXNet's C++ iterators
         p = dict(_PARAMS, **{k: v for k, v in kwargs.items() if k in _PARAMS})
-        for req in ('data_shape', 'batch_size'):
+        for req in ("data_shape", "batch_size"):
             if p[req] is None:
-                raise MXNetError("Required parameter %s of %s is not presented"
-                                 % (req, type(self).__name__))
-        if not p['path_imgrec']:
-            raise MXNetError('%s: path_imgrec must be given' % type(self).__name__)
-        self._path = os.fspath(p['path_imgrec'])
+                raise MXNetError(
+                    "Required parameter %s of %s is not presented" % (req, type(self).__name__)
+                )
+        if not p["path_imgrec"]:
+            raise MXNetError("%s: path_imgrec must be given" % type(self).__name__)
+        self._path = os.fspath(p["path_imgrec"])
         if not os.path.exists(self._path):
             raise MXNetError("%s: cannot open '%s'" % (type(self).__name__, self._path))
-        shape = _parse_shape(p['data_shape'])
+        shape = _parse_shape(p["data_shape"])
         if len(shape) != 3 or shape[0] not in (1, 3, 4):
-            raise MXNetError('data_shape must be (channels, height, width) with 1, 3 or 4 '
-                             'channels, got %s' % (shape,))
+            raise MXNetError(
+                "data_shape must be (channels, height, width) with 1, 3 or 4 "
+                "channels, got %s" % (shape,)
+            )
         self._shape = shape
-        self._bs = int(p['batch_size'])
-        self._label_width = int(p['label_width'])
+        self._bs = int(p["batch_size"])
+        self._label_width = int(p["label_width"])
         self._aug = _Augment(p, shape)
         self._p = p
-        self._shuffle = _parse_bool(p['shuffle'])
-        self._rng = random.Random(int(p['seed']))
-        seed_aug = p['seed_aug']
-        self._aug_seed = int(seed_aug) if seed_aug not in (None, 'None') else None
+        self._shuffle = _parse_bool(p["shuffle"])
+        self._rng = random.Random(int(p["seed"]))
+        seed_aug = p["seed_aug"]
+        self._aug_seed = int(seed_aug) if seed_aug not in (None, "None") else None
         self._epoch = 0
-        nparts, part = int(p['num_parts']), int(p['part_index'])
+        nparts, part = int(p["num_parts"]), int(p["part_index"])
         begin, end = recordio._part_range(self._path, nparts, part)
         self._offsets = _scan_offsets(self._path, begin, end)
         self._order = list(range(len(self._offsets)))
         if self._shuffle:
             self._rng.shuffle(self._order)
-        self._round = _parse_bool(p['round_batch'])
+        self._round = _parse_bool(p["round_batch"])
         self._loader = _BatchLoader(len(self._offsets), self._bs, self._round)
-        dt = p['dtype']
-        if type(self)._out_dtype == np.float32 and dt not in (None, 'None'):
+        dt = p["dtype"]
+        if type(self)._out_dtype == np.float32 and dt not in (None, "None"):
             # MXNet's ImageRecordIter makes float32, uint8 or int8 batches
-            names = {'float32': np.float32, 'uint8': np.uint8, 'int8': np.int8}
+            names = {"float32": np.float32, "uint8": np.uint8, "int8": np.int8}
             key = np.dtype(dt).name if not isinstance(dt, str) else dt
             if key not in names:
-                raise MXNetError('unknown dtype for ImageRecordIter2: %s' % (dt,))
+                raise MXNetError("unknown dtype for ImageRecordIter2: %s" % (dt,))
             self._out_dtype = names[key]
-        mean = [p['mean_r'], p['mean_g'], p['mean_b'], p['mean_a']][:shape[0]]
-        std = [p['std_r'], p['std_g'], p['std_b'], p['std_a']][:shape[0]]
+        mean = [p["mean_r"], p["mean_g"], p["mean_b"], p["mean_a"]][: shape[0]]
+        std = [p["std_r"], p["std_g"], p["std_b"], p["std_a"]][: shape[0]]
         self._mean = np.array(mean, dtype=np.float32).reshape(-1, 1, 1)
         self._std = np.array(std, dtype=np.float32).reshape(-1, 1, 1)
-        self._scale = np.float32(p['scale'])
-        self._jitter = (float(p['max_random_contrast']), float(p['max_random_illumination']))
+        self._scale = np.float32(p["scale"])
+        self._jitter = (float(p["max_random_contrast"]), float(p["max_random_illumination"]))
         self._mean_img = None
         self._normalize = self._out_dtype == np.float32 and (
-            any(mean) or any(s != 1 for s in std) or p['scale'] != 1 or bool(p['mean_img'])
-            or any(self._jitter))
+            any(mean)
+            or any(s != 1 for s in std)
+            or p["scale"] != 1
+            or bool(p["mean_img"])
+            or any(self._jitter)
+        )
         self._color = self._aug.has_color()
-        self._lst = self._load_list(p['path_imglist']) if p['path_imglist'] else None
-        self._pool = ThreadPoolExecutor(max(1, int(p['preprocess_threads'])))
+        self._lst = self._load_list(p["path_imglist"]) if p["path_imglist"] else None
+        self._pool = ThreadPoolExecutor(max(1, int(p["preprocess_threads"])))
+        if _parse_bool(p["verbose"]):  # MXNet's LOG(INFO) line
+            _log_info(
+                "ImageRecordIOParser2: %s, use %d threads for decoding.."
+                % (self._path, _decode_threads(p["preprocess_threads"]))
+            )
         self._local = {}
-        if self._out_dtype != np.uint8 and p['mean_img']:
-            path = os.fspath(p['mean_img'])
+        if self._out_dtype != np.uint8 and p["mean_img"]:
+            path = os.fspath(p["mean_img"])
             if os.path.exists(path):
                 self._mean_img = load_mean_img(path, shape)
             elif self._out_dtype == np.int8:
-                raise MXNetError('ImageRecordInt8Iter: mean image %s not found (it can only '
-                                 'be created by a float32 iterator)' % path)
+                raise MXNetError(
+                    "ImageRecordInt8Iter: mean image %s not found (it can only "
+                    "be created by a float32 iterator)" % path
+                )
             else:
                 self._mean_img = self._create_mean_img(path)
-        super().__init__(p['data_name'], p['label_name'], int(p['prefetch_buffer']))
+        super().__init__(p["data_name"], p["label_name"], int(p["prefetch_buffer"]))
 
     def _create_mean_img(self, path: str) -> np.ndarray:
         """Average of one pass of (augmented, normalized) images, saved to ``path``."""
@@ -331,12 +429,13 @@ class ImageRecordIter(MXDataIter):
             if batch is None:
                 break
             data, _, pad, _ = batch
-            for img in data[:self._bs - pad]:  # float32, one image at a time (as MXNet)
+            for img in data[: self._bs - pad]:  # float32, one image at a time (as MXNet)
                 total += img
             count += self._bs - pad
         if count == 0:
-            raise MXNetError('ImageRecordIter: cannot create mean image %s: no images in %s'
-                             % (path, self._path))
+            raise MXNetError(
+                "ImageRecordIter: cannot create mean image %s: no images in %s" % (path, self._path)
+            )
         mean = total * np.float32(1.0 / count)
         save_mean_img(path, mean)
         self._loader = _BatchLoader(len(self._offsets), self._bs, self._round)
@@ -348,18 +447,21 @@ class ImageRecordIter(MXDataIter):
         try:
             with open(path) as fin:
                 for lineno, line in enumerate(fin, 1):
-                    parts = line.strip().split('\t')
+                    parts = line.strip().split("\t")
                     if len(parts) < 3:
                         continue
                     try:
-                        table[int(parts[0])] = np.array([float(x) for x in parts[1:-1]],
-                                                        dtype=np.float32)
+                        table[int(parts[0])] = np.array(
+                            [float(x) for x in parts[1:-1]], dtype=np.float32
+                        )
                     except ValueError:
-                        raise MXNetError('%s line %d: bad image list entry %r'
-                                         % (path, lineno, line)) from None
+                        raise MXNetError(
+                            "%s line %d: bad image list entry %r" % (path, lineno, line)
+                        ) from None
         except OSError as e:
-            raise MXNetError("ImageRecordIter: cannot read image list '%s': %s"
-                             % (path, e.strerror)) from None
+            raise MXNetError(
+                "ImageRecordIter: cannot read image list '%s': %s" % (path, e.strerror)
+            ) from None
         return table
 
     def _before_first(self) -> None:
@@ -374,18 +476,21 @@ class ImageRecordIter(MXDataIter):
     def _decode(self, raw: bytes, idx: int, out: np.ndarray, slot: int, rng_seed: int) -> Any:
         header, payload = recordio.unpack(raw)
         c = self._shape[0]
-        where = 'record %d of %s' % (idx, self._path)
+        where = "record %d of %s" % (idx, self._path)
         check_encoded_size(payload, where)  # corrupt headers must not allocate gigabytes
         try:
-            img = cv2.imdecode(np.frombuffer(payload, np.uint8),
-                               cv2.IMREAD_GRAYSCALE if c == 1 else cv2.IMREAD_COLOR)
+            img = cv2.imdecode(
+                np.frombuffer(payload, np.uint8),
+                cv2.IMREAD_GRAYSCALE if c == 1 else cv2.IMREAD_COLOR,
+            )
         except cv2.error:
             img = None
         if img is None:
-            raise MXNetError('ImageRecordIter: cannot decode the image of record %d (id %d) '
-                             'at byte offset %d of %s' % (idx, header.id,
-                                                          self._offsets[self._order[idx]],
-                                                          self._path))
+            raise MXNetError(
+                "ImageRecordIter: cannot decode the image of record %d (id %d) "
+                "at byte offset %d of %s"
+                % (idx, header.id, self._offsets[self._order[idx]], self._path)
+            )
         if img.ndim == 2:
             img = img[:, :, None]
         rng = random.Random(rng_seed)
@@ -408,25 +513,29 @@ class ImageRecordIter(MXDataIter):
             if self._mean_img is not None:
                 mean = self._mean_img[:, :, ::-1] if mirrored else self._mean_img
             mean = np.sign(mean) * np.floor(np.abs(mean) + 0.5)  # C's round()
-            np.clip(np.rint(chw) - mean, -128, 127, out=dst, casting='unsafe')
+            np.clip(np.rint(chw) - mean, -128, 127, out=dst, casting="unsafe")
         else:
             dst[...] = chw
         label = header.label
         if self._lst is not None:
             if header.id not in self._lst:
-                raise MXNetError('ImageRecordIter: image id %d of record %d is not in %s'
-                                 % (header.id, idx, self._p['path_imglist']))
+                raise MXNetError(
+                    "ImageRecordIter: image id %d of record %d is not in %s"
+                    % (header.id, idx, self._p["path_imglist"])
+                )
             label = self._lst[header.id]
         elif header.flag == 0:
             label = np.array([label], dtype=np.float32)
         if label.size != self._label_width:
-            raise MXNetError('ImageRecordIter: record %d (id %d) of %s has %d labels but '
-                             'label_width is %d' % (idx, header.id, self._path, label.size,
-                                                    self._label_width))
+            raise MXNetError(
+                "ImageRecordIter: record %d (id %d) of %s has %d labels but "
+                "label_width is %d" % (idx, header.id, self._path, label.size, self._label_width)
+            )
         return label, header.id
 
-    def _normalize_into(self, dst: np.ndarray, chw: np.ndarray, mirrored: bool,
-                        rng: random.Random) -> None:
+    def _normalize_into(
+        self, dst: np.ndarray, chw: np.ndarray, mirrored: bool, rng: random.Random
+    ) -> None:
         """``dst = ((chw - mean) * c * scale + i * scale) / std`` with c, i the random
         contrast / illumination; the mean image is taken at the pre-mirror positions."""
         mean = self._mean
@@ -452,12 +561,18 @@ class ImageRecordIter(MXDataIter):
         data = np.zeros((self._bs,) + self._shape, dtype=self._out_dtype)
         labels = np.zeros((self._bs, self._label_width), dtype=np.float32)
         index = np.zeros(self._bs, dtype=np.uint64)
-        with open(self._path, 'rb') as f:
+        with open(self._path, "rb") as f:
             raws = [(slot, r, self._read(f, r)) for slot, r in enumerate(rows) if r is not None]
         base = self._aug_seed if self._aug_seed is not None else self._rng.getrandbits(32)
-        futures = [(slot, self._pool.submit(self._decode, raw, r, data, slot,
-                                            hash((base, self._epoch, r)) & 0xFFFFFFFF))
-                   for slot, r, raw in raws]
+        futures = [
+            (
+                slot,
+                self._pool.submit(
+                    self._decode, raw, r, data, slot, hash((base, self._epoch, r)) & 0xFFFFFFFF
+                ),
+            )
+            for slot, r, raw in raws
+        ]
         for slot, fut in futures:
             lab, rid = fut.result()
             labels[slot] = lab
@@ -469,7 +584,7 @@ class ImageRecordIter(MXDataIter):
 
     def __del__(self) -> None:
         super().__del__()
-        pool = getattr(self, '_pool', None)
+        pool = getattr(self, "_pool", None)
         if pool is not None:
             pool.shutdown(wait=False)
 
@@ -502,12 +617,12 @@ class ImageRecordInt8Iter(ImageRecordIter):
 class ImageRecordIter_v1(ImageRecordIter):  # noqa: N801 (MXNet's name)
     """MXNet's legacy name of :class:`ImageRecordIter` (same parameters and batches)."""
 
-    _out_dev = 'cpu'
+    _out_dev = "cpu"
     _fill_index = True
 
 
 class ImageRecordUInt8Iter_v1(ImageRecordUInt8Iter):  # noqa: N801 (MXNet's name)
     """MXNet's legacy name of :class:`ImageRecordUInt8Iter`."""
 
-    _out_dev = 'cpu'
+    _out_dev = "cpu"
     _fill_index = True

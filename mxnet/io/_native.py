@@ -345,6 +345,17 @@ def _read_idx(path: str, magic: int, ndim: int) -> np.ndarray:
     return np.frombuffer(raw, np.uint8, int(np.prod(shape)), head).reshape(shape)
 
 
+def _log_info(msg: str) -> None:
+    """One line on stderr the way MXNet's C++ ``LOG(INFO)`` writes it (``[HH:MM:SS] msg``)."""
+    sys.stderr.write("[%s] %s\n" % (time.strftime("%H:%M:%S"), msg))
+
+
+def _decode_threads(requested: Any) -> int:
+    """The decoding threads MXNet's record iterators report: the request, capped by MXNet's
+    OpenMP thread limit (half the logical CPUs, taken as the physical cores)."""
+    return max(1, min(int(requested), (os.cpu_count() or 1) // 2))
+
+
 def _std_shuffle_order(n: int, seed: int) -> np.ndarray:
     """The order ``std::shuffle(v, std::mt19937(seed))`` gives ``v = 0..n-1`` in MXNet 1.9.1's
     builds (libstdc++'s one-swap-per-step loop, ``uniform_int_distribution`` by downscaling
@@ -419,16 +430,11 @@ class MNISTIter(MXDataIter):
         self._lab = lab.astype(np.float32)
         self._bs = int(batch_size)
         self._flat = _parse_bool(flat)
-        if not _parse_bool(silent):  # MXNet's LOG(INFO) line on stderr
+        if not _parse_bool(silent):
             shape = (self._bs, img[0].size) if self._flat else (self._bs, 1, *img.shape[1:])
-            sys.stderr.write(
-                "[%s] MNISTIter: load %d images, shuffle=%d, shape=(%s)\n"
-                % (
-                    time.strftime("%H:%M:%S"),
-                    len(img),
-                    int(_parse_bool(shuffle)),
-                    ",".join(str(d) for d in shape),
-                )
+            _log_info(
+                "MNISTIter: load %d images, shuffle=%d, shape=(%s)"
+                % (len(img), int(_parse_bool(shuffle)), ",".join(str(d) for d in shape))
             )
         self._loc = 0
         super().__init__(data_name, label_name, prefetch_buffer)

@@ -142,3 +142,20 @@ def test_mnist_shuffle_order_and_load_line(tmp_path, capsys):
     assert "MNISTIter: load 10 images, shuffle=1, shape=(10,784)" in capsys.readouterr().err
     MNISTIter(image=str(ip), label=str(lp), batch_size=5, silent=True)
     assert capsys.readouterr().err == ""
+
+
+def test_image_record_iter_verbose_line(tmp_path, capsys):
+    # MXNet's ImageRecordIOParser2 logs the file and its decoding threads unless verbose=False
+    import cv2
+
+    import mxnet as mx
+
+    rec = str(tmp_path / "a.rec")
+    w = mx.recordio.MXRecordIO(rec, "w")
+    img = cv2.imencode(".png", np.zeros((8, 8, 3), np.uint8))[1].tobytes()
+    w.write(mx.recordio.pack(mx.recordio.IRHeader(0, 1.0, 0, 0), img))
+    w.close()
+    mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 8, 8), batch_size=1, preprocess_threads=1)
+    assert "ImageRecordIOParser2: %s, use 1 threads for decoding.." % rec in capsys.readouterr().err
+    mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 8, 8), batch_size=1, verbose=False)
+    assert "ImageRecordIOParser2" not in capsys.readouterr().err
