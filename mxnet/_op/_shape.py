@@ -154,6 +154,11 @@ def _reshape_target(a: dict, dshape: Shape) -> Shape:
         return infer_reshape(dshape, a["shape"], a["reverse"])
     if a["target_shape"]:
         return _legacy_target(dshape, a["target_shape"], a["keep_highest"])
+    if math.prod(dshape) == 1:
+        from ..util import is_np_shape
+
+        if is_np_shape():  # shape=() is a 0-d target under NumPy-shape semantics
+            return ()
     raise op_error("Reshape", "the target shape must be given (shape=() is not a valid "
                               f"target for input shape {fmt_shape(dshape)})")
 

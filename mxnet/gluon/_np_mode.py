@@ -48,6 +48,19 @@ class _SymNp:
         return attr
 
 
+class _SymNpx:
+    """``F.npx`` while tracing: ``mx.sym.npx.random`` (samplers building graph nodes) and
+    ``image``, then the array-dispatching functions of ``mx.npx``."""
+
+    def __getattr__(self, name):
+        from .. import numpy_extension
+        from ..symbol import numpy_extension as _sym_npx
+
+        if name in ("random", "image"):
+            return getattr(_sym_npx, name)
+        return getattr(numpy_extension, name)
+
+
 class NpNamespace:
     """``F`` in NumPy mode: ``mx.nd`` / ``mx.sym`` whose functions return NumPy-interface
     arrays or symbols, plus ``F.np`` and ``F.npx``.
@@ -75,6 +88,8 @@ class NpNamespace:
 
     @property
     def npx(self):
+        if self._symbolic:
+            return _SymNpx()
         from .. import numpy_extension
 
         return numpy_extension

@@ -20,6 +20,7 @@ from ..base import MXNetError, numeric_types
 from ..context import Context
 from ..ndarray.ndarray import NDArray
 from ..ndarray.ndarray import array as _nd_array
+from ..util import is_np_array
 from . import _cv
 from ._augment import (  # noqa: F401
     Augmenter,
@@ -56,7 +57,12 @@ _CPU = Context('cpu', 0)
 
 
 def _wrap(arr: np.ndarray) -> NDArray:
-    return NDArray._wrap(torch.from_numpy(np.ascontiguousarray(arr)), _CPU)
+    """A host image as an NDArray, or an ``mx.np`` array under ``npx.set_np()`` (as MXNet's
+    ``_npi.cvimdecode``/``_npi.cvimresize``)."""
+    cls = NDArray
+    if is_np_array():
+        from ..numpy import ndarray as cls
+    return cls._wrap(torch.from_numpy(np.ascontiguousarray(arr)), _CPU)
 
 
 def _np(src: Any) -> np.ndarray:
@@ -246,7 +252,7 @@ def fixed_crop(src: NDArray, x0: int, y0: int, w: int, h: int, size: tuple | Non
     >>> mx.image.fixed_crop(mx.nd.zeros((8, 8, 3)), 1, 2, 4, 3).shape
     (3, 4, 3)
     """
-    out = NDArray._wrap(src._t[y0:y0 + h, x0:x0 + w].contiguous(), src._ctx)
+    out = type(src)._wrap(src._t[y0:y0 + h, x0:x0 + w].contiguous(), src._ctx)
     if size is not None and (w, h) != tuple(size):
         sizes = (h, w, size[1], size[0])
         out = imresize(out, *size, interp=_get_interp_method(interp, sizes))

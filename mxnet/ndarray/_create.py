@@ -53,7 +53,10 @@ def array(source_array, ctx=None, dtype=None) -> NDArray:
     if isinstance(source_array, NDArray):
         dt = _dtype.to_torch(dtype) if dtype is not None else source_array._t.dtype
         t = source_array._t.detach().to(device=ctx.torch_device, dtype=dt, copy=True)
-        return source_array._derived(t, ctx)  # a copy carries any pending run-time failure
+        res = source_array._derived(t, ctx)  # a copy carries any pending run-time failure
+        if type(res).__module__ == "mxnet.numpy":
+            res.__class__ = NDArray  # mx.nd.array of an mx.np array is a classic NDArray
+        return res
     dt = _dtype.to_torch(dtype) if dtype is not None else torch.float32
     if isinstance(source_array, torch.Tensor):
         t = source_array.detach().to(device=ctx.torch_device, dtype=dt, copy=True)

@@ -16,6 +16,7 @@ import torch
 
 from .._op._state import state
 from ..base import MXNetError, numeric_types
+from ..util import _state as _NP_STATE
 
 __all__ = ["getitem", "setitem", "ASSIGN_IN_GRAPH", "INPLACE_IN_RECORD"]
 
@@ -157,7 +158,8 @@ def getitem(arr, key):
     if _fast_key(key, t):
         res = t[key]
         if res.dim() == 0:
-            res = res.reshape(1)
+            if not _NP_STATE.shape:  # MXNet: a 0-d result is (1,) unless np_shape is on
+                res = res.reshape(1)
         elif not res.is_contiguous():
             res = res.contiguous()
         return cls._wrap(res, arr._ctx)
@@ -176,7 +178,7 @@ def getitem(arr, key):
             res = res.flip(out_flips)
         elif not res.is_contiguous():
             res = res.contiguous()
-    if res.dim() == 0:
+    if res.dim() == 0 and not _NP_STATE.shape:
         res = res.reshape(1)
     return cls._wrap(res, arr._ctx)
 

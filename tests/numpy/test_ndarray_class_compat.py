@@ -153,3 +153,55 @@ def test_numpy_dispatch_refuses_numpy_arrays_mixed_in():
         onp.may_share_memory(onp.ones((3, 1), dtype="float32"), m)
     assert onp.shares_memory(m[1:], m)
     assert not onp.may_share_memory(m, m.copy())
+
+
+def test_classic_ndarray_integer_indexing_under_np_shape_is_0d():
+    x = mx.nd.ones((2, 3))
+    assert x[0, 1].shape == (1,)
+    with mx.util.np_shape(True):
+        assert x[0, 1].shape == ()
+        assert x[0][1].shape == ()
+        assert mx.nd.ones((3,))[-1].shape == ()
+        assert x[0, 1:2].shape == (1,)
+        assert mx.nd.ones((1,)).reshape(()).shape == ()
+    with pytest.raises(mx.base.MXNetError):
+        mx.nd.ones((1,)).reshape(())
+
+
+def test_nd_array_of_np_array_is_classic():
+    a = mx.nd.array(np.array([1, 2], dtype="int32"))
+    assert type(a) is mx.nd.NDArray
+    assert a.dtype == onp.int32
+
+
+def test_image_functions_return_np_arrays_in_np_mode():
+    img = np.ones((6, 8, 3), dtype="uint8")
+    mx.npx.set_np()
+    try:
+        assert type(mx.image.imresize(img, 4, 3)) is np.ndarray
+        assert type(mx.image.fixed_crop(img, 0, 0, 4, 4)) is np.ndarray
+        assert type(mx.image.center_crop(img, (4, 4))[0]) is np.ndarray
+        assert type(mx.image.resize_short(img, 4)) is np.ndarray
+        crop = mx.gluon.data.vision.transforms.CenterCrop(2)
+        assert crop(img).shape == (2, 2, 3)
+    finally:
+        mx.npx.reset_np()
+    assert type(mx.image.imresize(mx.nd.ones((6, 8, 3), dtype="uint8"), 4, 3)) is mx.nd.NDArray
+
+
+def test_npx_random_in_hybridized_block_draws_each_run():
+    class Net(mx.gluon.HybridBlock):
+        def hybrid_forward(self, F, x):
+            return F.npx.random.bernoulli(prob=0.5, size=(1000,)) + x
+
+    mx.npx.set_np()
+    try:
+        net = Net()
+        net.hybridize()
+        a, b = net(np.zeros(1000)), net(np.zeros(1000))
+    finally:
+        mx.npx.reset_np()
+    assert type(a) is np.ndarray
+    assert 0.4 < float(a.mean()) < 0.6
+    assert float((a != b).sum()) > 100
+    assert callable(mx.sym.npx.random.bernoulli) and callable(mx.sym.npx.image.to_tensor)

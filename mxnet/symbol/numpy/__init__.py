@@ -146,13 +146,17 @@ from ._create import *  # noqa: E402,F401,F403  (B: creation and shape front end
 
 class _SymbolicRandom:
     """``mx.sym.np.random``: ``mx.np.random``'s front ends building symbols even when every
-    parameter is a Python scalar (a sampler node in the graph, drawn at each run)."""
+    parameter is a Python scalar (a sampler node in the graph, drawn at each run). Also
+    ``mx.sym.npx.random`` over ``mxnet.numpy_extension.random``."""
+
+    def __init__(self, module: str = "mxnet.numpy.random"):
+        self._module = module
 
     def __getattr__(self, name):
         import functools
         import importlib
 
-        fn = getattr(importlib.import_module("mxnet.numpy.random"), name)
+        fn = getattr(importlib.import_module(self._module), name)
         if not callable(fn):
             return fn
 

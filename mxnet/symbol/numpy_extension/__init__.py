@@ -13,8 +13,14 @@ Examples
 ['x']
 """
 
+from ...numpy_extension import image  # noqa: F401  (its front ends take symbol inputs)
 from ...numpy_extension._ops import *  # noqa: F401,F403
 from ...numpy_extension._ops import __all__ as _ops_all
 from ...util import is_np_array, is_np_shape, reset_np, set_np  # noqa: F401
+from ..numpy import _SymbolicRandom
 
-__all__ = list(_ops_all) + ["set_np", "reset_np", "is_np_array", "is_np_shape"]
+# samplers with scalar parameters build graph nodes (F.npx.random in hybridized blocks)
+random = _SymbolicRandom("mxnet.numpy_extension.random")
+
+__all__ = list(_ops_all) + ["set_np", "reset_np", "is_np_array", "is_np_shape", "image",
+                            "random"]
