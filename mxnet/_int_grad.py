@@ -27,7 +27,8 @@ import torch
 
 from .base import MXNetError
 
-__all__ = ["ACTIVE", "make_leaf", "shadow", "tie", "link", "link_with", "graph_tensor"]
+__all__ = ["ACTIVE", "make_leaf", "shadow", "tie", "link", "link_with", "link_step",
+           "graph_tensor", "shadowed"]
 
 ACTIVE = [0]  # set once an integer array has been marked for gradients
 
@@ -50,9 +51,41 @@ def shadow(t: torch.Tensor):
     return getattr(t, "_mx_shadow", None)
 
 
+class _Truncate(torch.autograd.Function):
+    """Identity whose gradient is truncated to integers (MXNet's integer gradient buffers)."""
+
+    @staticmethod
+    def forward(ctx, x):  # type: ignore[override]
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        return g.trunc()
+
+
 def tie(real: torch.Tensor, sh: torch.Tensor) -> torch.Tensor:
-    """The exact values of ``real`` (as float64) with the gradient path of ``sh``."""
+    """The exact values of ``real`` (as float64) with the gradient path of ``sh``.
+
+    The gradient reaching an integer ``real`` is truncated, as MXNet stores it in an array of
+    ``real``'s integer dtype."""
+    if not real.is_floating_point() and sh.requires_grad:
+        sh = _Truncate.apply(sh)
     return real.detach().to(torch.float64) + (sh - sh.detach())
+
+
+def shadowed(r: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    """Integer ``r`` cast from graph tensor ``x``, given ``x``'s gradient path (MXNet passes
+    gradients through casts to integer types)."""
+    ACTIVE[0] = 1
+    r._mx_shadow = tie(r, x.to(torch.float64))
+    return r
+
+
+def _graph_of(s: torch.Tensor) -> torch.Tensor:
+    """The float tensor carrying ``s``'s gradient: ``s`` itself or an integer's shadow."""
+    if s.is_floating_point():
+        return s
+    return getattr(s, "_mx_shadow", s)
 
 
 def link(op, attrs: dict, inputs: list, res: tuple) -> tuple:
@@ -73,6 +106,7 @@ def link(op, attrs: dict, inputs: list, res: tuple) -> tuple:
         sres = tuple(t * 0 if t.is_floating_point() and t.requires_grad else t for t in sres)
     out = list(res)
     for i, (r, s) in enumerate(zip(res, sres)):
+        s = _graph_of(s)
         if not (s.requires_grad and s.is_floating_point()) or s.shape != r.shape:
             continue
         if r.is_floating_point():
@@ -91,6 +125,33 @@ def link_with(src, dst, fn) -> None:
     res = fn(type(src)._wrap(sh, src._ctx))._t
     if res.shape == dst._t.shape:
         dst._t._mx_shadow = tie(dst._t, res)
+
+
+def link_step(run, tensors: list, outs: tuple, zero: bool = False) -> tuple:
+    """Run one graph step (``run(tensors)``) again on the shadows of integer inputs and tie
+    its outputs to that run, as :func:`link` does for imperative operators (executors)."""
+    shadows = [shadow(t) for t in tensors]
+    if all(s is None for s in shadows):
+        return outs
+    try:
+        souts = run([t if s is None else s for s, t in zip(shadows, tensors)])
+    except (MXNetError, RuntimeError, TypeError, ValueError, IndexError):
+        return outs  # the kernel refuses float inputs: no gradient path, as for indices
+    if isinstance(souts, torch.Tensor):
+        souts = (souts,)
+    if zero:  # MXNet's integer kernel passes back zeros
+        souts = tuple(t * 0 if t.is_floating_point() and t.requires_grad else t for t in souts)
+    res = list(outs)
+    for i, (r, s) in enumerate(zip(outs, souts)):
+        s = _graph_of(s)
+        if not (s.requires_grad and s.is_floating_point()) or s.shape != r.shape:
+            continue
+        if r.is_floating_point():
+            if not r.requires_grad:
+                res[i] = tie(r, s).to(r.dtype)
+        else:
+            r._mx_shadow = tie(r, s)
+    return tuple(res)
 
 
 def graph_tensor(arr) -> torch.Tensor:

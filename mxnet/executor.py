@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import torch
 
-from . import _deferred
+from . import _deferred, _int_grad
 from ._deferred import PENDING, DeferredOpError
 from ._dtype import to_torch
 from ._executor._program import Program, compile_enabled, compile_program
@@ -324,16 +324,26 @@ class Executor:
         args = [a._t for a in self.arg_arrays]
         aux = [a._t for a in self.aux_arrays]
         leaves = []
+        shadowed = False
         for i in self._grad_idx:
             t = args[i].detach()
             if t.is_floating_point() or t.is_complex():
                 t.requires_grad_(True)
                 args[i] = t
                 leaves.append(t)
-            else:  # integer inputs (indices) get no gradient; their buffer is zeroed
+            elif t.dtype == torch.bool:
                 leaves.append(None)
+            else:  # integers: a float64 shadow leaf carries their gradient (as MXNet's)
+                args[i] = t
+                leaves.append(_int_grad.make_leaf(t))
+                shadowed = True
         with torch.enable_grad():
-            outs = self._prog.run(args, aux, is_train, monitor, self._compile, self._monitor_all)
+            if monitor is None and (shadowed or self._prog.has_int_casts()):
+                outs = self._prog.run_linked(args, aux, is_train)
+            else:
+                outs = self._prog.run(
+                    args, aux, is_train, monitor, self._compile, self._monitor_all
+                )
         self._leaves = leaves
         self._out_t = outs
         return outs
@@ -379,7 +389,8 @@ class Executor:
             out_grads = [out_grads.get(n) for n in self._prog.output_names]
         outs, heads = [], []
         for k, t in enumerate(self._out_t):
-            if not t.requires_grad:
+            sh = None if t.requires_grad else getattr(t, "_mx_shadow", None)
+            if not t.requires_grad and sh is None:
                 continue
             g = out_grads[k] if out_grads is not None and k < len(out_grads) else None
             if g is None:
@@ -389,6 +400,8 @@ class Executor:
             else:
                 g = g._t if isinstance(g, NDArray) else torch.as_tensor(np.asarray(g))
                 g = g.to(device=t.device, dtype=t.dtype)
+            if sh is not None:  # an integer output: back-propagate through its shadow
+                t, g = sh, g.to(sh.dtype)
             outs.append(t)
             heads.append(g)
         grads = [None] * len(self._leaves)
@@ -410,7 +423,7 @@ class Executor:
                 dst = self.grad_arrays[i]._t
                 if self._grad_req[i] == "add":
                     if g is not None:
-                        dst.add_(g.to(dst.device))
+                        dst.add_(g.to(dst.device, dst.dtype))
                 elif g is None:
                     dst.zero_()
                 else:

@@ -72,3 +72,30 @@ def test_partial_assignment_of_recorded_value_into_integers():
     with pytest.raises(MXNetError, match="Inplace operations"):
         with autograd.record():
             x[0] = y
+
+
+def test_bound_executor_integer_argument_gradients():
+    # MXNet 1.9.1: integer arguments of a bound graph get (integer) gradients
+    x = mx.sym.Variable("x", dtype="int32")
+    for y, want in [(x * 2, [2, 4, -6]), (mx.sym.Cast(x, dtype="float32"), [1, 2, -3])]:
+        exe = y.simple_bind(mx.cpu(), x=(3,))
+        exe.arg_arrays[0][:] = np.array([1, -2, 3])
+        exe.forward(is_train=True)
+        exe.backward(nd.array([1.5, 2.5, -3.7], dtype=exe.outputs[0].dtype))
+        assert exe.grad_arrays[0].dtype == np.int32
+        assert exe.grad_arrays[0].asnumpy().tolist() == want
+
+
+def test_cast_to_integer_passes_truncated_gradient():
+    # MXNet casts back through casts to integers; the integer buffers truncate the gradient
+    x = nd.array([1.5, -2, 3])
+    x.attach_grad()
+    with autograd.record():
+        y = (x.astype("int32") * 2).astype("float32") * x
+    y.backward()
+    assert x.grad.asnumpy().tolist() == [4, -8, 12]
+    s = mx.sym.Cast(mx.sym.Variable("x"), dtype="int32") * 2
+    exe = s.simple_bind(mx.cpu(), x=(3,))
+    exe.forward(is_train=True, x=nd.array([1.5, -2, 3]))
+    exe.backward(nd.array([1, 1, 1], dtype="int32"))
+    assert exe.grad_arrays[0].asnumpy().tolist() == [2, 2, 2]

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 
 import torch
 
+from .._op._apply import OpValueError
 from .._op._state import state
 from ..base import MXNetError
 from ..symbol._node import Node, aux_node_ids, topo_order
@@ -129,6 +130,49 @@ class Program:
                 buf[f] = None
         return [buf[h] for h in self.heads]
 
+    def run_linked(self, inputs: Sequence[torch.Tensor], aux: Sequence[torch.Tensor],
+                   is_train: bool) -> list[torch.Tensor]:
+        """Run step by step carrying the float64 shadows of integer tensors, so integer
+        arguments and casts to integers pass gradients as in MXNet (see ``mxnet._int_grad``).
+        """
+        from .. import _int_grad
+
+        prev = state.is_train
+        state.is_train = bool(is_train)
+        try:
+            buf: list = [None] * self.nslots
+            nargs = len(inputs)
+            buf[:nargs] = inputs
+            buf[nargs:nargs + len(aux)] = aux
+            for compute, attrs, ins, outs, frees, node in self._steps_for(inputs, aux):
+                args = [buf[i] for i in ins]
+                try:
+                    r = compute(attrs, *args)
+                except MXNetError as e:
+                    raise MXNetError(f"Error in operator {node.name}: {e}") from None
+                r = (r,) if isinstance(r, torch.Tensor) else tuple(r)
+                r = _int_grad.link_step(lambda ts, c=compute, a=attrs: c(a, *ts), args, r,
+                                        getattr(node.op, "int_grad_zero", False))
+                for o, t in zip(outs, r):
+                    buf[o] = t
+                for f in frees:
+                    buf[f] = None
+            return [buf[h] for h in self.heads]
+        finally:
+            state.is_train = prev
+
+    def has_int_casts(self) -> bool:
+        """Whether a step casts to an integer type (its gradient needs :meth:`run_linked`)."""
+        found = getattr(self, "_int_casts", None)
+        if found is None:
+            found = False
+            for _c, attrs, _i, _o, _f, node in self.steps:
+                dt = attrs.get("dtype") if isinstance(attrs, dict) else None
+                if node.op.name in ("Cast", "amp_cast") and dt is not None:
+                    found = found or str(dt).startswith(("int", "uint"))
+            self._int_casts = found
+        return found
+
     def _checked(self, inputs, aux, monitor=None, monitor_all=False):
         if self.cl_inputs:
             inputs = self._to_channels_last(inputs)
@@ -150,6 +194,8 @@ class Program:
                 r = compute(attrs, *args)
             except MXNetError as e:
                 raise MXNetError(f"Error in operator {node.name}: {e}") from None
+            except OpValueError:
+                raise
             except (RuntimeError, ValueError, IndexError, TypeError) as e:
                 shapes = ", ".join(str(tuple(t.shape)) for t in args)
                 raise MXNetError(f"Error in operator {node.name} ({node.op.name}): {e} "
@@ -188,7 +234,7 @@ class Program:
                     fused = self._fast_steps()
                 try:
                     outs = self._raw(inputs, aux, fused)
-                except MXNetError:
+                except (MXNetError, OpValueError):
                     raise
                 except (RuntimeError, ValueError, IndexError, TypeError):
                     # run again step by step to name the failing node

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import torch
 
+from .. import _int_grad
 from .._dtype import to_torch
 from ..base import MXNetError
 from ._params import Param
@@ -380,7 +381,11 @@ _FLOATS = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
 
 
 def _cast(a, x):
-    return x.to(to_torch(a["dtype"]))
+    r = x.to(to_torch(a["dtype"]))
+    if x.requires_grad and not r.is_floating_point() and r.dtype != torch.bool:
+        # MXNet differentiates a cast to integers (the gradient is cast back)
+        return _int_grad.shadowed(r, x)
+    return r
 
 
 register(OpDef("Cast", _cast, aliases=("cast",), infer_shape=_same_shape,

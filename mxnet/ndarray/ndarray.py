@@ -259,8 +259,11 @@ class NDArray(ArithMixin):
             if t is not None:  # an integer variable's gradient path
                 return self._derived(self._t.to(td) + (t - t.detach()).to(td), self._ctx)
             t = self._t
-        if state.is_recording and t.requires_grad and td.is_floating_point:
-            return self._derived(t.to(td), self._ctx)
+        if state.is_recording and t.requires_grad:
+            if td.is_floating_point:
+                return self._derived(t.to(td), self._ctx)
+            if td != torch.bool:  # MXNet differentiates casts to integers too
+                return self._derived(_int_grad.shadowed(t.detach().to(td), t), self._ctx)
         with torch.no_grad():
             return self._derived(t.detach().to(td), self._ctx)
 
