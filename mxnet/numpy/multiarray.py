@@ -261,6 +261,11 @@ class ndarray(NpOperatorsMixin, NDArray):  # noqa: N801  (MXNet's class name)
             raise TypeError("only size-1 arrays can be converted to Python scalars")
         return int(self.item())
 
+    def __index__(self) -> int:
+        if self.size == 1 and not self._t.is_floating_point():
+            return int(self._t.item())
+        raise TypeError("only integer scalar arrays can be converted to a scalar index")
+
     def __format__(self, spec: str) -> str:
         if self.ndim == 0:
             return format(self.item(), spec)

@@ -205,3 +205,10 @@ def test_npx_random_in_hybridized_block_draws_each_run():
     assert 0.4 < float(a.mean()) < 0.6
     assert float((a != b).sum()) > 100
     assert callable(mx.sym.npx.random.bernoulli) and callable(mx.sym.npx.image.to_tensor)
+
+
+def test_integer_arrays_index_python_sequences():
+    assert [1, 2, 3][np.array(1, dtype="int32")] == 2
+    assert range(5)[np.array([2], dtype="int64")] == 2
+    with pytest.raises(TypeError):
+        [1, 2, 3][np.array(1.0)]
