@@ -21,6 +21,8 @@ from __future__ import annotations
 import torch
 
 from .._op._sparse import SPARSE_INPUT_CHECKS
+from .._op._stype_rules import CSR, DNS, RSP, out_stypes
+from .._op._stype_rules import PRODUCERS as _PRODUCERS
 from ..base import MXNetError
 
 __all__ = [
@@ -33,59 +35,7 @@ __all__ = [
     "zeros_stype",
 ]
 
-DNS, RSP, CSR = "default", "row_sparse", "csr"
 STYPE_NAMES = {0: DNS, 1: RSP, 2: CSR, -1: DNS}
-
-# operators that create a sparse output from dense inputs
-_PRODUCERS = {"cast_storage", "_sparse_retain", "_square_sum", "dot", "_contrib_SparseEmbedding"}
-
-# unary operators with f(0) == 0 that keep a row_sparse / csr input's storage type
-_ZERO_KEEPING = {
-    "negative",
-    "square",
-    "sqrt",
-    "abs",
-    "sign",
-    "floor",
-    "ceil",
-    "rint",
-    "fix",
-    "trunc",
-    "round",
-    "sin",
-    "tan",
-    "arcsin",
-    "arctan",
-    "degrees",
-    "radians",
-    "sinh",
-    "tanh",
-    "arcsinh",
-    "arctanh",
-    "log1p",
-    "expm1",
-    "relu",
-    "cbrt",
-    "_copy",
-    "BlockGrad",
-    "make_loss",
-    "zeros_like",
-    "_scatter_plus_scalar",
-    "_scatter_minus_scalar",
-    "clip",
-}
-# scalar operators that keep the storage type whatever the scalar
-_SCALAR_KEEPING = {"_mul_scalar", "_div_scalar"}
-# scalar operators that keep it when op(0, scalar) == 0
-_SCALAR_AT_ZERO = {
-    "_plus_scalar": lambda s: 0.0 + s,
-    "_minus_scalar": lambda s: 0.0 - s,
-    "_not_equal_scalar": lambda s: float(0.0 != s),
-    "_greater_scalar": lambda s: float(0.0 > s),
-    "_lesser_scalar": lambda s: float(0.0 < s),
-}
-# binary element-wise operators: same sparse type on both sides keeps it
-_BINARY_SAME = {"elemwise_add", "elemwise_sub", "_maximum", "_minimum", "_hypot", "_grad_add"}
 
 
 def graph_needs_stypes(nodes, input_stypes) -> bool:
@@ -97,60 +47,14 @@ def graph_needs_stypes(nodes, input_stypes) -> bool:
 
 def _node_stypes(n, ins: list[str]) -> list[str]:
     name = n.op.name
-    nout = n.num_outputs()
     a = n.parsed
-    first = ins[0] if ins else DNS
-    chk = SPARSE_INPUT_CHECKS.get(name)
-    if chk is not None:
-        try:
+    try:
+        chk = SPARSE_INPUT_CHECKS.get(name)
+        if chk is not None:
             chk(a, ins)
-        except MXNetError as e:
-            raise MXNetError(f"Error in operator {n.name}: {e}") from None
-    if name == "cast_storage":
-        to = a.get("stype") or DNS
-        if first != DNS and to not in (DNS, first):
-            raise MXNetError(
-                f"Error in operator {n.name}: Operator not implemented: operator = "
-                f"cast_storage\ninput storage types = [{first}, ]\noutput storage "
-                f'types = [unknown, ]\nparams = {{"stype" : {to}, }}'
-            )
-        return [to]
-    if name == "slice":
-        steps = tuple(a.get("step") or ())
-        return [CSR if first == CSR and all(st in (None, 1) for st in steps) else DNS]
-    if name == "_sparse_retain":
-        return [RSP]
-    if name == "_contrib_quadratic":
-        return [CSR if first == CSR and float(a.get("c", 0.0)) == 0.0 else DNS]
-    if name == "_square_sum":
-        keep = a.get("keepdims") and tuple(a.get("axis") or ()) in ((1,), (-1,))
-        return [RSP if first == RSP and keep else DNS]
-    if name == "dot":
-        lhs, rhs = first, ins[1] if len(ins) > 1 else DNS
-        if lhs == CSR and rhs in (DNS, RSP):
-            return [RSP if a.get("transpose_a") else DNS]
-        if lhs == DNS and rhs == CSR:
-            return [CSR]
-        return [DNS]
-    if name == "clip" and not (a.get("a_min", 0.0) <= 0.0 <= a.get("a_max", 0.0)):
-        return [DNS]
-    if name in _ZERO_KEEPING and nout == 1:
-        return [first if first in (RSP, CSR) else DNS]
-    if name in _SCALAR_KEEPING:
-        return [first]
-    if name in _SCALAR_AT_ZERO:
-        ok = _SCALAR_AT_ZERO[name](float(a.get("scalar", 0.0))) == 0.0
-        return [first if ok else DNS]
-    if name in _BINARY_SAME and len(ins) == 2:
-        return [first if first == ins[1] and first != DNS else DNS]
-    if name == "elemwise_mul" and len(ins) == 2:
-        sparse = {s for s in ins if s != DNS}
-        if len(sparse) == 1:
-            return [sparse.pop()]
-        return [DNS]
-    if name == "add_n":
-        return [RSP if ins and all(s == RSP for s in ins) else DNS]
-    return [DNS] * nout
+        return out_stypes(name, a, ins, n.num_outputs())
+    except MXNetError as e:
+        raise MXNetError(f"Error in operator {n.name}: {e}") from None
 
 
 def infer_head_stypes(heads, order, input_stypes: dict[int, str]) -> list[str]:

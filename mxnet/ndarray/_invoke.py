@@ -13,6 +13,7 @@ from .._op._gen import finish
 from .._op._registry import OpDef
 from .._op._sparse import SPARSE_INPUT_CHECKS
 from .._op._state import state
+from .._op._stype_rules import SPARSE_SEEN, out_stypes
 from ..base import MXNetError, _Null
 from ..context import Context
 
@@ -86,14 +87,18 @@ def _invoke(op: OpDef, attrs: dict, inputs: list, out=None, _res=None):
             o._prov = (op, attrs, _prov_inputs(inputs), 0)  # remembered for get_symbol
             return o
         o = wrap(res[0], ctx)
-        if inputs and inputs[0].__class__ is not wrap.__self__ and \
-                op.name in _CSR_KEEPING and inputs[0].stype == "csr" and \
-                _CSR_KEEPING[op.name](attrs):
-            return o.tostype("csr")
+        if SPARSE_SEEN[0] and inputs:
+            st = _sparse_out_stypes(op, attrs, inputs, 1)
+            if st is not None and st[0] != "default":
+                return o.tostype(st[0])
         return o
     if state.is_recording and _INT_ACTIVE[0]:
         res = _int_grad.link(op, attrs, inputs, res)
     outs = [wrap(r, ctx) for r in res[:nvis]]
+    if SPARSE_SEEN[0] and inputs and not state.is_recording:
+        st = _sparse_out_stypes(op, attrs, inputs, nvis)
+        if st is not None:
+            outs = [o if s == "default" else o.tostype(s) for o, s in zip(outs, st)]
     if state.is_recording:
         if len(res) > 1:
             _freed.link_outputs(res)
@@ -118,12 +123,12 @@ def _mark(result, box: list):
     return result
 
 
-# operators whose MXNet kernel returns CSR for CSR data (others fall back to dense)
-_CSR_KEEPING = {
-    "take": lambda a: a.get("axis", 0) == 0,
-    "slice": lambda a: all(st in (None, 1) for st in (a.get("step") or ())),
-    "_contrib_quadratic": lambda a: a.get("c", 0.0) == 0.0,
-}
+def _sparse_out_stypes(op: OpDef, attrs: dict, inputs: list, nout: int):
+    """MXNet's output storage types for sparse inputs (None when all inputs are dense)."""
+    ins = [x.stype for x in inputs]
+    if all(s == "default" for s in ins):
+        return None
+    return out_stypes(op.name, attrs, ins, nout)
 
 
 class Leaf:

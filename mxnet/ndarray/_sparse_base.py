@@ -16,6 +16,7 @@ import torch
 
 from .. import _dtype
 from .._op._state import state
+from .._op._stype_rules import SPARSE_SEEN
 from ..base import MXNetError, NotSupportedForSparseNDArray
 from ..context import Context
 from . import _sparse_conv as conv
@@ -28,6 +29,7 @@ def new_sparse(stype: str, data: torch.Tensor, aux, shape, ctx: Context):
     """Build a sparse array from components (``aux``: ``(indptr, indices)`` or
     ``(indices,)``); no copy, no check."""
     cls = CSRNDArray if stype == "csr" else RowSparseNDArray
+    SPARSE_SEEN[0] = True
     obj = object.__new__(cls)
     obj._sdata = data
     obj._saux = tuple(a.to(conv.IDX) for a in aux)
@@ -52,6 +54,7 @@ class BaseSparseNDArray(NDArray):
         if handle is not None:
             raise MXNetError(f"{type(self).__name__}(handle): build sparse arrays with "
                              "mx.nd.sparse.csr_matrix / row_sparse_array")
+        SPARSE_SEEN[0] = True
         self._sdata = torch.zeros(0)
         self._saux = (torch.zeros(1, dtype=conv.IDX), torch.zeros(0, dtype=conv.IDX)) \
             if self._STYPE == "csr" else (torch.zeros(0, dtype=conv.IDX),)
@@ -324,6 +327,11 @@ class BaseSparseNDArray(NDArray):
             from ._sparse_ops import elemwise_mul
 
             return elemwise_mul(self, other)
+        if isinstance(other, NDArray) and other.shape == self.shape:
+            # MXNet: same-shape products are elemwise_mul, which keeps the sparse stype
+            from ._namespace import function_for
+
+            return function_for("elemwise_mul")(self, other)
         return super().__mul__(other)
 
     def __rmul__(self, other):

@@ -14,6 +14,7 @@ import torch
 
 from .. import _dtype
 from .._op._state import state
+from .._op._stype_rules import out_stypes
 from ..base import MXNetError
 from ..context import Context
 from . import _sparse_conv as conv
@@ -229,9 +230,8 @@ def cast_storage(data, stype, out=None, name=None):
 
 def dot(lhs, rhs, transpose_a=False, transpose_b=False, forward_stype=None, out=None,
         name=None):
-    """Matrix product; ``csr x dense`` gives dense, ``csr.T x dense`` gives row_sparse.
-
-    Other storage combinations are computed densely (dense result).
+    """Matrix product; ``csr x dense`` gives dense, ``csr.T x dense`` gives row_sparse,
+    ``dense x csr`` gives csr; ``forward_stype`` picks the result's storage type.
 
     Examples
     --------
@@ -244,23 +244,21 @@ def dot(lhs, rhs, transpose_a=False, transpose_b=False, forward_stype=None, out=
         raise MXNetError(f"dot: sparse dot only supports 2 dimensional rhs, got shape "
                          f"{rhs.shape}")
     if isinstance(lhs, CSRNDArray) and not isinstance(rhs, BaseSparseNDArray) and \
-            not transpose_b and forward_stype in (None, "default", "row_sparse"):
+            not transpose_b:
         res = _csr_dot(lhs, rhs, transpose_a)
-        if transpose_a and forward_stype == "default":
-            res = res.tostype("default")
-    elif isinstance(rhs, CSRNDArray) and not isinstance(lhs, BaseSparseNDArray) and \
-            not transpose_a and not transpose_b and forward_stype in (None, "csr"):
-        # MXNet returns csr for dense x csr; computed densely here
-        from ._namespace import function_for
-
-        res = function_for("dot")(lhs, rhs).tostype("csr")
     else:
         from ._namespace import function_for
 
         kw = {"transpose_a": transpose_a, "transpose_b": transpose_b}
         res = function_for("dot")(lhs, rhs, **kw)
-        if forward_stype in _STYPES:
-            res = res.tostype(forward_stype)
+    # the result's storage type as MXNet infers it (forward_stype wins when given)
+    target = out_stypes("dot", {"transpose_a": transpose_a, "forward_stype": forward_stype},
+                        [lhs.stype, rhs.stype], 1)[0]
+    if res.stype != target and not state.is_recording:
+        if res.stype != "default":
+            res = res.tostype("default")
+        if target != "default":
+            res = res.tostype(target)
     if out is not None:
         res.copyto(out)
         return out
@@ -391,6 +389,10 @@ def multiply(lhs, rhs):
     """``lhs * rhs`` with broadcasting; same-stype sparse operands stay sparse."""
     if isinstance(lhs, BaseSparseNDArray) and isinstance(rhs, BaseSparseNDArray):
         return elemwise_mul(lhs, rhs)
+    if isinstance(lhs, NDArray) and isinstance(rhs, NDArray) and lhs.shape == rhs.shape:
+        from ._namespace import function_for  # one sparse operand keeps its stype
+
+        return function_for("elemwise_mul")(lhs, rhs)
     return lhs * rhs
 
 

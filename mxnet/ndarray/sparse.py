@@ -3,7 +3,8 @@
 Registry operators of the ``sparse`` namespace are generated first; the sparse array classes
 and the sparsity-keeping functions of :mod:`._sparse_ops` / :mod:`._sparse_unary` are added
 on top (they win). The other operators MXNet lists here (``sum``, ``mean``, ``where``...)
-are the dense operators: on sparse inputs they compute densely and return dense arrays.
+are the generated operators: on sparse inputs they compute densely and return the storage
+type MXNet 1.9.1 infers (``mxnet._op._stype_rules``; dense where MXNet falls back).
 
 Storage kept (as MXNet 1.9.1): ``dot(csr, dense)`` -> dense, ``dot(csr.T, dense)`` ->
 row_sparse, ``dot(dense, csr)`` -> csr; ``elemwise_add/sub/mul`` (and ``+ - *``) of two
