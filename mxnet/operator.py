@@ -25,8 +25,17 @@ from ._op._custom import PROPS
 from ._op._registry import get_op
 from .base import MXNetError
 
-__all__ = ["CustomOp", "CustomOpProp", "register", "get_all_registered_operators",
-           "get_operator_arguments", "OperatorArguments", "PythonOp", "NumpyOp", "NDArrayOp"]
+__all__ = [
+    "CustomOp",
+    "CustomOpProp",
+    "register",
+    "get_all_registered_operators",
+    "get_operator_arguments",
+    "OperatorArguments",
+    "PythonOp",
+    "NumpyOp",
+    "NDArrayOp",
+]
 
 OperatorArguments = collections.namedtuple("OperatorArguments", ["narg", "names", "types"])
 
@@ -75,12 +84,27 @@ class CustomOpProp:
 
     def infer_type(self, in_type):
         """``(input dtypes, output dtypes, aux dtypes)``; default: all like input 0."""
-        return (in_type, [in_type[0]] * len(self.list_outputs()),
-                [in_type[0]] * len(self.list_auxiliary_states()))
+        return (
+            in_type,
+            [in_type[0]] * len(self.list_outputs()),
+            [in_type[0]] * len(self.list_auxiliary_states()),
+        )
 
     def infer_storage_type(self, in_stype):
-        return in_stype, ["default"] * len(self.list_outputs()), \
-            ["default"] * len(self.list_auxiliary_states())
+        """``(input, output, aux storage types)``; the default accepts dense inputs only,
+        as MXNet's (sparse inputs need an ``infer_storage_type`` of the operator's own)."""
+        for i, stype in enumerate(in_stype):
+            assert stype == "default", (
+                "Default infer_storage_type implementation doesnt allow non default stypes: "
+                f"found non default stype '{stype}' for in_stype[{i}]. Please implement "
+                "infer_storage_type and infer_storage_type_backward interface in your custom "
+                "operator if you have non-default input/output stypes"
+            )
+        return (
+            in_stype,
+            ["default"] * len(self.list_outputs()),
+            ["default"] * len(self.list_auxiliary_states()),
+        )
 
     def list_outputs(self):
         return ["output"]

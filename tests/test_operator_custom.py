@@ -144,3 +144,34 @@ def test_unknown_op_type():
         mx.nd.Custom(mx.nd.ones((1,)), op_type="nope")
     with pytest.raises(TypeError):
         operator.register("bad")(object)
+
+
+def test_custom_op_output_storage_type_from_prop():
+    # numpy-ops/custom_sparse_sqr.py: a prop's infer_storage_type decides the output
+    # storage type; MXNet's default infer_storage_type refuses sparse inputs.
+    import pytest
+
+    class _Sq(mx.operator.CustomOp):
+        def forward(self, is_train, req, in_data, out_data, aux):
+            self.assign(out_data[0], req[0], mx.nd.square(in_data[0]))
+
+    @mx.operator.register("stype_sq_keep")
+    class _Keep(mx.operator.CustomOpProp):
+        def infer_storage_type(self, in_stype):
+            return in_stype, [in_stype[0]], []
+
+        def create_operator(self, ctx, shapes, dtypes):
+            return _Sq()
+
+    @mx.operator.register("stype_sq_plain")
+    class _Plain(mx.operator.CustomOpProp):
+        def create_operator(self, ctx, shapes, dtypes):
+            return _Sq()
+
+    x = mx.nd.array(np.arange(6).reshape(2, 3)).tostype("csr")
+    y = mx.nd.Custom(x, op_type="stype_sq_keep")
+    assert y.stype == "csr"
+    assert y.asnumpy().tolist() == [[0, 1, 4], [9, 16, 25]]
+    assert mx.nd.Custom(mx.nd.ones((2, 2)), op_type="stype_sq_keep").stype == "default"
+    with pytest.raises(mx.base.MXNetError, match="non default stype 'csr'"):
+        mx.nd.Custom(x, op_type="stype_sq_plain").wait_to_read()
