@@ -227,7 +227,7 @@ def _lapack_check(op: str, info: torch.Tensor, A: torch.Tensor, out: torch.Tenso
 
 def _potrf(a: dict, A: torch.Tensor) -> torch.Tensor:
     _check_matrix("_linalg_potrf", A, square=True)
-    L, info = torch.linalg.cholesky_ex(A)
+    L, info = torch.linalg.cholesky_ex(A, upper=not a["lower"])
     _lapack_check("_linalg_potrf", info, A, L,
                   "{p}potrf failed in lapack on cpu. This may happen when the input matrix is "
                   "either not symmetric or not positive definite.")
@@ -236,7 +236,7 @@ def _potrf(a: dict, A: torch.Tensor) -> torch.Tensor:
 
 def _potri(a: dict, A: torch.Tensor) -> torch.Tensor:
     _check_matrix("_linalg_potri", A, square=True)
-    L = torch.tril(A)
+    L = _tri(A, a["lower"])
     if A.device.type != "meta":
         # LAPACK ?potri fails at the first zero diagonal element of the factor (1-based)
         zero = torch.diagonal(L, dim1=-2, dim2=-1) == 0
@@ -245,7 +245,7 @@ def _potri(a: dict, A: torch.Tensor) -> torch.Tensor:
                       "{p}potri failed in lapack on cpu. This may happen when the input matrix "
                       "is not a Cholesky factorization obtained by a prior call of the "
                       "potrf-operator.")
-    return torch.cholesky_inverse(L)
+    return torch.cholesky_inverse(L, upper=not a["lower"])
 
 
 def _inverse(a: dict, A: torch.Tensor) -> torch.Tensor:
@@ -333,11 +333,16 @@ def _trsm(a: dict, A: torch.Tensor, B: torch.Tensor) -> torch.Tensor:
                                          left=not a["rightside"])
 
 
+_POT_LOWER = Param("lower", "bool", True, doc="True if the triangular matrix is lower "
+                   "triangular, false if it is upper triangular.")
 register(OpDef("_linalg_potrf", _potrf, inputs=("A",), aliases=("linalg_potrf",),
+               params=[_POT_LOWER],
                doc="Cholesky factorization A = L * L^T of symmetric positive-definite "
-                   "matrices (L lower triangular)."))
+                   "matrices (L lower triangular; A = U^T * U with lower=False)."))
 register(OpDef("_linalg_potri", _potri, inputs=("A",), aliases=("linalg_potri",),
-               doc="Inverse of A = L * L^T from its Cholesky factor L."))
+               params=[_POT_LOWER],
+               doc="Inverse of A = L * L^T from its Cholesky factor L (upper factor U of "
+                   "A = U^T * U with lower=False)."))
 register(OpDef("_linalg_inverse", _inverse, inputs=("A",), aliases=("linalg_inverse",),
                doc="Inverse of square matrices."))
 register(OpDef("_linalg_det", _det, inputs=("A",), aliases=("linalg_det",),

@@ -179,3 +179,14 @@ def test_gemm_infers_c_shape():
     assert op.infer_shape(attrs, [(2, 3), (4, 3), None])[0][2] == (2, 4)
     attrs = op.parse_attrs({"axis": 0})
     assert op.infer_shape(attrs, [(3, 2, 4), (4, 2, 5), None])[1] == [(3, 2, 5)]
+
+
+def test_potrf_potri_upper_factor():
+    # MXNet 1.9.1: lower=False factors A = U^T U (upper U); potri inverts from U
+    m = np.array([[9.0, 3, -6, 12], [3, 26, -7, -11], [-6, -7, 9, 7], [12, -11, 7, 65]])
+    u = mx.nd.linalg.potrf(mx.nd.array(m, dtype="float64"), lower=False).asnumpy()
+    np.testing.assert_allclose(u, np.linalg.cholesky(m).T, rtol=1e-10)
+    inv = mx.nd.linalg.potri(mx.nd.array(u, dtype="float64"), lower=False).asnumpy()
+    np.testing.assert_allclose(inv, np.linalg.inv(m), rtol=1e-8, atol=1e-10)
+    s = mx.sym.linalg.potrf(mx.sym.var("a"), lower=False)
+    assert '"lower": "False"' in s.tojson()
