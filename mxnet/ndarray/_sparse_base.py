@@ -244,8 +244,11 @@ class BaseSparseNDArray(NDArray):
     def __setitem__(self, key, value):
         """Only ``arr[:] = other`` (an NDArray or array-like, not a scalar) is supported."""
         name = type(self).__name__
-        if not (isinstance(key, slice) and key == slice(None)):
-            raise MXNetError(f"{name} only supports [:] for assignment")
+        if isinstance(key, slice) and key != slice(None):  # MXNet's exception types
+            raise ValueError(f"Assignment with slice for {name} is not implemented yet.")
+        if not isinstance(key, slice):
+            err = TypeError if self._STYPE == "row_sparse" else MXNetError
+            raise err(f"{name} only supports [:] for assignment")
         if isinstance(value, NDArray):
             value.copyto(self)
         elif isinstance(value, numbers.Number) and self._STYPE == "row_sparse":

@@ -311,6 +311,9 @@ class NDArray(ArithMixin):
         """A copy stored as ``stype``: 'default', 'csr' (2-D) or 'row_sparse'."""
         if stype == "default":
             return self.copy()
+        if stype == "csr" and len(self.shape) != 2:  # MXNet checks this in Python: ValueError
+            raise ValueError("To convert to a CSR, the NDArray should be 2 Dimensional. "
+                             f"Current shape is {self.shape}")
         from ._sparse_ops import to_sparse
 
         return _deferred.carried(self, to_sparse(self._t.detach(), stype, self._ctx))

@@ -96,3 +96,18 @@ def test_clip_of_sparse_must_keep_zero():
     for x in (c, r):
         with pytest.raises(MXNetError, match="clip"):
             mx.nd.clip(x, 1, 2)
+
+
+def test_exception_types_of_sparse_indexing_and_tostype():
+    # MXNet 1.9.1 raises these Python exception types
+    _, c, r = _arrays()
+    with pytest.raises(ValueError, match="not implemented"):
+        c[1:2] = 3
+    with pytest.raises(ValueError, match="not implemented"):
+        r[1:2] = 3
+    with pytest.raises(TypeError):
+        r[1] = 3
+    with pytest.raises(ValueError, match="2 Dimensional"):
+        mx.nd.ones((2, 2, 2)).tostype("csr")
+    with pytest.raises(MXNetError):
+        mx.nd.cast_storage(mx.nd.ones((2, 2, 2)), stype="csr")
