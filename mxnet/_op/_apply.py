@@ -12,6 +12,11 @@ _is_grad_enabled = torch.is_grad_enabled
 _set_grad_enabled = torch._C._set_grad_enabled
 
 
+class OpValueError(ValueError):
+    """A ``ValueError`` an operator raises as MXNet does (a failed ``constraint_check``):
+    both execution paths pass it through instead of wrapping it in :class:`MXNetError`."""
+
+
 def apply(op: OpDef, attrs: dict, tensors) -> tuple[torch.Tensor, ...]:
     """Run ``op`` on ``tensors`` with parsed ``attrs``; always returns a tuple of tensors.
 
@@ -28,7 +33,7 @@ def apply(op: OpDef, attrs: dict, tensors) -> tuple[torch.Tensor, ...]:
                 out = op.compute(attrs, *tensors)
             finally:
                 _set_grad_enabled(True)
-    except MXNetError:
+    except (MXNetError, OpValueError):
         raise
     except (RuntimeError, ValueError, IndexError, TypeError) as e:
         shapes = ", ".join(str(tuple(t.shape)) for t in tensors)

@@ -413,13 +413,15 @@ register(OpDef("_npi_shuffle", _shuffle,
 
 def _mvn(attrs, mean, cov):
     size = () if attrs["size"] is None else tuple(attrs["size"])
-    d = mean.shape[-1]
-    shape = size + tuple(mean.shape)
+    d = mean.shape[-1] if mean.dim() else 0
+    if mean.dim() == 0 or cov.dim() < 2 or tuple(cov.shape[-2:]) != (d, d):
+        raise MXNetError(f"Operator _npi_mvn_fallback: cov must be of shape (..., {d}, {d}), "
+                         f"got {tuple(cov.shape)}")
+    # batch dimensions of mean and cov broadcast together (NumPy's rule in MXNet)
+    batch = tuple(torch.broadcast_shapes(mean.shape[:-1], cov.shape[:-2]))
+    shape = size + batch + (d,)
     if mean.device.type == "meta":
         return torch.empty(shape, dtype=torch.float32, device="meta")
-    if tuple(cov.shape[-2:]) != (d, d):
-        raise MXNetError(f"Operator _npi_mvn_fallback: cov must be of shape ({d}, {d}), got "
-                         f"{tuple(cov.shape)}")
     with torch.no_grad():
         c = cov.detach().to(_F64)
         w, v = torch.linalg.eigh((c + c.transpose(-1, -2)) / 2)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import torch
 
+from ._apply import OpValueError
 from ._np_shape import npx_reshape_target
 from ._params import Param
 from ._registry import OpDef, register
@@ -82,7 +83,7 @@ def _constraint_check(attrs: dict, x: torch.Tensor) -> torch.Tensor:
     if x.device.type == "meta":
         return torch.empty((), dtype=torch.bool, device=x.device)
     if not bool(x.all()):
-        raise ValueError(f"Check failed: red_output == true (0 vs. 1) : {attrs['msg']}")
+        raise OpValueError(f"Check failed: red_output == true (0 vs. 1) : {attrs['msg']}")
     return torch.ones((), dtype=torch.bool, device=x.device)
 
 

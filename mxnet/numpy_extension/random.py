@@ -30,17 +30,20 @@ def _batch(batch_shape) -> tuple:
     return tuple(batch_shape)
 
 
-def _draw(opname, a, b, names, batch_shape, dtype, ctx):
-    shape = _batch(batch_shape) + _param_shape(a, b)
-    attrs = {"shape": shape or (1,), names[0]: 0.0, names[1]: 1.0}
-    if dtype is not None:
-        attrs["dtype"] = _onp.dtype(dtype).name
-    if ctx is not None:
-        attrs["ctx"] = ctx
-    base = np_call(opname, [], attrs)
-    if not shape:
-        base = base.reshape(())
-    return base
+def _two_n(opname, names, p1, p2, batch_shape, dtype, ctx):
+    """MXNet's ``_npi_*_n`` sampler: array (or symbol) parameters become inputs."""
+    from ..context import current_context
+
+    attrs = {"size": _batch(batch_shape), "ctx": ctx if ctx is not None else current_context(),
+             "dtype": "float32" if dtype is None else _onp.dtype(dtype).name}
+    inputs = []
+    for n, v in zip(names, (p1, p2)):
+        if isinstance(v, NDArray) or hasattr(v, "_outputs"):
+            inputs.append(v)
+            attrs[n] = None
+        else:
+            attrs[n] = float(v)
+    return np_call(opname, inputs, attrs)
 
 
 def uniform_n(low=0.0, high=1.0, batch_shape=None, dtype=None, ctx=None):
@@ -51,10 +54,7 @@ def uniform_n(low=0.0, high=1.0, batch_shape=None, dtype=None, ctx=None):
     >>> npx.random.uniform_n(0, 1, batch_shape=(2,)).shape
     (2,)
     """
-    u = _draw("_random_uniform", low, high, ("low", "high"), batch_shape, dtype, ctx)
-    if isinstance(low, NDArray) or isinstance(high, NDArray) or low != 0.0 or high != 1.0:
-        u = u * (high - low) + low
-    return u
+    return _two_n("_npi_uniform_n", ("low", "high"), low, high, batch_shape, dtype, ctx)
 
 
 def normal_n(loc=0.0, scale=1.0, batch_shape=None, dtype=None, ctx=None):
@@ -65,10 +65,7 @@ def normal_n(loc=0.0, scale=1.0, batch_shape=None, dtype=None, ctx=None):
     >>> npx.random.normal_n(0, 1, batch_shape=(2, 3)).shape
     (2, 3)
     """
-    z = _draw("_random_normal", loc, scale, ("loc", "scale"), batch_shape, dtype, ctx)
-    if isinstance(loc, NDArray) or isinstance(scale, NDArray) or loc != 0.0 or scale != 1.0:
-        z = z * scale + loc
-    return z
+    return _two_n("_npi_normal_n", ("loc", "scale"), loc, scale, batch_shape, dtype, ctx)
 
 
 def bernoulli(prob=None, logit=None, size=None, dtype=None, ctx=None, out=None):
@@ -83,6 +80,11 @@ def bernoulli(prob=None, logit=None, size=None, dtype=None, ctx=None, out=None):
         raise ValueError("Either `prob` or `logit` must be specified, but not both. "
                          f"Received prob={prob}, logit={logit}")
     p = prob
+    if prob is not None and not hasattr(prob, "_outputs"):  # MXNet's kernel check
+        t = prob._t if isinstance(prob, NDArray) else _onp.asarray(prob, dtype=_onp.float64)
+        if bool(((t < 0) | (t > 1)).any()):
+            raise ValueError("Check failed: probs >= 0 && probs <= 1 : expect probs >= 0 && "
+                             "probs <= 1")
     if logit is not None:
         p = (1.0 / (1.0 + _onp.exp(-logit)) if not isinstance(logit, NDArray)
              else np_call("_npx_sigmoid", [logit]))
