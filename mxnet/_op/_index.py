@@ -188,6 +188,20 @@ register(OpDef("scatter_nd", _scatter_nd, inputs=("data", "indices"),
                    "gather_nd)."))
 
 
+def _backward_gather_nd(a: dict, data: torch.Tensor, indices: torch.Tensor) -> torch.Tensor:
+    shape = tuple(a["shape"])
+    _scatter_shape_check("_backward_gather_nd", data, indices, shape)
+    idx = _nd_index("_backward_gather_nd", indices, shape, len(shape))
+    out = torch.zeros(shape, dtype=data.dtype, device=data.device)
+    return out.index_put(idx, data, accumulate=True)
+
+
+register(OpDef("_backward_gather_nd", _backward_gather_nd, inputs=("data", "indices"),
+               params=[Param("shape", "shape", doc="Shape of output.")],
+               doc="Accumulate data into a new zero array of the given shape at the indices "
+                   "(the gradient of gather_nd: repeated indices are summed)."))
+
+
 def _scatter_set_nd(a: dict, lhs: torch.Tensor, rhs: torch.Tensor,
                     indices: torch.Tensor) -> torch.Tensor:
     shape = tuple(lhs.shape)

@@ -164,3 +164,13 @@ def test_errors(call, words):
         call()
     for w in words:
         assert w in str(e.value), (w, str(e.value))
+
+
+def test_backward_gather_nd_sums_repeated_indices():
+    # MXNet 1.9.1's _backward_gather_nd: scatter_nd that accumulates duplicates
+    data = mx.nd.array([2, 3, 0])
+    idx = mx.nd.array([[1, 1, 0], [1, 1, 0]], dtype="int32")
+    out = mx.nd._internal._backward_gather_nd(data, idx, shape=(2, 2))
+    assert out.asnumpy().tolist() == [[0, 0], [0, 5]]
+    assert mx.nd.scatter_nd(mx.nd.array([2, 3, 0]), mx.nd.array([[1, 1, 0], [0, 1, 0]]),
+                            shape=(2, 2)).asnumpy().tolist() == [[0, 0], [2, 3]]
