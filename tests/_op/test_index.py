@@ -52,6 +52,12 @@ def _scatter_nd(data, idx, shape):
     return out
 
 
+def _backward_gather_nd(data, idx, shape):
+    out = np.zeros(shape, data.dtype)
+    np.add.at(out, tuple(idx.astype(np.int64)), data)
+    return out
+
+
 def _scatter_set_nd(lhs, rhs, idx, shape):
     out = lhs.copy()
     out[tuple(idx.astype(np.int64))] = rhs
@@ -98,6 +104,8 @@ RECORDS = [
     Record("gather_nd", [A, IX([[0, 2], [3, 1]])], ref=_gather_nd, grad=True, grad_inputs=(0,)),
     Record("scatter_nd", [U(2), IX([[0, 2], [3, 1]])], {"shape": (3, 4)}, ref=_scatter_nd,
            grad=True, grad_inputs=(0,)),
+    Record("_backward_gather_nd", [U(3), IX([[0, 2, 0], [3, 1, 3]])], {"shape": (3, 4)},
+           ref=_backward_gather_nd, grad=True, grad_inputs=(0,)),
     Record("_scatter_set_nd", [A, U(2), IX([[0, 2], [3, 1]])], {"shape": (3, 4)},
            ref=_scatter_set_nd, grad=True, grad_inputs=(0, 1)),
     Record("batch_take", [A, IX([3, 0, 2], np.int32)], ref=_batch_take),  # MXNet: no gradient
