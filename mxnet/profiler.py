@@ -8,6 +8,7 @@ per-domain statistics as a table or JSON (times in ms).
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
@@ -17,13 +18,38 @@ import warnings
 
 from .base import MXNetError
 
-__all__ = ["set_config", "set_state", "dump", "dumps", "pause", "resume", "scope", "Domain",
-           "Task", "Frame", "Event", "Counter", "Marker", "profiler_set_config",
-           "profiler_set_state", "dump_profile"]
+__all__ = [
+    "set_config",
+    "set_state",
+    "dump",
+    "dumps",
+    "pause",
+    "resume",
+    "scope",
+    "Domain",
+    "Task",
+    "Frame",
+    "Event",
+    "Counter",
+    "Marker",
+    "profiler_set_config",
+    "profiler_set_state",
+    "dump_profile",
+]
 
-_KNOWN = ("profile_all", "profile_symbolic", "profile_imperative", "profile_memory",
-          "profile_api", "filename", "continuous_dump", "dump_period", "aggregate_stats",
-          "profile_process", "contiguous_dump")
+_KNOWN = (
+    "profile_all",
+    "profile_symbolic",
+    "profile_imperative",
+    "profile_memory",
+    "profile_api",
+    "filename",
+    "continuous_dump",
+    "dump_period",
+    "aggregate_stats",
+    "profile_process",
+    "contiguous_dump",
+)
 _SORT_KEYS = {"total": "Total", "avg": "Avg", "min": "Min", "max": "Max", "count": "Count"}
 
 _config: dict = {"filename": "profile.json", "aggregate_stats": False}
@@ -33,6 +59,7 @@ _events: list = []
 _stats: dict = {}  # domain -> name -> [count, total_ms, min_ms, max_ms]
 _lock = threading.Lock()
 _t0 = time.perf_counter()
+_exit_dump = [False, False]  # [exit handler registered, a final dump() happened]
 
 
 def _active() -> bool:
@@ -48,8 +75,14 @@ def _record(domain: str, name: str, start_us: float, end_us: float, kind: str = 
     if not _active():
         return
     with _lock:
-        ev = {"name": name, "cat": domain, "ph": kind, "ts": start_us, "pid": os.getpid(),
-              "tid": threading.get_ident() % (1 << 31)}
+        ev = {
+            "name": name,
+            "cat": domain,
+            "ph": kind,
+            "ts": start_us,
+            "pid": os.getpid(),
+            "tid": threading.get_ident() % (1 << 31),
+        }
         if kind == "X":
             ev["dur"] = end_us - start_us
         _events.append(ev)
@@ -95,8 +128,7 @@ def set_config(**kwargs) -> None:
     """
     for k in kwargs:
         if k not in _KNOWN:
-            raise MXNetError(f"Cannot find argument '{k}', Possible Arguments: "
-                             f"{', '.join(_KNOWN)}")
+            raise MXNetError(f"Cannot find argument '{k}', Possible Arguments: {', '.join(_KNOWN)}")
     _config.update(kwargs)
     _install_hook()
 
@@ -111,6 +143,9 @@ def set_state(state: str = "stop", profile_process: str = "worker") -> None:
     global _state
     {"run": 1, "stop": 0}[state]  # KeyError for anything else, like MXNet
     _state = state
+    if state == "run" and not _exit_dump[0]:
+        _exit_dump[0] = True  # MXNet writes an undumped trace when the process ends
+        atexit.register(_dump_at_exit)
     _install_hook()
 
 
@@ -139,6 +174,8 @@ def dump(finished: bool = True, profile_process: str = "worker") -> None:
     >>> mx.profiler.dump()
     """
     fname = _config.get("filename", "profile.json")
+    if finished:
+        _exit_dump[1] = True
     with _lock:
         payload = {"traceEvents": list(_events), "displayTimeUnit": "ms"}
     tmp = f"{fname}.tmp{os.getpid()}"
@@ -147,18 +184,38 @@ def dump(finished: bool = True, profile_process: str = "worker") -> None:
     os.replace(tmp, fname)
 
 
+def _dump_at_exit() -> None:
+    """At exit, write the trace if the profiler ran and no final ``dump()`` came (MXNet's
+    profiler dumps itself when the process ends)."""
+    if _exit_dump[1] or not _events:
+        return
+    with contextlib.suppress(OSError):
+        dump()
+
+
 def _rows(domain_stats: dict, sort_by: str, ascending: bool) -> list:
     rows = []
     for name, (count, total, mn, mx_) in domain_stats.items():
-        rows.append((name, {"Count": count, "Total": round(total, 4), "Min": round(mn, 4),
-                            "Max": round(mx_, 4), "Avg": round(total / count, 4)}))
+        rows.append(
+            (
+                name,
+                {
+                    "Count": count,
+                    "Total": round(total, 4),
+                    "Min": round(mn, 4),
+                    "Max": round(mx_, 4),
+                    "Avg": round(total / count, 4),
+                },
+            )
+        )
     key = _SORT_KEYS[sort_by]
     rows.sort(key=lambda r: r[1][key], reverse=not ascending)
     return rows
 
 
-def dumps(reset: bool = False, format: str = "table", sort_by: str = "total",
-          ascending: bool = False) -> str:
+def dumps(
+    reset: bool = False, format: str = "table", sort_by: str = "total", ascending: bool = False
+) -> str:
     """Aggregate statistics (``aggregate_stats=True``) as a table or a JSON string.
 
     Examples
@@ -167,51 +224,65 @@ def dumps(reset: bool = False, format: str = "table", sort_by: str = "total",
     >>> sorted(stats)  # doctest: +SKIP
     ['Memory', 'Time', 'Unit']
     """
-    assert format in ("table", "json"), \
+    assert format in ("table", "json"), (
         f"Invalid value provided for format: {format}. Support: 'table', 'json'"
-    assert sort_by in _SORT_KEYS, (f"Invalid value provided for sort_by: {sort_by}. "
-                                   "Support: 'total', 'avg', 'min', 'max', 'count'")
+    )
+    assert sort_by in _SORT_KEYS, (
+        f"Invalid value provided for sort_by: {sort_by}. "
+        "Support: 'total', 'avg', 'min', 'max', 'count'"
+    )
     with _lock:
         domains = {d: _rows(s, sort_by, ascending) for d, s in sorted(_stats.items())}
         if reset:
             _stats.clear()
     if format == "json":
-        out = {"Time": {d: dict(rows) for d, rows in domains.items()}, "Memory": {},
-               "Unit": {"Time": "ms", "Memory": "kB"}}
+        out = {
+            "Time": {d: dict(rows) for d, rows in domains.items()},
+            "Memory": {},
+            "Unit": {"Time": "ms", "Memory": "kB"},
+        }
         return json.dumps(out, indent=4)
     lines = ["", "Profile Statistics:", "\tNote the difference in units for different entries."]
-    heads = ("Name", "Total Count", "Time (ms)", "Min Time (ms)", "Max Time (ms)",
-             "Avg Time (ms)")
+    heads = ("Name", "Total Count", "Time (ms)", "Min Time (ms)", "Max Time (ms)", "Avg Time (ms)")
     for d, rows in domains.items():
-        lines += [d, "=================",
-                  f"{heads[0]:<30}{heads[1]:>11}" + "".join(f"{h:>17}" for h in heads[2:]),
-                  f"{'----':<30}{'-' * 11:>11}" + "".join(f"{'-' * len(h):>17}"
-                                                          for h in heads[2:])]
+        lines += [
+            d,
+            "=================",
+            f"{heads[0]:<30}{heads[1]:>11}" + "".join(f"{h:>17}" for h in heads[2:]),
+            f"{'----':<30}{'-' * 11:>11}" + "".join(f"{'-' * len(h):>17}" for h in heads[2:]),
+        ]
         for name, s in rows:
-            lines.append(f"{name:<30}{s['Count']:>11}" + "".join(
-                f"{s[k]:>17.4f}" for k in ("Total", "Min", "Max", "Avg")))
+            lines.append(
+                f"{name:<30}{s['Count']:>11}"
+                + "".join(f"{s[k]:>17.4f}" for k in ("Total", "Min", "Max", "Avg"))
+            )
         lines.append("")
     return "\n".join(lines) + "\n"
 
 
 def profiler_set_config(mode: str = "symbolic", filename: str = "profile.json") -> None:
     """Deprecated: use :func:`set_config` (``mode`` is ``'symbolic'`` or ``'all'``)."""
-    warnings.warn("profiler.profiler_set_config() is deprecated. Please use "
-                  "profiler.set_config() instead", stacklevel=2)
+    warnings.warn(
+        "profiler.profiler_set_config() is deprecated. Please use profiler.set_config() instead",
+        stacklevel=2,
+    )
     set_config(profile_symbolic=True, profile_all=mode == "all", filename=filename)
 
 
 def profiler_set_state(state: str = "stop") -> None:
     """Deprecated: use :func:`set_state`."""
-    warnings.warn("profiler.profiler_set_state() is deprecated. Please use "
-                  "profiler.set_state() instead", stacklevel=2)
+    warnings.warn(
+        "profiler.profiler_set_state() is deprecated. Please use profiler.set_state() instead",
+        stacklevel=2,
+    )
     set_state(state)
 
 
 def dump_profile() -> None:
     """Deprecated: use :func:`dump`."""
-    warnings.warn("profiler.dump_profile() is deprecated. Please use profiler.dump() "
-                  "instead", stacklevel=2)
+    warnings.warn(
+        "profiler.dump_profile() is deprecated. Please use profiler.dump() instead", stacklevel=2
+    )
     dump(True)
 
 

@@ -1,6 +1,7 @@
 """mx.profiler, mx.log, mx.libinfo, mx.contrib."""
 
 import json
+import os
 
 import pytest
 
@@ -51,8 +52,9 @@ def test_profiler_aggregate_stats_and_continuous_dump(tmp_path):
     import json
 
     fname = str(tmp_path / "trace.json")
-    mx.profiler.set_config(profile_all=True, filename=fname, aggregate_stats=True,
-                           continuous_dump=True)
+    mx.profiler.set_config(
+        profile_all=True, filename=fname, aggregate_stats=True, continuous_dump=True
+    )
     mx.profiler.set_state("run")
     mx.profiler.dumps(reset=True)
     x = mx.nd.zeros((4, 4))
@@ -81,3 +83,22 @@ def test_profiler_aggregate_stats_and_continuous_dump(tmp_path):
     assert len(open(fname).read()) >= size
     with pytest.raises(AssertionError):
         mx.profiler.dumps(format="xml")
+
+
+def test_profiler_writes_undumped_trace_at_exit(tmp_path):
+    # example/profiler/profiler_ndarray.py only stops the profiler: MXNet writes the
+    # file when the process ends; an explicit final dump() is not redone.
+    fname = str(tmp_path / "exit.json")
+    mx.profiler.set_config(filename=fname, profile_all=True)
+    mx.profiler.set_state("run")
+    (mx.nd.ones((2, 2)) + 1).wait_to_read()
+    mx.profiler.set_state("stop")
+    mx.profiler._exit_dump[1] = False
+    assert mx.profiler._exit_dump[0]  # the exit handler is registered
+    mx.profiler._dump_at_exit()
+    assert json.load(open(fname))["traceEvents"]
+    os.remove(fname)
+    mx.profiler.dump()
+    os.remove(fname)
+    mx.profiler._dump_at_exit()
+    assert not os.path.exists(fname)

@@ -8,6 +8,8 @@ Example: ``mean, var = mx.nd.moments(x, axes=(0,))``
 from __future__ import annotations
 
 import math
+import sys
+import time
 
 import numpy as np
 import torch
@@ -35,18 +37,27 @@ def _khatri_rao(a: dict, *mats: torch.Tensor) -> torch.Tensor:
     ncol = mats[0].shape[-1]
     for m in mats:
         if m.dim() != 2 or m.shape[1] != ncol:
-            raise op_error("khatri_rao", "all inputs must be 2-D with the same number of "
-                                         f"columns (got {[fmt_shape(x.shape) for x in mats]})")
+            raise op_error(
+                "khatri_rao",
+                "all inputs must be 2-D with the same number of "
+                f"columns (got {[fmt_shape(x.shape) for x in mats]})",
+            )
     out = mats[0]
     for m in mats[1:]:
         out = (out[:, None, :] * m[None, :, :]).reshape(-1, ncol)
     return out
 
 
-register(OpDef("khatri_rao", _khatri_rao, variadic="num_args",
-               params=[Param("num_args", "int", 1, doc="Number of input matrices.")],
-               doc="Column-wise Kronecker product of the input matrices.\n\n"
-                   "Example: ``mx.nd.khatri_rao(A, B)``"))
+register(
+    OpDef(
+        "khatri_rao",
+        _khatri_rao,
+        variadic="num_args",
+        params=[Param("num_args", "int", 1, doc="Number of input matrices.")],
+        doc="Column-wise Kronecker product of the input matrices.\n\n"
+        "Example: ``mx.nd.khatri_rao(A, B)``",
+    )
+)
 
 
 def _axes(op: str, axes, nd: int) -> list[int]:
@@ -64,13 +75,29 @@ def _moments(a: dict, data: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     return mean, var
 
 
-register(OpDef("moments", _moments, outputs=("output0", "output1"),
-               params=[Param("axes", "shape_or_none", None, doc="Array of ints. Axes along "
-                             "which to compute moments."),
-                       Param("keepdims", "bool", False, doc="produce moments with the same "
-                             "dimensionality as the input.")],
-               doc="Mean and (biased) variance of ``data`` along ``axes``.\n\n"
-                   "Example: ``mean, var = mx.nd.moments(x, axes=(0,))``"))
+register(
+    OpDef(
+        "moments",
+        _moments,
+        outputs=("output0", "output1"),
+        params=[
+            Param(
+                "axes",
+                "shape_or_none",
+                None,
+                doc="Array of ints. Axes along which to compute moments.",
+            ),
+            Param(
+                "keepdims",
+                "bool",
+                False,
+                doc="produce moments with the same dimensionality as the input.",
+            ),
+        ],
+        doc="Mean and (biased) variance of ``data`` along ``axes``.\n\n"
+        "Example: ``mean, var = mx.nd.moments(x, axes=(0,))``",
+    )
+)
 
 _CUMSUM_DT = (None, "float16", "float32", "float64", "int32", "int64", "int8")
 
@@ -82,14 +109,30 @@ def _cumsum(a: dict, x: torch.Tensor) -> torch.Tensor:
     return torch.cumsum(x, norm_axis("cumsum", a["axis"], x.dim())).to(dt)
 
 
-register(OpDef("cumsum", _cumsum, inputs=("a",),
-               params=[Param("axis", "int_or_none", None, doc="Axis along which the "
-                             "cumulative sum is computed; None flattens the input."),
-                       Param("dtype", "enum", None, choices=_CUMSUM_DT[1:],
-                             doc="Type of the returned array (default: the input's).")],
-               infer_type=lambda a, t: (t, [a["dtype"] or t[0]]),
-               doc="Cumulative sum of the elements along an axis.\n\n"
-                   "Example: ``mx.nd.cumsum(x, axis=1)``"))
+register(
+    OpDef(
+        "cumsum",
+        _cumsum,
+        inputs=("a",),
+        params=[
+            Param(
+                "axis",
+                "int_or_none",
+                None,
+                doc="Axis along which the cumulative sum is computed; None flattens the input.",
+            ),
+            Param(
+                "dtype",
+                "enum",
+                None,
+                choices=_CUMSUM_DT[1:],
+                doc="Type of the returned array (default: the input's).",
+            ),
+        ],
+        infer_type=lambda a, t: (t, [a["dtype"] or t[0]]),
+        doc="Cumulative sum of the elements along an axis.\n\nExample: ``mx.nd.cumsum(x, axis=1)``",
+    )
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -102,27 +145,39 @@ def _all_finite(a: dict, data: torch.Tensor) -> torch.Tensor:
     return torch.full((1,), val, dtype=torch.float32, device=data.device)
 
 
-register(OpDef("all_finite", _all_finite,
-               params=[Param("init_output", "bool", True, doc="Initialize output to 1.")],
-               infer_type=lambda a, t: (t, ["float32"]),
-               doc="1.0 (shape (1,)) when every element is finite, else 0.0.\n\n"
-                   "Example: ``mx.nd.all_finite(grad)``"))
+register(
+    OpDef(
+        "all_finite",
+        _all_finite,
+        params=[Param("init_output", "bool", True, doc="Initialize output to 1.")],
+        infer_type=lambda a, t: (t, ["float32"]),
+        doc="1.0 (shape (1,)) when every element is finite, else 0.0.\n\n"
+        "Example: ``mx.nd.all_finite(grad)``",
+    )
+)
 
 
 def _multi_all_finite(a: dict, *arrays: torch.Tensor) -> torch.Tensor:
-    ok = all(bool(torch.isfinite(t).all()) for t in arrays
-             if t.device.type != "meta")
+    ok = all(bool(torch.isfinite(t).all()) for t in arrays if t.device.type != "meta")
     val = 1.0 if ok else 0.0
     dev = arrays[0].device if arrays else None
     return torch.full((1,), val, dtype=torch.float32, device=dev)
 
 
-register(OpDef("multi_all_finite", _multi_all_finite, variadic="num_arrays",
-               params=[Param("num_arrays", "int", 1, doc="Number of arrays."),
-                       Param("init_output", "bool", True, doc="Initialize output to 1.")],
-               infer_type=lambda a, t: (t, ["float32"]),
-               doc="1.0 (shape (1,)) when every element of every input is finite, else 0.0."
-                   "\n\nExample: ``mx.nd.multi_all_finite(g1, g2, num_arrays=2)``"))
+register(
+    OpDef(
+        "multi_all_finite",
+        _multi_all_finite,
+        variadic="num_arrays",
+        params=[
+            Param("num_arrays", "int", 1, doc="Number of arrays."),
+            Param("init_output", "bool", True, doc="Initialize output to 1."),
+        ],
+        infer_type=lambda a, t: (t, ["float32"]),
+        doc="1.0 (shape (1,)) when every element of every input is finite, else 0.0."
+        "\n\nExample: ``mx.nd.multi_all_finite(g1, g2, num_arrays=2)``",
+    )
+)
 
 
 def _and_previous(a: dict, old: torch.Tensor, new: torch.Tensor) -> torch.Tensor:
@@ -145,43 +200,77 @@ def _reset_arrays(a: dict, *arrays: torch.Tensor) -> tuple:
     return ()
 
 
-register(OpDef("reset_arrays", _reset_arrays, variadic="num_arrays", outputs=(),
-               params=[Param("num_arrays", "int", doc="number of input arrays.")],
-               mutates=(), doc="Set every input array to zero in place; returns nothing.\n\n"
-                               "Example: ``mx.nd.reset_arrays(a, b, num_arrays=2)``"))
+register(
+    OpDef(
+        "reset_arrays",
+        _reset_arrays,
+        variadic="num_arrays",
+        outputs=(),
+        params=[Param("num_arrays", "int", doc="number of input arrays.")],
+        mutates=(),
+        doc="Set every input array to zero in place; returns nothing.\n\n"
+        "Example: ``mx.nd.reset_arrays(a, b, num_arrays=2)``",
+    )
+)
 
 
 # ---------------------------------------------------------------------------------------
 # fill_element_0index / _onehot_encode / _histogram / ravel / unravel
 
 
-def _fill_element_0index(a: dict, lhs: torch.Tensor, mhs: torch.Tensor,
-                         rhs: torch.Tensor) -> torch.Tensor:
+def _fill_element_0index(
+    a: dict, lhs: torch.Tensor, mhs: torch.Tensor, rhs: torch.Tensor
+) -> torch.Tensor:
     if lhs.dim() != 2 or mhs.numel() != lhs.shape[0] or rhs.numel() != lhs.shape[0]:
-        raise op_error("fill_element_0index", f"lhs must be 2-D and mhs/rhs hold one value per "
-                                              f"row (lhs {fmt_shape(lhs.shape)}, mhs "
-                                              f"{fmt_shape(mhs.shape)}, rhs "
-                                              f"{fmt_shape(rhs.shape)})")
+        raise op_error(
+            "fill_element_0index",
+            f"lhs must be 2-D and mhs/rhs hold one value per "
+            f"row (lhs {fmt_shape(lhs.shape)}, mhs "
+            f"{fmt_shape(mhs.shape)}, rhs "
+            f"{fmt_shape(rhs.shape)})",
+        )
     idx = rhs.detach().reshape(-1, 1).to(torch.int64).clamp(0, lhs.shape[1] - 1)
     return lhs.scatter(1, idx, mhs.reshape(-1, 1).to(lhs.dtype))
 
 
-register(OpDef("fill_element_0index", _fill_element_0index, inputs=("lhs", "mhs", "rhs"),
-               doc="Copy of ``lhs`` with ``lhs[i, rhs[i]] = mhs[i]`` for every row i.\n\n"
-                   "Example: ``mx.nd.fill_element_0index(x, vals, cols)``"))
+register(
+    OpDef(
+        "fill_element_0index",
+        _fill_element_0index,
+        inputs=("lhs", "mhs", "rhs"),
+        doc="Copy of ``lhs`` with ``lhs[i, rhs[i]] = mhs[i]`` for every row i.\n\n"
+        "Example: ``mx.nd.fill_element_0index(x, vals, cols)``",
+    )
+)
 
 
 def _onehot_encode(a: dict, lhs: torch.Tensor, rhs: torch.Tensor) -> torch.Tensor:
     if rhs.dim() != 2 or lhs.numel() != rhs.shape[0]:
-        raise op_error("_onehot_encode", f"out must be (n, depth) for n indices (indices "
-                                         f"{fmt_shape(lhs.shape)}, out {fmt_shape(rhs.shape)})")
+        raise op_error(
+            "_onehot_encode",
+            f"out must be (n, depth) for n indices (indices "
+            f"{fmt_shape(lhs.shape)}, out {fmt_shape(rhs.shape)})",
+        )
+    if lhs.dtype != torch.float32 or rhs.dtype != torch.float32:
+        raise op_error("_onehot_encode", "one_hot_encode only support float32 as input/output")
     idx = lhs.detach().reshape(-1, 1).to(torch.int64).clamp(0, rhs.shape[1] - 1)
+    # MXNet's kernel logs this line on every call
+    sys.stderr.write(
+        "[%s] The operator onehot_encode is deprecated; use one_hot instead.\n"
+        % time.strftime("%H:%M:%S")
+    )
     return torch.zeros_like(rhs).scatter(1, idx, 1)
 
 
-register(OpDef("_onehot_encode", _onehot_encode, inputs=("lhs", "rhs"),
-               doc="One-hot rows shaped like ``rhs`` from the indices in ``lhs`` (deprecated: "
-                   "use one_hot).\n\nExample: ``mx.nd._internal._onehot_encode(i, out)``"))
+register(
+    OpDef(
+        "_onehot_encode",
+        _onehot_encode,
+        inputs=("lhs", "rhs"),
+        doc="One-hot rows shaped like ``rhs`` from the indices in ``lhs`` (deprecated: "
+        "use one_hot).\n\nExample: ``mx.nd._internal._onehot_encode(i, out)``",
+    )
+)
 
 
 def _histogram(a: dict, data: torch.Tensor, bins: torch.Tensor | None = None):
@@ -201,8 +290,11 @@ def _histogram(a: dict, data: torch.Tensor, bins: torch.Tensor | None = None):
     inside = (x >= edges[0]) & (x <= edges[-1])
     pos = torch.bucketize(x[inside], edges, right=True) - 1
     pos = pos.clamp(max=n - 1)
-    counts = torch.bincount(pos, minlength=n)[:n] if data.device.type != "meta" else \
-        torch.empty(n, dtype=torch.int64, device=data.device)
+    counts = (
+        torch.bincount(pos, minlength=n)[:n]
+        if data.device.type != "meta"
+        else torch.empty(n, dtype=torch.int64, device=data.device)
+    )
     return counts.to(torch.int64), edges.to(data.dtype)
 
 
@@ -216,15 +308,22 @@ def _histogram_out(a: dict, s: list) -> list:
     return [(n,), (n + 1,)]
 
 
-register(OpDef("_histogram", _histogram, inputs=("data", "bins"), infer_out=_histogram_out,
-               active_inputs=lambda a: ("data",) if a["bin_cnt"] is not None else
-               ("data", "bins"), outputs=("output0", "output1"),
-               params=[Param("bin_cnt", "int_or_none", None, doc="Number of bins for uniform "
-                             "case"),
-                       Param("range", "float_seq", None, doc="The lower and upper range of "
-                             "the bins.")],
-               doc="Counts (int64) of ``data`` in each bin and the bin edges.\n\n"
-                   "Example: ``mx.nd._internal._histogram(x, bin_cnt=4, range=(0, 1))``"))
+register(
+    OpDef(
+        "_histogram",
+        _histogram,
+        inputs=("data", "bins"),
+        infer_out=_histogram_out,
+        active_inputs=lambda a: ("data",) if a["bin_cnt"] is not None else ("data", "bins"),
+        outputs=("output0", "output1"),
+        params=[
+            Param("bin_cnt", "int_or_none", None, doc="Number of bins for uniform case"),
+            Param("range", "float_seq", None, doc="The lower and upper range of the bins."),
+        ],
+        doc="Counts (int64) of ``data`` in each bin and the bin edges.\n\n"
+        "Example: ``mx.nd._internal._histogram(x, bin_cnt=4, range=(0, 1))``",
+    )
+)
 
 
 def _strides(shape: tuple) -> list[int]:
@@ -238,8 +337,10 @@ def _strides(shape: tuple) -> list[int]:
 def _ravel(a: dict, data: torch.Tensor) -> torch.Tensor:
     shape = a["shape"]
     if data.shape[0] != len(shape):
-        raise op_error("_ravel_multi_index", f"data first dimension {data.shape[0]} must equal "
-                                             f"len(shape)={len(shape)}")
+        raise op_error(
+            "_ravel_multi_index",
+            f"data first dimension {data.shape[0]} must equal len(shape)={len(shape)}",
+        )
     st = torch.tensor(_strides(shape), dtype=torch.float64, device=data.device)
     idx = torch.floor(data.detach().double()).reshape(len(shape), -1)
     out = (idx * st[:, None]).sum(0)
@@ -256,14 +357,29 @@ def _unravel(a: dict, data: torch.Tensor) -> torch.Tensor:
     return torch.stack(rows, 0).reshape((len(shape),) + tuple(data.shape)).to(data.dtype)
 
 
-_SHAPE = [Param("shape", "shape", None, doc="Shape of the array into which the multi-indices "
-                "apply.")]
-register(OpDef("_ravel_multi_index", _ravel, params=_SHAPE, aliases=("ravel_multi_index",),
-               doc="Flat indices from multi-indices (one row per dimension).\n\n"
-                   "Example: ``mx.nd.ravel_multi_index(idx, shape=(3, 4))``"))
-register(OpDef("_unravel_index", _unravel, params=_SHAPE, aliases=("unravel_index",),
-               doc="Multi-indices (one row per dimension) from flat indices.\n\n"
-                   "Example: ``mx.nd.unravel_index(flat, shape=(3, 4))``"))
+_SHAPE = [
+    Param("shape", "shape", None, doc="Shape of the array into which the multi-indices apply.")
+]
+register(
+    OpDef(
+        "_ravel_multi_index",
+        _ravel,
+        params=_SHAPE,
+        aliases=("ravel_multi_index",),
+        doc="Flat indices from multi-indices (one row per dimension).\n\n"
+        "Example: ``mx.nd.ravel_multi_index(idx, shape=(3, 4))``",
+    )
+)
+register(
+    OpDef(
+        "_unravel_index",
+        _unravel,
+        params=_SHAPE,
+        aliases=("unravel_index",),
+        doc="Multi-indices (one row per dimension) from flat indices.\n\n"
+        "Example: ``mx.nd.unravel_index(flat, shape=(3, 4))``",
+    )
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -280,67 +396,117 @@ def _square_sum(a: dict, data: torch.Tensor) -> torch.Tensor:
     return (data * data).sum(dim=axes, keepdim=a["keepdims"])
 
 
-register(OpDef("_square_sum", _square_sum,
-               params=[Param("axis", "shape_or_none", None, doc="The axis or axes along which "
-                             "to perform the reduction."),
-                       Param("keepdims", "bool", False, doc="keep reduced axes as size one"),
-                       Param("exclude", "bool", False, doc="reduce over all axes except axis")],
-               doc="Sum of squares along ``axis`` (MXNet ships it for row_sparse input; dense "
-                   "here).\n\nExample: ``mx.nd._internal._square_sum(x, axis=1)``"))
+register(
+    OpDef(
+        "_square_sum",
+        _square_sum,
+        params=[
+            Param(
+                "axis",
+                "shape_or_none",
+                None,
+                doc="The axis or axes along which to perform the reduction.",
+            ),
+            Param("keepdims", "bool", False, doc="keep reduced axes as size one"),
+            Param("exclude", "bool", False, doc="reduce over all axes except axis"),
+        ],
+        doc="Sum of squares along ``axis`` (MXNet ships it for row_sparse input; dense "
+        "here).\n\nExample: ``mx.nd._internal._square_sum(x, axis=1)``",
+    )
+)
 
 
 def _grad_add(a: dict, lhs: torch.Tensor, rhs: torch.Tensor) -> torch.Tensor:
     return lhs + rhs
 
 
-register(OpDef("_grad_add", _grad_add, inputs=("lhs", "rhs"), infer_shape=_same_shape,
-               doc="Elementwise sum used to accumulate gradients.\n\n"
-                   "Example: ``mx.nd._internal._grad_add(a, b)``"))
+register(
+    OpDef(
+        "_grad_add",
+        _grad_add,
+        inputs=("lhs", "rhs"),
+        infer_shape=_same_shape,
+        doc="Elementwise sum used to accumulate gradients.\n\n"
+        "Example: ``mx.nd._internal._grad_add(a, b)``",
+    )
+)
 
 
 def _like_rhs(a: dict, lhs: torch.Tensor, rhs: torch.Tensor) -> torch.Tensor:
     if tuple(lhs.shape) != tuple(rhs.shape):
-        raise op_error("_identity_with_attr_like_rhs", f"Incompatible attr: expected "
-                                                       f"{fmt_shape(lhs.shape)}, got "
-                                                       f"{fmt_shape(rhs.shape)}")
+        raise op_error(
+            "_identity_with_attr_like_rhs",
+            f"Incompatible attr: expected {fmt_shape(lhs.shape)}, got {fmt_shape(rhs.shape)}",
+        )
     return lhs.clone()
 
 
-register(OpDef("_identity_with_attr_like_rhs", _like_rhs, inputs=("lhs", "rhs"),
-               infer_shape=_same_shape,
-               doc="Returns ``lhs``; ``rhs`` only lends its shape and type.\n\n"
-                   "Example: ``mx.nd._internal._identity_with_attr_like_rhs(a, b)``"))
+register(
+    OpDef(
+        "_identity_with_attr_like_rhs",
+        _like_rhs,
+        inputs=("lhs", "rhs"),
+        infer_shape=_same_shape,
+        doc="Returns ``lhs``; ``rhs`` only lends its shape and type.\n\n"
+        "Example: ``mx.nd._internal._identity_with_attr_like_rhs(a, b)``",
+    )
+)
 
 
 def _copy(a: dict, data: torch.Tensor) -> torch.Tensor:
     return data.clone()
 
 
-register(OpDef("_copyto", _copy, infer_shape=_same_shape,
-               doc="Copy an array (used by NDArray.copyto).\n\n"
-                   "Example: ``mx.nd._internal._copyto(x)``"))
-register(OpDef("_CrossDeviceCopy", _copy, infer_shape=_same_shape,
-               doc="Copy an array across devices (inserted by the executor).\n\n"
-                   "Example: ``mx.nd._internal._CrossDeviceCopy(x)``"))
+register(
+    OpDef(
+        "_copyto",
+        _copy,
+        infer_shape=_same_shape,
+        doc="Copy an array (used by NDArray.copyto).\n\nExample: ``mx.nd._internal._copyto(x)``",
+    )
+)
+register(
+    OpDef(
+        "_CrossDeviceCopy",
+        _copy,
+        infer_shape=_same_shape,
+        doc="Copy an array across devices (inserted by the executor).\n\n"
+        "Example: ``mx.nd._internal._CrossDeviceCopy(x)``",
+    )
+)
 
 
 def _no_gradient(a: dict) -> torch.Tensor:
     return torch.zeros(())
 
 
-register(OpDef("_NoGradient", _no_gradient, inputs=(), creation=True,
-               doc="Placeholder for a gradient that is never computed.\n\n"
-                   "Example: ``mx.nd._internal._NoGradient()``"))
+register(
+    OpDef(
+        "_NoGradient",
+        _no_gradient,
+        inputs=(),
+        creation=True,
+        doc="Placeholder for a gradient that is never computed.\n\n"
+        "Example: ``mx.nd._internal._NoGradient()``",
+    )
+)
 
 
 def _set_value(a: dict) -> torch.Tensor:
     return torch.tensor(a["src"], dtype=torch.float32)
 
 
-register(OpDef("_set_value", _set_value, inputs=(), creation=True,
-               params=[Param("src", "float", doc="Source input")],
-               doc="Fill ``out`` with the scalar ``src`` (call with ``out=``).\n\n"
-                   "Example: ``mx.nd._internal._set_value(src=3.0, out=x)``"))
+register(
+    OpDef(
+        "_set_value",
+        _set_value,
+        inputs=(),
+        creation=True,
+        params=[Param("src", "float", doc="Source input")],
+        doc="Fill ``out`` with the scalar ``src`` (call with ``out=``).\n\n"
+        "Example: ``mx.nd._internal._set_value(src=3.0, out=x)``",
+    )
+)
 
 
 def _scalar_like(fn):
@@ -353,29 +519,51 @@ def _scalar_like(fn):
     return compute
 
 
-_SCALAR = [Param("scalar", "float", 1.0, doc="Scalar input value"),
-           Param("is_int", "bool", True, doc="Indicate whether scalar input is int type")]
-register(OpDef("_scatter_plus_scalar", _scalar_like(lambda x, s: x + s), params=_SCALAR,
-               infer_shape=_same_shape,
-               doc="``data + scalar`` (MXNet keeps the sparsity pattern of sparse input).\n\n"
-                   "Example: ``mx.nd._internal._scatter_plus_scalar(x, scalar=2)``"))
-register(OpDef("_scatter_minus_scalar", _scalar_like(lambda x, s: x - s), params=_SCALAR,
-               infer_shape=_same_shape,
-               doc="``data - scalar`` (MXNet keeps the sparsity pattern of sparse input).\n\n"
-                   "Example: ``mx.nd._internal._scatter_minus_scalar(x, scalar=2)``"))
+_SCALAR = [
+    Param("scalar", "float", 1.0, doc="Scalar input value"),
+    Param("is_int", "bool", True, doc="Indicate whether scalar input is int type"),
+]
+register(
+    OpDef(
+        "_scatter_plus_scalar",
+        _scalar_like(lambda x, s: x + s),
+        params=_SCALAR,
+        infer_shape=_same_shape,
+        doc="``data + scalar`` (MXNet keeps the sparsity pattern of sparse input).\n\n"
+        "Example: ``mx.nd._internal._scatter_plus_scalar(x, scalar=2)``",
+    )
+)
+register(
+    OpDef(
+        "_scatter_minus_scalar",
+        _scalar_like(lambda x, s: x - s),
+        params=_SCALAR,
+        infer_shape=_same_shape,
+        doc="``data - scalar`` (MXNet keeps the sparsity pattern of sparse input).\n\n"
+        "Example: ``mx.nd._internal._scatter_minus_scalar(x, scalar=2)``",
+    )
+)
 
 
 def _scatter_div(a: dict, lhs: torch.Tensor, rhs: torch.Tensor) -> torch.Tensor:
     if tuple(lhs.shape) != tuple(rhs.shape):
-        raise op_error("_scatter_elemwise_div", f"shapes differ: {fmt_shape(lhs.shape)} vs "
-                                                f"{fmt_shape(rhs.shape)}")
+        raise op_error(
+            "_scatter_elemwise_div",
+            f"shapes differ: {fmt_shape(lhs.shape)} vs {fmt_shape(rhs.shape)}",
+        )
     return lhs / rhs if lhs.is_floating_point() else torch.div(lhs, rhs, rounding_mode="trunc")
 
 
-register(OpDef("_scatter_elemwise_div", _scatter_div, inputs=("lhs", "rhs"),
-               infer_shape=_same_shape,
-               doc="Elementwise ``lhs / rhs`` (MXNet keeps the sparsity pattern of sparse "
-                   "lhs).\n\nExample: ``mx.nd._internal._scatter_elemwise_div(a, b)``"))
+register(
+    OpDef(
+        "_scatter_elemwise_div",
+        _scatter_div,
+        inputs=("lhs", "rhs"),
+        infer_shape=_same_shape,
+        doc="Elementwise ``lhs / rhs`` (MXNet keeps the sparsity pattern of sparse "
+        "lhs).\n\nExample: ``mx.nd._internal._scatter_elemwise_div(a, b)``",
+    )
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -386,8 +574,9 @@ def _unique_zipfian(a: dict) -> tuple[torch.Tensor, torch.Tensor]:
     shape = a["shape"]
     rmax = a["range_max"]
     if len(shape) != 2:
-        raise op_error("_sample_unique_zipfian", f"shape must be (batch, num_sampled), got "
-                                                 f"{fmt_shape(shape)}")
+        raise op_error(
+            "_sample_unique_zipfian", f"shape must be (batch, num_sampled), got {fmt_shape(shape)}"
+        )
     batch, n = shape
     if n > rmax:
         raise op_error("_sample_unique_zipfian", f"num_sampled {n} > range_max {rmax}")
@@ -408,14 +597,28 @@ def _unique_zipfian(a: dict) -> tuple[torch.Tensor, torch.Tensor]:
     return samples, tries
 
 
-register(OpDef("_sample_unique_zipfian", _unique_zipfian, inputs=(), creation=True,
-               outputs=("output0", "output1"),
-               params=[Param("range_max", "int", doc="The number of possible classes."),
-                       Param("shape", "shape", None, doc="2-D shape of the output, where "
-                             "shape[0] is the batch size, and shape[1] is the number of "
-                             "candidates to sample for each batch.")],
-               infer_type=lambda a, t: (t, ["int64", "int64"]),
-               doc="Unique samples from an approximately log-uniform (Zipfian) distribution "
-                   "over [0, range_max), with the number of tries per row.\n\n"
-                   "Example: ``mx.nd._internal._sample_unique_zipfian(range_max=100, "
-                   "shape=(2, 5))``"))
+register(
+    OpDef(
+        "_sample_unique_zipfian",
+        _unique_zipfian,
+        inputs=(),
+        creation=True,
+        outputs=("output0", "output1"),
+        params=[
+            Param("range_max", "int", doc="The number of possible classes."),
+            Param(
+                "shape",
+                "shape",
+                None,
+                doc="2-D shape of the output, where "
+                "shape[0] is the batch size, and shape[1] is the number of "
+                "candidates to sample for each batch.",
+            ),
+        ],
+        infer_type=lambda a, t: (t, ["int64", "int64"]),
+        doc="Unique samples from an approximately log-uniform (Zipfian) distribution "
+        "over [0, range_max), with the number of tries per row.\n\n"
+        "Example: ``mx.nd._internal._sample_unique_zipfian(range_max=100, "
+        "shape=(2, 5))``",
+    )
+)

@@ -17,13 +17,26 @@ from ..context import Context, current_context
 from ._invoke import invoke
 from .ndarray import NDArray
 
-__all__ = ["array", "empty", "zeros", "ones", "full", "arange", "waitall", "from_numpy",
-           "from_dlpack", "concatenate", "moveaxis", "onehot_encode"]
+__all__ = [
+    "array",
+    "empty",
+    "zeros",
+    "ones",
+    "full",
+    "arange",
+    "waitall",
+    "from_numpy",
+    "from_dlpack",
+    "concatenate",
+    "moveaxis",
+    "onehot_encode",
+]
 
 
 def _op_call(opname: str, inputs: list, kwargs: dict, out=None):
     op = get_op(opname)
     return invoke(op, op.parse_attrs(kwargs), inputs, out)
+
 
 def _resolve_ctx(ctx) -> Context:
     if ctx is None:
@@ -43,9 +56,10 @@ def array(source_array, ctx=None, dtype=None) -> NDArray:
     >>> mx.nd.array([1, 2, 3]).dtype
     <class 'numpy.float32'>
     """
-    if (isinstance(source_array, NDArray) and source_array.stype != 'default') or \
-            (type(source_array).__module__.startswith('scipy.sparse')
-             and getattr(source_array, 'format', '') == 'csr'):
+    if (isinstance(source_array, NDArray) and source_array.stype != "default") or (
+        type(source_array).__module__.startswith("scipy.sparse")
+        and getattr(source_array, "format", "") == "csr"
+    ):
         from . import sparse  # MXNet: a sparse source gives a sparse array of the same kind
 
         return sparse.array(source_array, ctx=ctx, dtype=dtype)
@@ -173,8 +187,10 @@ def _check_known(opname: str, shape) -> None:
     if (not dims or 0 in dims) and not is_np_shape():
         from ..base import MXNetError
 
-        raise MXNetError(f"Error in operator {opname}: shape {dims} has unknown (zero) "
-                         "dimensions; use mx.np_shape(True) for zero-size or scalar arrays")
+        raise MXNetError(
+            f"Error in operator {opname}: shape {dims} has unknown (zero) "
+            "dimensions; use mx.np_shape(True) for zero-size or scalar arrays"
+        )
 
 
 def ones(shape, ctx=None, dtype=None, **kwargs) -> NDArray:
@@ -195,8 +211,11 @@ def full(shape, val, ctx=None, dtype=np.float32, out=None) -> NDArray:
 def arange(start, stop=None, step=1.0, repeat=1, infer_range=None, ctx=None, dtype=np.float32):
     """Evenly spaced values in ``[start, stop)`` (each repeated ``repeat`` times)."""
     ctx = _resolve_ctx(ctx)
-    return _op_call("_arange", [], {"start": start, "stop": stop, "step": step,
-                                    "repeat": repeat, "ctx": ctx, "dtype": dtype})
+    return _op_call(
+        "_arange",
+        [],
+        {"start": start, "stop": stop, "step": step, "repeat": repeat, "ctx": ctx, "dtype": dtype},
+    )
 
 
 def waitall() -> None:
@@ -228,8 +247,9 @@ def moveaxis(tensor: NDArray, source, destination) -> NDArray:
     src = _axis_tuple(source, ndim, "source")
     dst = _axis_tuple(destination, ndim, "destination")
     if len(src) != len(dst):
-        raise ValueError("`source` and `destination` arguments must have the same number "
-                         "of elements")
+        raise ValueError(
+            "`source` and `destination` arguments must have the same number of elements"
+        )
     order = [n for n in range(ndim) if n not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
@@ -252,8 +272,7 @@ def _axis_tuple(axes, ndim: int, argname: str) -> tuple:
 
 def onehot_encode(indices: NDArray, out: NDArray) -> NDArray:
     """One-hot encode ``indices`` into ``out`` (whose last dim gives the depth)."""
-    res = _op_call("one_hot", [indices], {"depth": out.shape[1], "dtype": out.dtype})
-    out[:] = res
+    out[:] = _op_call("_onehot_encode", [indices, out], {})
     return out
 
 
