@@ -58,7 +58,11 @@ def array(object, dtype=None, ctx=None, device=None) -> ndarray:  # noqa: A002
         dt = _dtype.to_torch(dtype) if dtype is not None else object._t.dtype
         t = object._t.detach().to(device=c.torch_device, dtype=dt, copy=True)
         return _wrap_tensor(t, c)
+    if isinstance(object, _onp.generic):  # a NumPy scalar keeps its dtype, as MXNet
+        object = _onp.asarray(object)
     if isinstance(object, _onp.ndarray):
+        if not object.dtype.isnative:  # big-endian data: native byte order, same values
+            object = object.astype(object.dtype.newbyteorder("="))
         a = object if dtype is None else object.astype(_dtype.dtype_name(dtype)
                                                        if not isinstance(dtype, str) else dtype)
     else:
@@ -98,7 +102,10 @@ def _check_order(order, name: str) -> None:
 def _filled(shape, value, dtype, ctx, device) -> ndarray:
     c = _ctx(ctx, device)
     dt = _dtype.to_torch(_default_dtype(dtype))
-    return _wrap_tensor(torch.full(_shape(shape), value, dtype=dt, device=c.torch_device), c)
+    shape = _shape(shape)
+    if any(d < 0 for d in shape):
+        raise MXNetError(f"Operator _npi_full: negative dimension in shape {shape}")
+    return _wrap_tensor(torch.full(shape, value, dtype=dt, device=c.torch_device), c)
 
 
 def zeros(shape, dtype=None, order="C", ctx=None, device=None) -> ndarray:

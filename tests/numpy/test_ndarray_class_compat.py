@@ -212,3 +212,21 @@ def test_integer_arrays_index_python_sequences():
     assert range(5)[np.array([2], dtype="int64")] == 2
     with pytest.raises(TypeError):
         [1, 2, 3][np.array(1.0)]
+
+
+def test_array_of_numpy_scalar_keeps_its_dtype():
+    assert np.array(onp.float64(1.5)).dtype == onp.float64
+    assert np.array(onp.int32(1)).dtype == onp.int32
+    assert np.array(onp.bool_(True)).dtype == onp.bool_
+    assert np.array(1.5).dtype == onp.float32  # Python scalars: float32
+
+
+def test_array_of_big_endian_numpy_array():
+    a = np.array(onp.array([1.0, 2.0], dtype=">f4"))
+    assert a.dtype == onp.float32
+    assert a.tolist() == [1.0, 2.0]
+
+
+def test_negative_dimension_is_mxnet_error():
+    with pytest.raises(mx.base.MXNetError):
+        np.zeros((2, -1))
