@@ -186,6 +186,8 @@ class BaseSparseNDArray(NDArray):
                 other._sdata = self._sdata.detach().to(dev, other._sdata.dtype, copy=True)
                 other._saux = tuple(a.to(dev, copy=True) for a in self._saux)
                 return other
+            if isinstance(other, BaseSparseNDArray):  # MXNet: no csr <-> row_sparse copy
+                raise TypeError(f"copyto does not support destination NDArray stype {other.stype}")
             other._assign_tensor(self._dense())
             return other
         raise TypeError(f"copyto does not support type {type(other)}")

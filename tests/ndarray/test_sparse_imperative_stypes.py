@@ -111,3 +111,13 @@ def test_exception_types_of_sparse_indexing_and_tostype():
         mx.nd.ones((2, 2, 2)).tostype("csr")
     with pytest.raises(MXNetError):
         mx.nd.cast_storage(mx.nd.ones((2, 2, 2)), stype="csr")
+
+
+def test_copyto_between_sparse_storage_types_is_refused():
+    _, c, r = _arrays()
+    with pytest.raises(TypeError, match="row_sparse"):
+        c.copyto(mx.nd.zeros((4, 3)).tostype("row_sparse"))
+    with pytest.raises(TypeError, match="csr"):
+        r.copyto(mx.nd.zeros((4, 3)).tostype("csr"))
+    dense = r.copyto(mx.nd.zeros((4, 3)))
+    np.testing.assert_array_equal(dense.asnumpy(), A)
