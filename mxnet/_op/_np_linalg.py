@@ -65,6 +65,8 @@ def _svd(attrs, A):
                                f"less than or equal to the last dimension ({A.shape[-2]} vs. "
                                f"{A.shape[-1]})")
     u, s, vt = torch.linalg.svd(A, full_matrices=False)
+    if A.shape[-1] == 0:  # empty matrices: nothing to normalise
+        return u.contiguous(), s, vt.contiguous()
     sign = _largest_positive(vt, -1)  # (..., M, 1)
     return (u * sign.transpose(-1, -2)).contiguous(), s, (vt * sign).contiguous()
 
@@ -145,10 +147,12 @@ def _tensorsolve(attrs, a, b):
         axes = [ax % nd for ax in axes]
         order = [d for d in range(nd) if d not in axes] + axes
         a = a.permute(*order)
-    bdim = b.dim()
-    rest = a.shape[bdim:]
-    n = math.prod(a.shape[:bdim])
-    if tuple(a.shape[:bdim]) != tuple(b.shape) or math.prod(rest) != n:
+    # MXNet: x takes a's trailing a.ndim - b.ndim dimensions (Python slicing, so equal
+    # ranks give all of a's, a lower-rank a gives a scalar); only the sizes must agree
+    k = a.dim() - b.dim()
+    rest = tuple(a.shape)[-k:]
+    n = math.prod(rest)
+    if n * n != a.numel() or n != b.numel():
         raise _err("_npi_tensorsolve", f"shape mismatch: a {tuple(a.shape)}, b "
                                        f"{tuple(b.shape)}")
     x = _solve({}, a.reshape(n, n), b.reshape(n))

@@ -360,15 +360,26 @@ class HybridBlock(Block):
             F = pick_F(sym, True)
             if F is not sym:  # NumPy mode: trace with _Symbol inputs
                 inputs = to_np(inputs)
-            self._np_graph = F is not sym
+            else:  # as MXNet, an mx.np.ndarray argument is a _Symbol input in any mode
+                from ..numpy.multiarray import ndarray as _np_ndarray
+
+                inputs = [to_np(i) if isinstance(a, _np_ndarray) else i
+                          for i, a in zip(inputs, flat)]
             grouped = _regroup(inputs, self._in_format)[0]
             params = {i: j.var() for i, j in self._reg_params.items()}
             with self.name_scope():
                 out = self.hybrid_forward(F, *grouped, **params)
-            if self._np_graph:
+            if F is not sym:
                 from .block import _check_np_outputs
 
                 _check_np_outputs(out)  # classic symbols among NumPy-mode outputs: TypeError
+                self._np_graph = True
+            else:  # MXNet's CachedOp gives mx.np arrays when the traced outputs are _Symbol
+                from ..symbol.numpy import _Symbol
+
+                outs_list = out if isinstance(out, (list, tuple)) else [out]
+                self._np_graph = bool(outs_list) and all(isinstance(o, _Symbol)
+                                                         for o in outs_list)
             out, self._out_format = _flatten(out, "output")
             self._cached_graph = inputs, sym.Group(out)
         return self._cached_graph
