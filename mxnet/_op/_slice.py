@@ -225,6 +225,30 @@ def _slice(a: dict, x: torch.Tensor) -> torch.Tensor:
     return t.flip(flips) if flips else fresh(t)
 
 
+def _slice_partial_out(a: dict, ins: list, outs: list) -> list:
+    """MXNet keeps a sliced axis unknown when the input's size along it is unknown."""
+    data, out = ins[0], outs[0] if outs else None
+    if data is None or out is None or len(out) != len(data):
+        return outs
+    out = list(out)
+    for i in range(min(len(a["begin"]), len(data))):
+        if not data[i]:
+            out[i] = 0
+    return [tuple(out), *outs[1:]]
+
+
+def _slice_axis_partial_out(a: dict, ins: list, outs: list) -> list:
+    data, out = ins[0], outs[0] if outs else None
+    if data is None or out is None or len(out) != len(data):
+        return outs
+    axis = a["axis"] + len(data) if a["axis"] < 0 else a["axis"]
+    if 0 <= axis < len(data) and not data[axis]:
+        out = list(out)
+        out[axis] = 0
+        return [tuple(out), *outs[1:]]
+    return outs
+
+
 _BEGIN = Param("begin", "shape", doc="starting indices for the slice operation, supports "
                                      "negative indices.")
 _END = Param("end", "shape", doc="ending indices for the slice operation, supports negative "
@@ -234,7 +258,7 @@ _STEP = Param("step", "shape", (), doc="step for the slice operation, supports n
 
 register(OpDef("slice", _slice, aliases=("crop",), fluent=True, params=[_BEGIN, _END, _STEP],
                doc="Slice a region of the array (per-axis begin, end and step; None keeps the "
-                   "default)."))
+                   "default).")).partial_out = _slice_partial_out
 
 
 def _slice_axis(a: dict, x: torch.Tensor) -> torch.Tensor:
@@ -256,7 +280,8 @@ register(OpDef("slice_axis", _slice_axis, fluent=True,
                              "sliced, supports negative indexes."),
                        Param("end", "int_or_none", doc="The ending index along the axis to be "
                              "sliced, supports negative indexes.")],
-               doc="Slice along a given axis from begin to end (exclusive)."))
+               doc="Slice along a given axis from begin to end (exclusive).")
+        ).partial_out = _slice_axis_partial_out
 
 
 def _slice_like(a: dict, x: torch.Tensor, like: torch.Tensor) -> torch.Tensor:

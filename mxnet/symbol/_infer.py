@@ -170,6 +170,9 @@ def _probe_partial(n: Node, ins, full, outs_known):
         return tuple(int(x) if x == y else 0 for x, y in zip(a, b))
 
     outs = [agree(a, b) for a, b in zip(o1 or [], o2 or [])]
+    keep = getattr(n.op, "partial_out", None)
+    if keep is not None:  # the op's own rule for output dims of unknown input dims
+        outs = keep(n.parsed, ins, outs)
     new_ins = [agree(a, b) for a, b in zip(i1 or [], i2 or [])]
     for k, s in enumerate(ins):
         if s is None or _complete(s) or k >= len(new_ins):
@@ -302,8 +305,14 @@ def infer_shape(sym, args, kwargs, partial: bool):
     aux = aux_node_ids(order)
     variables = [n for n in order if n.op is None]
 
+    from ..util import is_np_shape
+
+    np_shape = partial and is_np_shape()
+
     def get(key):
         s = shapes.get(key)
+        if np_shape:  # NumPy shape semantics: unknown shapes None, unknown dims -1
+            return None if s is None else tuple(d if d else -1 for d in s)
         return () if s is None else tuple(s)
 
     arg_shapes = [get((id(n), 0)) for n in variables if id(n) not in aux]
