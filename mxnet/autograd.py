@@ -427,10 +427,12 @@ class _TorchBridge(torch.autograd.Function):
         from .ndarray.ndarray import NDArray
 
         ctx.fn = fn
-        with pause(train_mode=state.is_train):
-            outs = fn.forward(*[NDArray._wrap(t, fn._ctx) for t in tensors])
+        classes = fn._in_cls or [NDArray] * len(tensors)
+        with pause(train_mode=state.is_train):  # inputs keep their class (mx.np arrays too)
+            outs = fn.forward(*[c._wrap(t, fn._ctx) for c, t in zip(classes, tensors)])
         fn._single = not isinstance(outs, (list, tuple))
         outs = [outs] if fn._single else list(outs)
+        fn._out_cls = [type(o) for o in outs]
         return tuple(o._t for o in outs)
 
     @staticmethod
@@ -440,7 +442,8 @@ class _TorchBridge(torch.autograd.Function):
         fn = ctx.fn
         mode = _backward_mode[0] if _backward_mode[0] is not None else state.is_train
         with pause(train_mode=mode):
-            res = fn.backward(*[NDArray._wrap(g.contiguous(), fn._ctx) for g in grads])
+            classes = fn._out_cls or [NDArray] * len(grads)
+            res = fn.backward(*[c._wrap(g.contiguous(), fn._ctx) for c, g in zip(classes, grads)])
         res = [res] if not isinstance(res, (list, tuple)) else list(res)
         return (None, *[r._t if r is not None else None for r in res])
 
@@ -465,6 +468,8 @@ class Function:
         self.saved_tensors = ()
         self._ctx = None
         self._single = True
+        self._in_cls = None
+        self._out_cls = None
 
     def save_for_backward(self, *args):
         self.saved_tensors = args
@@ -476,14 +481,14 @@ class Function:
         raise MXNetError(f"{type(self).__name__} must define backward()")
 
     def __call__(self, *inputs):
-        from .ndarray.ndarray import NDArray
 
         if self._used:
             raise MXNetError("Each autograd.Function object can only be called once")
         self._used = True
         self._ctx = inputs[0]._ctx if inputs else None
+        self._in_cls = [type(x) for x in inputs]
         outs = _TorchBridge.apply(self, *[x._t for x in inputs])
-        res = [NDArray._wrap(o, self._ctx) for o in outs]
+        res = [c._wrap(o, self._ctx) for c, o in zip(self._out_cls, outs)]
         return res[0] if self._single else res
 
 

@@ -74,6 +74,20 @@ def _shp(dims) -> str:
     """``(2,3)``: a shape as MXNet's messages print it."""
     return "(" + ",".join(str(d) for d in dims) + ")"
 
+def share_grad(src: NDArray, dst: NDArray) -> NDArray:
+    """``dst``, another wrapper of ``src``'s storage, sharing its gradient buffer (MXNet's
+    ``as_np_ndarray``/``as_nd_ndarray`` wrap one handle, so ``.grad`` is the same)."""
+    if src._marked:
+        g = src._grad
+        if g is not None and getattr(g, "_sdata", None) is None:
+            g = type(dst)._wrap(g._t, g._ctx)
+        dst._grad = g
+        dst._grad_req = src._grad_req
+        dst._marked = True
+        dst._fresh = src._fresh
+    return dst
+
+
 class NDArray(ArithMixin):
     """An array with a fixed shape and dtype on a :class:`~mxnet.context.Context`.
 
@@ -305,7 +319,7 @@ class NDArray(ArithMixin):
         """The same storage as an ``mx.np.ndarray`` (MXNet's NumPy interface)."""
         from ..numpy import ndarray as np_ndarray
 
-        return np_ndarray._wrap(self._t, self._ctx)
+        return share_grad(self, np_ndarray._wrap(self._t, self._ctx))
 
     def tostype(self, stype: str) -> NDArray:
         """A copy stored as ``stype``: 'default', 'csr' (2-D) or 'row_sparse'."""

@@ -23,7 +23,7 @@ from ..base import MXNetError, MXNetNotSupportedError, numeric_types
 from ..context import Context
 from ..ndarray._indexing import ASSIGN_IN_GRAPH, INPLACE_IN_RECORD
 from ..ndarray._invoke import invoke
-from ..ndarray.ndarray import NDArray
+from ..ndarray.ndarray import NDArray, share_grad
 from ._interop import array_function, array_ufunc
 from ._np_indexing import np_getitem, np_setitem
 
@@ -300,8 +300,8 @@ class ndarray(NpOperatorsMixin, NDArray):  # noqa: N801  (MXNet's class name)
         return self.asnumpy().tolist()
 
     def as_nd_ndarray(self) -> NDArray:
-        """The same storage as a classic ``mx.nd.NDArray``."""
-        return NDArray._wrap(self._t, self._ctx)
+        """The same storage (and gradient buffer) as a classic ``mx.nd.NDArray``."""
+        return share_grad(self, NDArray._wrap(self._t, self._ctx))
 
     def as_np_ndarray(self) -> ndarray:
         return self

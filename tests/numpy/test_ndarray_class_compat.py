@@ -230,3 +230,38 @@ def test_array_of_big_endian_numpy_array():
 def test_negative_dimension_is_mxnet_error():
     with pytest.raises(mx.base.MXNetError):
         np.zeros((2, -1))
+
+
+def test_as_np_ndarray_shares_the_gradient_buffer():
+    n = mx.nd.array([1.0, 2.0])
+    n.attach_grad()
+    m = n.as_np_ndarray()
+    assert type(m.grad) is np.ndarray
+    with mx.autograd.record():
+        z = (m * 3).sum()
+    z.backward()
+    assert m.grad.tolist() == [3.0, 3.0]
+    assert type(n.grad) is mx.nd.NDArray and n.grad.asnumpy().tolist() == [3.0, 3.0]
+    x = np.array([1.0])
+    x.attach_grad()
+    assert type(x.as_nd_ndarray().grad) is mx.nd.NDArray
+
+
+def test_autograd_function_with_np_arrays():
+    class Exp(mx.autograd.Function):
+        def forward(self, x):
+            y = np.exp(x)
+            self.save_for_backward(y)
+            return y
+
+        def backward(self, dy):
+            (y,) = self.saved_tensors
+            return dy * y
+
+    x = np.array([0.0, 1.0])
+    x.attach_grad()
+    with mx.autograd.record():
+        y = Exp()(x)
+    assert type(y) is np.ndarray
+    y.backward()
+    assert onp.allclose(x.grad.asnumpy(), onp.exp([0.0, 1.0]))
