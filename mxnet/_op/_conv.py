@@ -75,33 +75,8 @@ def _conv(a, x, w, b=None):
     if w.shape[0] != a["num_filter"]:
         raise MXNetError(f"Convolution: weight shape {tuple(w.shape)} does not match "
                          f"num_filter={a['num_filter']}")
-    if (nd == 2 and x.device.type == "cpu" and a["num_group"] == 1
-            and tuple(k) == (1, 1) and tuple(s) == (1, 1) and tuple(p) == (0, 0)
-            and tuple(d) == (1, 1) and w.dim() == 4):
-        out = _pointwise_conv(x, w, b)
-    else:
-        out = _CONV[nd](x, w, b, s, p, d, a["num_group"])
+    out = _CONV[nd](x, w, b, s, p, d, a["num_group"])
     return to_cl(out) if cl else out
-
-
-def _pointwise_conv(x, w, b):
-    """A 1x1, stride-1 convolution as one matrix product, in the input's memory layout.
-
-    On CPU torch sends these to its slow im2col kernel for small batches on one thread
-    (about a third of a ResNet-50 training step); as a GEMM forward and backward they are
-    plain BLAS calls. NHWC-strided (channels-last) inputs stay NHWC without copies.
-    """
-    n, c, h, wd = x.shape
-    wm = w.reshape(w.shape[0], c)
-    if x.is_contiguous(memory_format=torch.channels_last) and not x.is_contiguous():
-        y = x.permute(0, 2, 3, 1).reshape(n * h * wd, c) @ wm.t()
-        if b is not None:
-            y = y + b
-        return y.reshape(n, h, wd, -1).permute(0, 3, 1, 2)
-    y = torch.matmul(wm, x.reshape(n, c, h * wd))
-    if b is not None:
-        y = y + b.reshape(1, -1, 1)
-    return y.reshape(n, -1, h, wd)
 
 
 def _conv_shape(a, s):
