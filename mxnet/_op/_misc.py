@@ -102,11 +102,27 @@ register(
 _CUMSUM_DT = (None, "float16", "float32", "float64", "int32", "int64", "int8")
 
 
+def _half_cumsum(x: torch.Tensor, axis: int) -> torch.Tensor:
+    """Running sums rounded to the (half precision) dtype at every step, as MXNet's kernel
+    (and NumPy) accumulate; torch accumulates in float32."""
+    xs = x.movedim(axis, 0)
+    acc, outs = None, []
+    for i in range(xs.shape[0]):
+        acc = xs[i] if acc is None else acc + xs[i]
+        outs.append(acc)
+    return torch.stack(outs, 0).movedim(0, axis)
+
+
 def _cumsum(a: dict, x: torch.Tensor) -> torch.Tensor:
     dt = to_torch(a["dtype"]) if a["dtype"] is not None else x.dtype
     if a["axis"] is None:
-        return torch.cumsum(x.reshape(-1), 0).to(dt)
-    return torch.cumsum(x, norm_axis("cumsum", a["axis"], x.dim())).to(dt)
+        x, axis = x.reshape(-1), 0
+    else:
+        axis = norm_axis("cumsum", a["axis"], x.dim())
+    if dt in (torch.float16, torch.bfloat16) and 0 < x.shape[axis] <= 4096 \
+            and x.device.type != "meta":
+        return _half_cumsum(x.to(dt), axis)
+    return torch.cumsum(x, axis).to(dt)
 
 
 register(

@@ -15,6 +15,7 @@ import torch
 
 from .._dtype import dtype_name, to_torch
 from ..base import MXNetError
+from ._misc import _half_cumsum
 from ._params import Param
 from ._registry import OpDef, register
 
@@ -415,8 +416,12 @@ def _cumsum(attrs, x):
     axis = attrs["axis"]
     y = x.to(dt)
     if axis is None:
-        return torch.cumsum(y.reshape(-1), 0, dtype=dt)
-    (a,) = reduce_axes("_np_cumsum", axis, x.shape)
+        y, a = y.reshape(-1), 0
+    else:
+        (a,) = reduce_axes("_np_cumsum", axis, x.shape)
+    if dt in (torch.float16, torch.bfloat16) and 0 < y.shape[a] <= 4096 \
+            and y.device.type != "meta":
+        return _half_cumsum(y, a)  # rounded at every step, as MXNet and NumPy
     return torch.cumsum(y, a, dtype=dt)
 
 
