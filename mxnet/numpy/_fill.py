@@ -66,12 +66,17 @@ def array(object, dtype=None, ctx=None, device=None) -> ndarray:  # noqa: A002
         a = object if dtype is None else object.astype(_dtype.dtype_name(dtype)
                                                        if not isinstance(dtype, str) else dtype)
     else:
-        if dtype is None:
-            a = _onp.array(object)
-            if a.dtype.kind in "biuf" or a.dtype.kind == "O":
-                a = a.astype(_onp.float32) if a.dtype != _onp.float32 else a
-        else:
-            a = _onp.array(object, dtype=_onp.dtype(_dtype.dtype_name(dtype)))
+        try:  # MXNet reports NumPy's conversion errors as TypeError
+            if dtype is None:
+                a = _onp.array(object)
+                if a.dtype.kind in "biuf" or a.dtype.kind == "O":
+                    a = a.astype(_onp.float32) if a.dtype != _onp.float32 else a
+                elif a.dtype.kind in "US":  # strings: NumPy's float conversion error
+                    a = a.astype(_onp.float32)
+            else:
+                a = _onp.array(object, dtype=_onp.dtype(_dtype.dtype_name(dtype)))
+        except ValueError as e:
+            raise TypeError(str(e)) from None
     if a.dtype == _onp.float64 and dtype is None and not isinstance(object, _onp.ndarray):
         a = a.astype(_onp.float32)
     t = torch.from_numpy(a.copy(order="C"))

@@ -265,3 +265,9 @@ def test_autograd_function_with_np_arrays():
     assert type(y) is np.ndarray
     y.backward()
     assert onp.allclose(x.grad.asnumpy(), onp.exp([0.0, 1.0]))
+
+
+@pytest.mark.parametrize("obj", [[[1, 2], [3]], "abc"])
+def test_array_conversion_errors_are_type_errors(obj):
+    with pytest.raises(TypeError):
+        np.array(obj)
