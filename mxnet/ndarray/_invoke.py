@@ -85,6 +85,10 @@ def _invoke(op: OpDef, attrs: dict, inputs: list, out=None, _res=None):
                 res = _int_grad.link(op, attrs, inputs, res)
             o = wrap(res[0], ctx)
             o._prov = (op, attrs, _prov_inputs(inputs), 0)  # remembered for get_symbol
+            if SPARSE_SEEN[0] and inputs:
+                st = _sparse_out_stypes(op, attrs, inputs, 1)
+                if st is not None and st[0] != "default":
+                    return _recorded_sparse(o, st[0], res[0])
             return o
         o = wrap(res[0], ctx)
         if SPARSE_SEEN[0] and inputs:
@@ -123,6 +127,15 @@ def _mark(result, box: list):
     return result
 
 
+def _recorded_sparse(o, stype: str, t):
+    """A recorded output as the sparse array MXNet returns; autograd keeps following the
+    dense tensor ``t`` (the array's tracked view, as for a marked sparse variable)."""
+    s = o.tostype(stype)
+    s._leaf = t
+    s._prov = o._prov
+    return s
+
+
 def _sparse_out_stypes(op: OpDef, attrs: dict, inputs: list, nout: int):
     """MXNet's output storage types for sparse inputs (None when all inputs are dense)."""
     ins = [x.stype for x in inputs]
@@ -148,6 +161,15 @@ def _prov_inputs(inputs) -> tuple:
     return tuple(recs)
 
 
+def legacy_only_message(public: str) -> str:
+    """MXNet 1.9.1's error for an ``mx.np`` array given to a classic ``mx.nd`` operator."""
+    return (f"Operator `{public}` registered in backend is known as `{public}` in Python. "
+            "This is a legacy operator which can only accept legacy ndarrays, while received "
+            "an MXNet numpy ndarray. Please call `as_nd_ndarray()` upon the numpy ndarray to "
+            "convert it to a legacy ndarray, and then feed the converted array to this "
+            "operator.")
+
+
 def make_nd_function(op: OpDef, public: str, module: str) -> Callable:
     """Build ``mx.nd.<public>`` for ``op``: positional inputs, then params in schema order."""
     slots = op.input_slots
@@ -163,6 +185,8 @@ def make_nd_function(op: OpDef, public: str, module: str) -> Callable:
                 if not isinstance(a, NDArray_):
                     raise AssertionError(
                         f"Positional arguments must have NDArray type, but got {a}")
+                if a.__class__ is not NDArray_ and not a._LEGACY:
+                    raise TypeError(legacy_only_message(public))
             if kwargs:
                 kwargs = {k: v for k, v in kwargs.items() if v is not _Null}
             kwargs[variadic] = len(args)
@@ -188,6 +212,8 @@ def make_nd_function(op: OpDef, public: str, module: str) -> Callable:
                 if not isinstance(x, NDArray_):
                     raise AssertionError(
                         f"Argument {slots[i]} must have NDArray type, but got {x}")
+                if x.__class__ is not NDArray_ and not x._LEGACY:
+                    raise TypeError(legacy_only_message(public))
                 inputs.append(x)
             return invoke(op, parse(kwargs), inputs, out)
 

@@ -205,6 +205,8 @@ class BaseSparseNDArray(NDArray):
     def tostype(self, stype: str):
         """``'default'`` gives a dense NDArray; the same stype gives a copy."""
         if stype == "default":
+            if self._leaf is not None and state.is_recording:  # keep the autograd history
+                return NDArray._wrap(self._leaf.clone(), self._ctx)
             return NDArray._wrap(self._dense(), self._ctx)
         if stype == self._STYPE:
             return self.copy()
@@ -314,6 +316,11 @@ class BaseSparseNDArray(NDArray):
 
         if self._same_sparse(other):
             return elemwise_add(self, other)
+        if isinstance(other, BaseSparseNDArray) and other.stype == self.stype and \
+                other.shape == self.shape:  # recorded: the generated operator keeps the stype
+            from ._namespace import function_for
+
+            return function_for("elemwise_add")(self, other)
         return super().__add__(other)
 
     def __sub__(self, other):
@@ -321,10 +328,19 @@ class BaseSparseNDArray(NDArray):
 
         if self._same_sparse(other):
             return elemwise_sub(self, other)
+        if isinstance(other, BaseSparseNDArray) and other.stype == self.stype and \
+                other.shape == self.shape:  # recorded: the generated operator keeps the stype
+            from ._namespace import function_for
+
+            return function_for("elemwise_sub")(self, other)
         return super().__sub__(other)
 
     def __mul__(self, other):
         if self._tracked(other):
+            if isinstance(other, NDArray) and other.shape == self.shape:
+                from ._namespace import function_for  # elemwise_mul keeps the sparse stype
+
+                return function_for("elemwise_mul")(self, other)
             return super().__mul__(other)
         if isinstance(other, numbers.Number) and not isinstance(other, bool):
             return self._rebuild(lambda d: d.detach() * other)

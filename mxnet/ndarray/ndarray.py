@@ -113,6 +113,7 @@ class NDArray(ArithMixin):
     __array_priority__ = 1000.0
     __array_ufunc__ = None  # NumPy operators defer to NDArray's (MXNet raises TypeError)
     _ARITH = NDARRAY_TABLE
+    _LEGACY = True  # classic mx.nd operators take it (mx.np arrays are refused)
 
     def _arith_call(self, opname, inputs, attrs, out=None):
         return _op_call(opname, inputs, attrs, out)
@@ -330,7 +331,10 @@ class NDArray(ArithMixin):
                              f"Current shape is {self.shape}")
         from ._sparse_ops import to_sparse
 
-        return _deferred.carried(self, to_sparse(self._t.detach(), stype, self._ctx))
+        res = _deferred.carried(self, to_sparse(self._t.detach(), stype, self._ctx))
+        if state.is_recording and self._t.requires_grad:  # cast_storage is differentiable
+            res._leaf = self._t.clone()
+        return res
 
     def slice_assign(self, rhs, begin, end, step) -> NDArray:
         """Assign ``rhs`` to ``self[begin:end:step]`` per axis, in place; return ``self``.
@@ -433,16 +437,8 @@ class NDArray(ArithMixin):
 
     __nonzero__ = __bool__
 
-    def __float__(self):
-        return float(self.asscalar())
-
-    def __int__(self):
-        return int(self.asscalar())
-
-    def __index__(self):
-        if self.size == 1 and not self._t.is_floating_point():
-            return int(self.asscalar())
-        raise TypeError("only integer scalar arrays can be converted to a scalar index")
+    # no __float__/__int__/__index__: MXNet 1.9.1's NDArray has none (float(a) and
+    # lst[a] raise TypeError; a.asscalar() is the way), unlike mx.np.ndarray
 
     __hash__ = object.__hash__
 

@@ -121,3 +121,25 @@ def test_copyto_between_sparse_storage_types_is_refused():
         r.copyto(mx.nd.zeros((4, 3)).tostype("csr"))
     dense = r.copyto(mx.nd.zeros((4, 3)))
     np.testing.assert_array_equal(dense.asnumpy(), A)
+
+
+def test_recorded_operators_keep_sparse_stypes_and_gradients():
+    # under autograd.record MXNet returns the same storage types, and gradients still flow
+    a = mx.nd.array([[0, 1, 0], [2, 0, -3], [0, 0, 0], [4, 0, 0]])
+    x = a.tostype("row_sparse")
+    x.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.square(x)
+        z = y * 3
+        w = mx.nd.abs(y) + y
+    assert (y.stype, z.stype, w.stype) == ("row_sparse",) * 3
+    z.backward()
+    np.testing.assert_allclose(x.grad.asnumpy(), 6 * a.asnumpy())
+    d = a.copy()
+    d.attach_grad()
+    with mx.autograd.record():  # tostype (cast_storage) is differentiable
+        c = mx.nd.relu(d.tostype("csr"))
+        loss = mx.nd.sum(c * c)
+    assert c.stype == "csr"
+    loss.backward()
+    np.testing.assert_allclose(d.grad.asnumpy(), 2 * np.maximum(a.asnumpy(), 0))
