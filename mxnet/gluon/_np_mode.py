@@ -14,7 +14,7 @@ import types
 
 from ..util import is_np_array
 
-__all__ = ["NpNamespace", "to_np", "np_F", "is_nd_namespace"]
+__all__ = ["NpNamespace", "to_np", "to_legacy", "np_F", "is_nd_namespace"]
 
 
 def to_np(value):
@@ -31,6 +31,20 @@ def to_np(value):
         return _as_np_sym(value)
     if isinstance(value, (list, tuple)):
         return type(value)(to_np(v) for v in value)
+    return value
+
+
+def to_legacy(value):
+    """``value`` with every ``mx.np.ndarray`` made a classic NDArray and every ``_Symbol`` a
+    classic Symbol (same storage / graph, gradient buffer shared); lists and tuples are
+    converted element-wise."""
+    from ..numpy import ndarray as np_ndarray
+    from ..symbol.numpy import _Symbol
+
+    if isinstance(value, (np_ndarray, _Symbol)):
+        return value.as_nd_ndarray()
+    if isinstance(value, (list, tuple)):
+        return type(value)(to_legacy(v) for v in value)
     return value
 
 
@@ -108,6 +122,9 @@ class NpNamespace:
 
             @functools.wraps(fn)
             def res(*args, **kwargs):
+                # the classic operator gets classic arrays / symbols (same storage / graph)
+                args = [to_legacy(a) for a in args]
+                kwargs = {k: to_legacy(v) for k, v in kwargs.items()}
                 return to_np(fn(*args, **kwargs))
 
         self._cache[name] = res

@@ -43,9 +43,11 @@ def split_data(data, num_slice, batch_axis=0, even_split=True):
     if batch_axis != 0:
         from ._np_mode import to_np
 
-        res = [ndarray.slice_axis(data, axis=batch_axis, begin=int(div[i]), end=int(div[i + 1]))
+        is_np = _is_np_array_obj(data)
+        src = data.as_nd_ndarray() if is_np else data  # slice_axis is a classic operator
+        res = [ndarray.slice_axis(src, axis=batch_axis, begin=int(div[i]), end=int(div[i + 1]))
                for i in range(num_slice)]
-        return to_np(res) if _is_np_array_obj(data) else res
+        return to_np(res) if is_np else res
     return [data[int(div[i]):int(div[i + 1])] if i < num_slice - 1 else data[int(div[i]):size]
             for i in range(num_slice)]
 

@@ -301,7 +301,12 @@ class ndarray(NpOperatorsMixin, NDArray):  # noqa: N801  (MXNet's class name)
 
     def as_nd_ndarray(self) -> NDArray:
         """The same storage (and gradient buffer) as a classic ``mx.nd.NDArray``."""
-        return share_grad(self, NDArray._wrap(self._t, self._ctx))
+        res = share_grad(self, NDArray._wrap(self._t, self._ctx))
+        for slot in ("_prov", "_exc"):  # autograd provenance, a carried run-time failure
+            v = getattr(self, slot, None)
+            if v is not None:
+                setattr(res, slot, v)
+        return res
 
     def as_np_ndarray(self) -> ndarray:
         return self

@@ -271,3 +271,15 @@ def test_autograd_function_with_np_arrays():
 def test_array_conversion_errors_are_type_errors(obj):
     with pytest.raises(TypeError):
         np.array(obj)
+
+
+def test_np_mode_F_gives_classic_operators_classic_arrays():
+    from mxnet.gluon._np_mode import np_F, to_legacy
+
+    x = np.array([[1.0, 2.0]])
+    assert type(to_legacy([x])[0]) is mx.nd.NDArray
+    F = np_F(mx.nd, False)
+    out = F.log_softmax(x)  # a classic operator: classic input, mx.np output
+    assert type(out) is np.ndarray
+    parts = mx.gluon.utils.split_data(np.ones((2, 4)), 2, batch_axis=1)
+    assert [type(p) for p in parts] == [np.ndarray, np.ndarray]
