@@ -343,6 +343,8 @@ for _nd in (1, 2, 3):
 
 
 def _flip(a: dict, x: torch.Tensor) -> torch.Tensor:
+    if a["axis"] is None:  # every axis
+        return x.flip(list(range(x.dim()))) if x.dim() else fresh(x)
     for d in a["axis"]:  # MXNet 1.9.1's flip takes no negative axes
         if not 0 <= d < x.dim():
             raise op_error("_npi_flip", f"index = {d} must be in range [0, {x.dim()})")
@@ -351,7 +353,8 @@ def _flip(a: dict, x: torch.Tensor) -> torch.Tensor:
 
 
 register(OpDef("_npi_flip", _flip,
-               params=[Param("axis", "shape", doc="The axes along which to flip.")],
+               params=[Param("axis", "shape_or_none", None,
+                             doc="The axes along which to flip (None: all).")],
                doc=_doc("Reverse the order of elements along axes (``mx.np.flip``).",
                         "mx.nd._internal._npi_flip(x, axis=(0,))")))
 

@@ -66,7 +66,7 @@ def _nonzero(attrs: dict, x: torch.Tensor) -> torch.Tensor:
     if x.device.type == "meta":
         raise op_error("_npx_nonzero", "the output shape depends on the input values")
     if x.dim() == 0:
-        return torch.nonzero(x.reshape(1)).to(torch.int64)[:, :0]
+        return torch.nonzero(x.reshape(1)).to(torch.int64)  # MXNet: as a 1-element 1-D array
     return torch.nonzero(x).to(torch.int64)
 
 

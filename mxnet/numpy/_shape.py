@@ -223,10 +223,7 @@ def flip(m, axis=None, out=None):
     if isinstance(m, numeric_types):
         return _onp.flip(m, axis)
     _supported(m)
-    axes = tuple(range(m.ndim)) if axis is None and isinstance(m, NDArray) else axis
-    if axes is None:
-        raise ValueError("flip: axis must be given for symbols")
-    return np_call("_npi_flip", [m], {"axis": _tuple(axes)}, out)
+    return np_call("_npi_flip", [m], {"axis": None if axis is None else _tuple(axis)}, out)
 
 
 def fliplr(m):

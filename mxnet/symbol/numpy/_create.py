@@ -95,6 +95,9 @@ def full(shape, fill_value, dtype=None, order="C", ctx=None, out=None):
     """
     if order != "C":
         raise MXNetNotSupportedError("order must be 'C'")
+    if hasattr(fill_value, "_outputs"):  # a symbol: broadcast it (as MXNet)
+        res = _np_shape_mod.broadcast_to(fill_value, _shape(shape))
+        return res if dtype is None else res.astype(dtype)
     if isinstance(fill_value, bool) and dtype is None:
         dtype = "bool"  # MXNet: a Python bool fill gives a bool array
     return np_symbol_call("_npi_full", [], {"shape": _shape(shape), "ctx": _ctx(ctx),
