@@ -21,7 +21,7 @@ from __future__ import annotations
 import torch
 
 from .._op._sparse import SPARSE_INPUT_CHECKS
-from .._op._stype_rules import CSR, DNS, RSP, out_stypes
+from .._op._stype_rules import CSR, DNS, RSP, grad_stypes, out_stypes, sum_stype
 from .._op._stype_rules import PRODUCERS as _PRODUCERS
 from ..base import MXNetError
 
@@ -75,34 +75,41 @@ def infer_head_stypes(heads, order, input_stypes: dict[int, str]) -> list[str]:
 
 
 def infer_grad_stypes(order, arg_nodes, arg_stypes: list[str]) -> list[str]:
-    """Gradient storage types ``simple_bind`` allocates: the argument's own, except that a
-    csr ``dot`` operand gets a dense gradient and the dense right operand of ``dot(csr, w)``
-    (or a ``SparseEmbedding`` / sparse-gradient ``Embedding`` weight) a row_sparse one, as
-    MXNet infers them."""
-    pos = {id(n): k for k, n in enumerate(arg_nodes)}
-    out = list(arg_stypes)
-    stype_of = {id(n): s for n, s in zip(arg_nodes, arg_stypes)}
+    """Gradient storage types ``simple_bind`` allocates, as MXNet infers them: the forward
+    storage types of every node, then the head gradients (of the outputs' types) carried
+    back through each operator's backward storage rule (``grad_stypes``); an argument used
+    several times gets the type of the sum. Arguments no gradient reaches are dense."""
+    fwd: dict[tuple[int, int], str] = {id(n): s for n, s in zip(arg_nodes, arg_stypes)}
+    fwd = {(k, 0): s for k, s in fwd.items()}
+    consumed: set[tuple[int, int]] = set()
     for n in order:
         if n.op is None:
+            fwd.setdefault((id(n), 0), DNS)
             continue
-        name = n.op.name
-        srcs = [s for s, _ in n.inputs]
-        if name == "dot" and len(srcs) == 2:
-            lhs, rhs = srcs
-            if stype_of.get(id(lhs)) == CSR:
-                if id(lhs) in pos:
-                    out[pos[id(lhs)]] = DNS
-                if id(rhs) in pos:
-                    out[pos[id(rhs)]] = RSP
-        elif name == "cast_storage" and srcs and id(srcs[0]) in pos:
-            out[pos[id(srcs[0])]] = n.parsed.get("stype") or DNS
-        elif name in ("Embedding", "_contrib_SparseEmbedding") and len(srcs) > 1:
-            # the weight gradient: row_sparse for SparseEmbedding and sparse_grad=True,
-            # dense otherwise (whatever the weight's own storage type)
-            if id(srcs[1]) in pos:
-                sparse = name != "Embedding" or n.parsed.get("sparse_grad")
-                out[pos[id(srcs[1])]] = RSP if sparse else DNS
-    return out
+        ins = [fwd.get((id(src), i), DNS) for src, i in n.inputs]
+        consumed.update((id(src), i) for src, i in n.inputs)
+        try:
+            outs = out_stypes(n.op.name, n.parsed, ins, n.num_outputs())
+        except MXNetError:
+            outs = [DNS] * n.num_outputs()
+        for k, st in enumerate(outs):
+            fwd[(id(n), k)] = st
+    grads: dict[tuple[int, int], list[str]] = {}
+    for n in reversed(order):
+        if n.op is None:
+            continue
+        key = (id(n), 0)
+        if key in grads:
+            og = sum_stype(grads[key])
+        elif key not in consumed:  # a head: its gradient has the output's storage type
+            og = fwd.get(key, DNS)
+        else:
+            og = None
+        ins = [fwd.get((id(src), i), DNS) for src, i in n.inputs]
+        for (src, i), g in zip(n.inputs, grad_stypes(n.op.name, n.parsed, ins, og)):
+            if g is not None:
+                grads.setdefault((id(src), i), []).append(g)
+    return [sum_stype(grads[(id(n), 0)]) if (id(n), 0) in grads else DNS for n in arg_nodes]
 
 
 def as_stype(t: torch.Tensor, stype: str, ctx):

@@ -18,7 +18,16 @@ from __future__ import annotations
 
 from ..base import MXNetError
 
-__all__ = ["out_stypes", "PRODUCERS", "DNS", "RSP", "CSR", "SPARSE_SEEN"]
+__all__ = [
+    "out_stypes",
+    "grad_stypes",
+    "sum_stype",
+    "PRODUCERS",
+    "DNS",
+    "RSP",
+    "CSR",
+    "SPARSE_SEEN",
+]
 
 DNS, RSP, CSR = "default", "row_sparse", "csr"
 
@@ -139,3 +148,39 @@ def out_stypes(name: str, a: dict, ins: list[str], nout: int) -> list[str]:
         dim = a.get("dim", 1)
         return [CSR if dim == 0 and ins and all(s == CSR for s in ins) else DNS]
     return [DNS] * nout
+
+
+# operators whose input gradient has the output gradient's storage type
+_GRAD_PASSES = frozenset({"elemwise_add", "elemwise_sub", "_grad_add", "add_n", "cast_storage"})
+
+
+def grad_stypes(name: str, a: dict, ins: list[str], ograd: str | None) -> list[str | None]:
+    """Storage types of the input gradients of operator ``name`` given its inputs' storage
+    types and the storage type of its (first) output gradient (None: no gradient flows);
+    MXNet's backward storage inference, as ``simple_bind`` allocates gradient arrays."""
+    n = len(ins)
+    if ograd is None:
+        return [None] * n
+    if name in _GRAD_PASSES:
+        return [ograd] * n
+    if name in ZERO_KEEPING or name in SCALAR_KEEPING:
+        return [ograd if ograd != DNS and ograd == ins[0] else DNS] + [DNS] * (n - 1)
+    if name == "dot" and n == 2:
+        plain = not a.get("transpose_a") and not a.get("transpose_b")
+        return [DNS, RSP if ins[0] == CSR and ins[1] == DNS and plain else DNS]
+    if name == "_square_sum":
+        return [RSP if ins[0] == RSP else DNS]
+    if name == "_sparse_retain":
+        return [RSP] + [DNS] * (n - 1)
+    if name == "Embedding" and n == 2:
+        return [DNS, RSP if a.get("sparse_grad") else DNS]
+    if name == "_contrib_SparseEmbedding" and n == 2:
+        return [DNS, RSP]
+    return [DNS] * n
+
+
+def sum_stype(stypes: list[str]) -> str:
+    """Storage type of the sum of several gradients (MXNet's ElementWiseSum)."""
+    if len(stypes) == 1:
+        return stypes[0]
+    return RSP if all(s == RSP for s in stypes) else DNS

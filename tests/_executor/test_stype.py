@@ -176,3 +176,73 @@ def test_quadratic_keeps_csr_when_c_is_zero():
     d = S.Variable("d", stype="csr")
     assert _out_stype(S.contrib.quadratic(d, a=1.0, b=2.0), d=x.tostype("csr")) == "csr"
     assert _out_stype(S.contrib.quadratic(d, a=1.0, b=2.0, c=1.0), d=x.tostype("csr")) == "default"
+
+
+@pytest.mark.parametrize(
+    "name,make,shapes,want",
+    [
+        # gradient storage types simple_bind allocates, from the real MXNet 1.9.1
+        (
+            "add rsp",
+            lambda r, c, d: S.elemwise_add(r("a"), r("b")),
+            {"a": (4, 3), "b": (4, 3)},
+            ["row_sparse", "row_sparse"],
+        ),
+        (
+            "add csr",
+            lambda r, c, d: S.elemwise_add(c("a"), c("b")),
+            {"a": (4, 3), "b": (4, 3)},
+            ["csr", "csr"],
+        ),
+        (
+            "mul rsp dns",
+            lambda r, c, d: S.elemwise_mul(r("a"), d("b")),
+            {"a": (4, 3), "b": (4, 3)},
+            ["default", "default"],
+        ),
+        ("sum csr", lambda r, c, d: S.sum(c("a")), {"a": (4, 3)}, ["default"]),
+        ("square rsp", lambda r, c, d: S.square(r("a")), {"a": (4, 3)}, ["row_sparse"]),
+        ("relu csr", lambda r, c, d: S.relu(c("a")), {"a": (4, 3)}, ["csr"]),
+        (
+            "dot csr.T dns",
+            lambda r, c, d: S.dot(c("a"), d("b"), transpose_a=True),
+            {"a": (4, 3), "b": (4, 2)},
+            ["default", "default"],
+        ),
+        (
+            "dot dns csr",
+            lambda r, c, d: S.dot(d("a"), c("b")),
+            {"a": (2, 4), "b": (4, 3)},
+            ["default", "default"],
+        ),
+        (
+            "broadcast_add",
+            lambda r, c, d: S.broadcast_add(r("a"), d("b")),
+            {"a": (4, 3), "b": (4, 3)},
+            ["default", "default"],
+        ),
+        (
+            "FullyConnected",
+            lambda r, c, d: S.FullyConnected(r("a"), num_hidden=2, name="fc"),
+            {"a": (4, 3)},
+            ["default", "default", "default"],
+        ),
+        ("mul_scalar", lambda r, c, d: r("a") * 2, {"a": (4, 3)}, ["row_sparse"]),
+        ("plus_scalar", lambda r, c, d: r("a") + 1, {"a": (4, 3)}, ["default"]),
+        (
+            "square_sum",
+            lambda r, c, d: S._internal._square_sum(r("a"), axis=1, keepdims=True),
+            {"a": (4, 3)},
+            ["row_sparse"],
+        ),
+    ],
+)
+def test_simple_bind_gradient_stypes(name, make, shapes, want):
+    def r(n):
+        return S.Variable(n, stype="row_sparse")
+
+    def c(n):
+        return S.Variable(n, stype="csr")
+
+    ex = make(r, c, S.Variable).simple_bind(mx.cpu(), **shapes)
+    assert [g.stype for g in ex.grad_arrays] == want
