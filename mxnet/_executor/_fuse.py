@@ -22,17 +22,28 @@ import torch
 
 __all__ = ["fuse_inference_steps", "fusion_enabled"]
 
+# bumped by writes that bypass torch's version counter (Parameter.set_data)
+WRITES = [0]
 _ADD_OPS = ("elemwise_add", "broadcast_add")
 # ops whose output is always a fresh tensor (never a view or an alias of an input): a
 # residual operand produced by one of them may be overwritten in place once nobody reads it
-_FRESH_OPS = ("Convolution", "BatchNorm", "Activation", "relu", "elemwise_add",
-              "broadcast_add", "Pooling", "LeakyReLU")
+_FRESH_OPS = (
+    "Convolution",
+    "BatchNorm",
+    "Activation",
+    "relu",
+    "elemwise_add",
+    "broadcast_add",
+    "Pooling",
+    "LeakyReLU",
+)
 
 
 @functools.lru_cache(maxsize=1)
 def _onednn_ops() -> bool:
-    return torch.backends.mkldnn.is_available() and hasattr(torch.ops.mkldnn,
-                                                             "_convolution_pointwise")
+    return torch.backends.mkldnn.is_available() and hasattr(
+        torch.ops.mkldnn, "_convolution_pointwise"
+    )
 
 
 def fusion_enabled() -> bool:
@@ -55,8 +66,9 @@ def _pair(v, default: int) -> list[int]:
 class _FusedConv:
     """The compute of one fused chain (a step: ``compute(attrs, *tensors)``)."""
 
-    def __init__(self, conv, has_bias: bool, bn, act: bool, add: bool, inplace: bool,
-                 original: list):
+    def __init__(
+        self, conv, has_bias: bool, bn, act: bool, add: bool, inplace: bool, original: list
+    ):
         a = conv.parsed
         self.pad = _pair(a.get("pad"), 0)
         self.stride = _pair(a.get("stride"), 1)
@@ -72,12 +84,12 @@ class _FusedConv:
 
     def _params(self, ts):
         n = 2 + self.has_bias
-        return ts[1:n], (ts[n:n + 4] if self.bn else ())
+        return ts[1:n], (ts[n : n + 4] if self.bn else ())
 
     def _packed(self, x, ts):
         (w, *b), bn = self._params(ts)
         key = tuple(x.shape)
-        stamp = tuple((t.data_ptr(), t._version) for t in (w, *b, *bn))
+        stamp = (WRITES[0], *((t.data_ptr(), t._version) for t in (w, *b, *bn)))
         hit = self._cache.get(key)
         if hit is not None and hit[0] == stamp:
             return hit[1], hit[2]
@@ -92,8 +104,13 @@ class _FusedConv:
             shift = bias - mean if bias is not None else -mean
             bias = shift * scale + beta
         packed = torch._C._nn.mkldnn_reorder_conv2d_weight(
-            w.contiguous().to_mkldnn(), self.pad, self.stride, self.dilate, self.groups,
-            list(x.shape))
+            w.contiguous().to_mkldnn(),
+            self.pad,
+            self.stride,
+            self.dilate,
+            self.groups,
+            list(x.shape),
+        )
         bias = bias.contiguous() if bias is not None else None
         if len(self._cache) >= 4:
             self._cache.clear()
@@ -113,14 +130,15 @@ class _FusedConv:
         args = (self.pad, self.stride, self.dilate, self.groups)
         if not self.add:
             return torch.ops.mkldnn._convolution_pointwise(
-                x, packed, bias, *args, "relu" if self.act else "none", [], "")
+                x, packed, bias, *args, "relu" if self.act else "none", [], ""
+            )
         other = ts[-1]
         if not self.inplace or other._base is not None:
             other = other.clone()
         try:
             return torch.ops.mkldnn._convolution_pointwise_.binary(
-                other, x, packed, bias, *args, "add", None, "relu" if self.act else None,
-                [], None)
+                other, x, packed, bias, *args, "add", None, "relu" if self.act else None, [], None
+            )
         except RuntimeError:  # shapes that do not match exactly (broadcast add)
             return self._slow(ts)
 
@@ -174,9 +192,12 @@ def fuse_inference_steps(steps: list, heads: list[int], keep: set[int]) -> list 
         if j is not None and steps[j][5].op.name == "BatchNorm":
             b = steps[j][5].parsed
             other_outs = steps[j][3][1:]
-            if (steps[j][2][0] == cur and int(b.get("axis", 1)) == 1
-                    and not b.get("output_mean_var")
-                    and all(not readers.get(o) and o not in head_set for o in other_outs)):
+            if (
+                steps[j][2][0] == cur
+                and int(b.get("axis", 1)) == 1
+                and not b.get("output_mean_var")
+                and all(not readers.get(o) and o not in head_set for o in other_outs)
+            ):
                 bn = (float(b.get("eps", 1e-3)), bool(b.get("fix_gamma", True)))
                 pos = [-1] + list(range(len(fused_ins), len(fused_ins) + 4))
                 fused_ins += steps[j][2][1:5]
@@ -198,8 +219,7 @@ def fuse_inference_steps(steps: list, heads: list[int], keep: set[int]) -> list 
                 add = act = True
                 prod = steps[producer[other]][5]
                 # the residual may be overwritten when it is a fresh tensor nobody reads later
-                inplace = (prod.op.name in _FRESH_OPS and other not in keep
-                           and other in aj[4])
+                inplace = prod.op.name in _FRESH_OPS and other not in keep and other in aj[4]
                 pos = [-1, len(fused_ins)] if aj[2][0] == cur else [len(fused_ins), -1]
                 fused_ins.append(other)
                 original.append((aj[0], aj[1], pos))
@@ -236,8 +256,7 @@ def _refree(steps: list, keep: set[int]) -> list:
 
 # producers whose backward does not read their output: a relu right after them may overwrite
 # that output in place under autograd too
-_NO_SAVED_OUTPUT = ("Convolution", "FullyConnected", "BatchNorm", "elemwise_add",
-                    "broadcast_add")
+_NO_SAVED_OUTPUT = ("Convolution", "FullyConnected", "BatchNorm", "elemwise_add", "broadcast_add")
 
 
 def _relu_inplace(attrs, x):
@@ -258,11 +277,16 @@ def inplace_relu_steps(steps: list, keep: set[int]) -> list | None:
     out, changed = [], False
     for st in steps:
         compute, attrs, ins, outs, frees, node = st
-        if (_is_relu(node) and len(ins) == 1 and nreads.get(ins[0]) == 1
-                and ins[0] in frees and ins[0] not in keep
-                and ins[0] in producer
-                and producer[ins[0]][5].op.name in _NO_SAVED_OUTPUT
-                and producer[ins[0]][3][0] == ins[0]):
+        if (
+            _is_relu(node)
+            and len(ins) == 1
+            and nreads.get(ins[0]) == 1
+            and ins[0] in frees
+            and ins[0] not in keep
+            and ins[0] in producer
+            and producer[ins[0]][5].op.name in _NO_SAVED_OUTPUT
+            and producer[ins[0]][3][0] == ins[0]
+        ):
             st = (_relu_inplace, attrs, ins, outs, frees, node)
             changed = True
         out.append(st)
@@ -298,9 +322,16 @@ def pool_before_relu_steps(steps: list, keep: set[int]) -> list | None:
             continue
         mid = outs[0]
         j = reader_of.get(mid)
-        if (j is None or nreads.get(mid) != 1 or mid in keep or nreads.get(ins[0]) != 1
-                or ins[0] in keep or not _is_max_pool(steps[j][5])
-                or len(steps[j][2]) != 1 or len(steps[j][3]) != 1):
+        if (
+            j is None
+            or nreads.get(mid) != 1
+            or mid in keep
+            or nreads.get(ins[0]) != 1
+            or ins[0] in keep
+            or not _is_max_pool(steps[j][5])
+            or len(steps[j][2]) != 1
+            or len(steps[j][3]) != 1
+        ):
             continue
         pc, pa, _pins, pouts, _pf, pnode = steps[j]
         out[k] = (pc, pa, ins, (mid,), (), pnode)

@@ -24,11 +24,12 @@ from .. import autograd
 from ..base import MXNetError
 from ..context import Context, cpu, current_context
 
-__all__ = ["DeferredInitializationError", "Parameter", "Constant", "ParameterDict",
-           "tensor_types"]
+__all__ = ["DeferredInitializationError", "Parameter", "Constant", "ParameterDict", "tensor_types"]
 
-_NAMING_URL = ("For more info on naming, please see "
-               "https://mxnet.io/api/python/docs/tutorials/packages/gluon/blocks/naming.html")
+_NAMING_URL = (
+    "For more info on naming, please see "
+    "https://mxnet.io/api/python/docs/tutorials/packages/gluon/blocks/naming.html"
+)
 
 
 class DeferredInitializationError(MXNetError):
@@ -71,8 +72,11 @@ def shape_is_known(shape) -> bool:
 def _brief_print_list(lst, limit: int = 7) -> str:
     lst = list(lst)
     if len(lst) > limit:
-        return (_brief_print_list(lst[:limit // 2], limit) + ", ..., "
-                + _brief_print_list(lst[-limit // 2:], limit))
+        return (
+            _brief_print_list(lst[: limit // 2], limit)
+            + ", ..., "
+            + _brief_print_list(lst[-limit // 2 :], limit)
+        )
     return ", ".join(f"'{i}'" for i in lst)
 
 
@@ -133,9 +137,20 @@ class Parameter:
     Parameter fc_weight (shape=(4, 0), dtype=<class 'numpy.float32'>)
     """
 
-    def __init__(self, name, grad_req="write", shape=None, dtype=np.float32, lr_mult=1.0,
-                 wd_mult=1.0, init=None, allow_deferred_init=False, differentiable=True,
-                 stype="default", grad_stype="default"):
+    def __init__(
+        self,
+        name,
+        grad_req="write",
+        shape=None,
+        dtype=np.float32,
+        lr_mult=1.0,
+        wd_mult=1.0,
+        init=None,
+        allow_deferred_init=False,
+        differentiable=True,
+        stype="default",
+        grad_stype="default",
+    ):
         self._var = None
         self._data = None
         self._grad = None
@@ -157,8 +172,10 @@ class Parameter:
         self.init = init
         for st, what in ((stype, "stype"), (grad_stype, "grad_stype")):
             if st not in ("default", "row_sparse", "csr"):
-                raise AssertionError(f"{what} for Parameter '{name}' must be one of "
-                                     f"'default', 'row_sparse', or 'csr', but got '{st}'")
+                raise AssertionError(
+                    f"{what} for Parameter '{name}' must be one of "
+                    f"'default', 'row_sparse', or 'csr', but got '{st}'"
+                )
         self._stype = stype
         self._grad_stype = grad_stype
 
@@ -174,7 +191,8 @@ class Parameter:
     def grad_req(self, req):
         if req not in ("write", "add", "null"):
             raise AssertionError(
-                f"grad_req must be one of 'write', 'add', or 'null', but got '{req}'")
+                f"grad_req must be one of 'write', 'add', or 'null', but got '{req}'"
+            )
         if not self._differentiable:
             req = "null"
         if self._grad_req == req:
@@ -208,10 +226,14 @@ class Parameter:
         if self._shape is None:
             self._shape = new_shape
             return
-        if not (new_shape is not None and len(self._shape) == len(new_shape)
-                and all(j in (-1, 0, i) for i, j in zip(new_shape, self._shape))):
-            raise AssertionError(f"Expected shape {new_shape} is incompatible with given "
-                                 f"shape {self._shape}.")
+        if not (
+            new_shape is not None
+            and len(self._shape) == len(new_shape)
+            and all(j in (-1, 0, i) for i, j in zip(new_shape, self._shape))
+        ):
+            raise AssertionError(
+                f"Expected shape {new_shape} is incompatible with given shape {self._shape}."
+            )
         self._shape = new_shape
 
     @property
@@ -232,35 +254,43 @@ class Parameter:
                 idx = self._ctx_map.get(Context("cpu", ctx.device_id))
             if idx is not None:
                 return arr_list[idx]
-            raise RuntimeError(f"Parameter '{self.name}' was not initialized on context "
-                               f"{ctx}. It was only initialized on {self._ctx_list}.")
+            raise RuntimeError(
+                f"Parameter '{self.name}' was not initialized on context "
+                f"{ctx}. It was only initialized on {self._ctx_list}."
+            )
         if self._deferred_init:
             raise DeferredInitializationError(
                 f"Parameter '{self.name}' has not been initialized yet because initialization "
                 "was deferred. Actual initialization happens during the first forward pass. "
                 "Please pass one batch of data through the network before accessing "
                 "Parameters. You can also avoid deferred initialization by specifying "
-                "in_units, num_features, etc., for network layers.")
+                "in_units, num_features, etc., for network layers."
+            )
         raise RuntimeError(
             f"Parameter '{self.name}' has not been initialized. Note that you should "
             "initialize parameters and create Trainer with Block.collect_params() instead "
             "of Block.params because the later does not include Parameters of nested child "
-            "Blocks")
+            "Blocks"
+        )
 
     def data(self, ctx=None):
         """The value on ``ctx`` (the only context when there is one)."""
         if self._stype != "default":
-            raise RuntimeError(f"Cannot return a copy of Parameter '{self.name}' on ctx {ctx} "
-                               f"via data() because its storage type is {self._stype}. Please "
-                               "use row_sparse_data() instead.")
+            raise RuntimeError(
+                f"Cannot return a copy of Parameter '{self.name}' on ctx {ctx} "
+                f"via data() because its storage type is {self._stype}. Please "
+                "use row_sparse_data() instead."
+            )
         return self._check_and_get(self._data, ctx)
 
     def list_data(self):
         """Values on every context, in ``list_ctx()`` order."""
         if self._stype != "default":
-            raise RuntimeError(f"Cannot return copies of Parameter '{self.name}' on all "
-                               "contexts via list_data() because its storage type is "
-                               f"{self._stype}. Please use row_sparse_data() instead.")
+            raise RuntimeError(
+                f"Cannot return copies of Parameter '{self.name}' on all "
+                "contexts via list_data() because its storage type is "
+                f"{self._stype}. Please use row_sparse_data() instead."
+            )
         return self._check_and_get(self._data, list)
 
     def _public_grad(self, g):
@@ -270,14 +300,16 @@ class Parameter:
     def grad(self, ctx=None):
         """The gradient buffer on ``ctx``."""
         if self._data is not None and self._grad is None:
-            raise RuntimeError(f"Cannot get gradient array for Parameter '{self.name}' "
-                               "because grad_req='null'")
+            raise RuntimeError(
+                f"Cannot get gradient array for Parameter '{self.name}' because grad_req='null'"
+            )
         return self._public_grad(self._check_and_get(self._grad, ctx))
 
     def list_grad(self):
         if self._data is not None and self._grad is None:
-            raise RuntimeError(f"Cannot get gradient array for Parameter '{self.name}' "
-                               "because grad_req='null'")
+            raise RuntimeError(
+                f"Cannot get gradient array for Parameter '{self.name}' because grad_req='null'"
+            )
         return [self._public_grad(g) for g in self._check_and_get(self._grad, list)]
 
     def list_ctx(self):
@@ -292,25 +324,31 @@ class Parameter:
         """The rows ``row_id`` of a row_sparse parameter, on ``row_id``'s context (pulled
         through the Trainer's kvstore)."""
         if self._stype != "row_sparse":
-            raise RuntimeError(f"Cannot return a copy of Parameter {self.name} via "
-                               f"row_sparse_data() because its storage type is {self._stype}. "
-                               "Please use data() instead.")
+            raise RuntimeError(
+                f"Cannot return a copy of Parameter {self.name} via "
+                f"row_sparse_data() because its storage type is {self._stype}. "
+                "Please use data() instead."
+            )
         return self._get_row_sparse(self._data, row_id.context, row_id)
 
     def list_row_sparse_data(self, row_id):
         """The rows ``row_id`` of a row_sparse parameter on every context."""
         if self._stype != "row_sparse":
-            raise RuntimeError(f"Cannot return copies of Parameter '{self.name}' on all "
-                               "contexts via list_row_sparse_data() because its storage type "
-                               f"is {self._stype}. Please use data() instead.")
+            raise RuntimeError(
+                f"Cannot return copies of Parameter '{self.name}' on all "
+                "contexts via list_row_sparse_data() because its storage type "
+                f"is {self._stype}. Please use data() instead."
+            )
         return self._get_row_sparse(self._data, list, row_id)
 
     def _get_row_sparse(self, arr_list, ctx, row_id):
         if not isinstance(row_id, _nd().NDArray):
             raise TypeError(f"row_id must have NDArray type, but {type(row_id)} is given")
         if not self._trainer:
-            raise RuntimeError(f"Cannot get row_sparse data for Parameter '{self.name}' when "
-                               "no Trainer is created with it.")
+            raise RuntimeError(
+                f"Cannot get row_sparse data for Parameter '{self.name}' when "
+                "no Trainer is created with it."
+            )
         results = self._check_and_get(arr_list, ctx)
         self._trainer._row_sparse_pull(self, results, row_id)
         if self._grad is not None:  # the pulled rows are new leaves for autograd
@@ -335,8 +373,11 @@ class Parameter:
         if default_init is None:
             default_init = initializer.Uniform()
         if self._data is not None and not force_reinit:
-            warnings.warn(f"Parameter '{self.name}' is already initialized, ignoring. Set "
-                          "force_reinit=True to re-initialize.", stacklevel=2)
+            warnings.warn(
+                f"Parameter '{self.name}' is already initialized, ignoring. Set "
+                "force_reinit=True to re-initialize.",
+                stacklevel=2,
+            )
             return
         self._data = self._grad = None
         if ctx is None:
@@ -347,15 +388,19 @@ class Parameter:
             init = default_init if self.init is None else self.init
         for dim in self.shape or ():
             if int(dim) < -1:
-                raise AssertionError("shape dimension size cannot be less than 0, while "
-                                     f"received {dim} (Parameter '{self.name}', shape "
-                                     f"{self.shape})")
+                raise AssertionError(
+                    "shape dimension size cannot be less than 0, while "
+                    f"received {dim} (Parameter '{self.name}', shape "
+                    f"{self.shape})"
+                )
         if not shape_is_known(self.shape):
             if self._allow_deferred_init:
                 self._deferred_init = (init, ctx, default_init, None)
                 return
-            raise ValueError(f"Cannot initialize Parameter '{self.name}' because it has "
-                             f"invalid shape: {self.shape}.")
+            raise ValueError(
+                f"Cannot initialize Parameter '{self.name}' because it has "
+                f"invalid shape: {self.shape}."
+            )
         self._deferred_init = (init, ctx, default_init, None)
         self._finish_deferred_init()
 
@@ -367,16 +412,19 @@ class Parameter:
         init, ctx, default_init, data = self._deferred_init
         self._deferred_init = ()
         if not shape_is_known(self.shape):
-            raise MXNetError(f"Cannot initialize Parameter '{self.name}' because it has "
-                             f"invalid shape: {self.shape}. Please specify in_units, "
-                             "in_channels, etc for `Block`s.")
+            raise MXNetError(
+                f"Cannot initialize Parameter '{self.name}' because it has "
+                f"invalid shape: {self.shape}. Please specify in_units, "
+                "in_channels, etc for `Block`s."
+            )
         with autograd.pause():
             if data is None:
                 data = _nd().zeros(self.shape, ctx=cpu(), dtype=self.dtype)
                 if _np_mode():  # initializers fill an mx.np array in NumPy mode
                     data = _as_np(data)
                 initializer.create(default_init)(
-                    initializer.InitDesc(self.name, {"__init__": init}), data)
+                    initializer.InitDesc(self.name, {"__init__": init}), data
+                )
             self._init_impl(data, ctx)
 
     def _as_stype(self, data):
@@ -415,10 +463,12 @@ class Parameter:
         shape = self.shape
         if shape:
             if len(shape) != len(data.shape) or any(
-                    s not in (-1, 0, d) for s, d in zip(shape, data.shape)):
+                s not in (-1, 0, d) for s, d in zip(shape, data.shape)
+            ):
                 raise AssertionError(
                     f"Failed loading Parameter '{self.name}' from saved params: shape "
-                    f"incompatible expected {shape} vs saved {data.shape}")
+                    f"incompatible expected {shape} vs saved {data.shape}"
+                )
             shape = tuple(d if s in (-1, 0) else s for s, d in zip(shape, data.shape))
         dtype = self.dtype
         if dtype is not None:
@@ -431,7 +481,8 @@ class Parameter:
                 raise AssertionError(
                     f"Failed loading Parameter '{self.name}' from saved params: dtype "
                     f"incompatible expected {dtype} vs saved {np.dtype(data.dtype).name}. "
-                    "Set cast_dtype=True to cast the dtype of saved params.")
+                    "Set cast_dtype=True to cast the dtype of saved params."
+                )
         return shape, dtype, data
 
     def _load_init(self, data, ctx, cast_dtype=False, dtype_source="current"):
@@ -445,7 +496,8 @@ class Parameter:
                 if ctx is not None and set(ctx) != set(self._deferred_init[1]):
                     raise AssertionError(
                         f"Failed to load Parameter '{self.name}' on {ctx} because it was "
-                        f"previous initialized on {self.list_ctx()}.")
+                        f"previous initialized on {self.list_ctx()}."
+                    )
                 ctx = self._deferred_init[1]
             elif ctx is None:
                 ctx = [cpu()]
@@ -456,10 +508,10 @@ class Parameter:
             if ctx is not None and set(ctx) != set(self.list_ctx()):
                 raise AssertionError(
                     f"Failed to load Parameter '{self.name}' on {ctx} because it was "
-                    f"previous initialized on {self.list_ctx()}.")
+                    f"previous initialized on {self.list_ctx()}."
+                )
             self._shape = shape
-            if (_np_type(dtype) != _np_type(self._data[0].dtype)
-                    or self._stype != "default"):
+            if _np_type(dtype) != _np_type(self._data[0].dtype) or self._stype != "default":
                 self._dtype = dtype
                 self._init_impl(data, self._ctx_list)
             else:
@@ -476,12 +528,15 @@ class Parameter:
             self._deferred_init = self._deferred_init[:3] + (data,)
             return
         trainer = self._trainer
-        if (trainer is not None and getattr(trainer, "_kv_initialized", False)
-                and getattr(trainer, "_update_on_kvstore", False)):
+        if (
+            trainer is not None
+            and getattr(trainer, "_kv_initialized", False)
+            and getattr(trainer, "_update_on_kvstore", False)
+        ):
             if self not in trainer._params_to_init:
                 trainer._reset_kvstore()
         for arr in self._check_and_get(self._data, list):
-            arr[:] = data
+            _write_current_value(arr, data)
 
     def zero_grad(self):
         """Set the gradient buffers to 0."""
@@ -504,8 +559,10 @@ class Parameter:
             init, _, default_init, data = self._deferred_init
             self._deferred_init = (init, ctx, default_init, data)
         else:
-            raise ValueError(f"Cannot reset context for Parameter '{self.name}' because it "
-                             "has not been initialized.")
+            raise ValueError(
+                f"Cannot reset context for Parameter '{self.name}' because it "
+                "has not been initialized."
+            )
 
     def _reduce(self):
         """Average of the values over every context, on the CPU."""
@@ -514,8 +571,10 @@ class Parameter:
             all_row_ids = nd.arange(0, self.shape[0], dtype="int64", ctx=cpu())
             data = nd.zeros(self.shape, stype="row_sparse", ctx=cpu(), dtype=self.dtype)
             if not self._trainer:
-                raise RuntimeError(f"Cannot reduce row_sparse Parameter '{self.name}' without "
-                                   "a Trainer. Please create a Trainer with it first.")
+                raise RuntimeError(
+                    f"Cannot reduce row_sparse Parameter '{self.name}' without "
+                    "a Trainer. Please create a Trainer with it first."
+                )
             self._trainer._row_sparse_pull(self, data, all_row_ids, full_idx=True)
             return data
         block = self.list_data()
@@ -540,11 +599,12 @@ class Parameter:
             autograd.mark_variables(self._data, self._grad, self.grad_req)
 
     def _set_trainer(self, trainer):
-        if (self._stype != "default" and self._trainer and trainer
-                and self._trainer is not trainer):
-            raise RuntimeError(f"Failed to set the trainer for Parameter '{self.name}' "
-                               "because it was already set. More than one trainers for a "
-                               f"{self._stype} Parameter is not supported.")
+        if self._stype != "default" and self._trainer and trainer and self._trainer is not trainer:
+            raise RuntimeError(
+                f"Failed to set the trainer for Parameter '{self.name}' "
+                "because it was already set. More than one trainers for a "
+                f"{self._stype} Parameter is not supported."
+            )
         self._trainer = trainer
 
     def var(self):
@@ -552,14 +612,44 @@ class Parameter:
         if self._var is None:
             from .. import symbol
 
-            self._var = symbol.var(self.name, shape=self.shape, dtype=self.dtype,
-                                   lr_mult=self.lr_mult, wd_mult=self.wd_mult, init=self.init,
-                                   stype=self._stype)
+            self._var = symbol.var(
+                self.name,
+                shape=self.shape,
+                dtype=self.dtype,
+                lr_mult=self.lr_mult,
+                wd_mult=self.wd_mult,
+                init=self.init,
+                stype=self._stype,
+            )
         if _np_mode():  # a _Symbol in NumPy mode (the same graph node, a new view of it)
             from ..symbol.numpy import _Symbol
 
             return _Symbol._from_entries(self._var._outputs)
         return self._var
+
+
+def _write_current_value(arr, data) -> None:
+    """``arr[:] = data`` as MXNet does it for ``set_data``: a later backward through a graph
+    that read the parameter sees the new value (MXNet reads the array's current memory;
+    e.g. spectral normalisation updates its ``u`` under ``autograd.pause()`` between the
+    forward and the backward). The write goes around torch's saved-tensor version check."""
+    from ..ndarray import NDArray
+
+    t = getattr(arr, "_t", None) if getattr(arr, "stype", "default") == "default" else None
+    if t is None or autograd.is_recording():
+        arr[:] = data
+        return
+    import torch
+
+    from .._executor import _fuse
+
+    src = data._t if isinstance(data, NDArray) else torch.as_tensor(np.asarray(data))
+    src = src.detach().to(device=t.device, dtype=t.dtype)
+    if tuple(src.shape) != tuple(t.shape):
+        arr[:] = data  # shape errors and broadcasting as an ordinary assignment
+        return
+    t.data.copy_(src)
+    _fuse.WRITES[0] += 1  # cached fused weights must see the new value
 
 
 from ._constant import Constant  # noqa: E402  (public path: gluon.parameter)
