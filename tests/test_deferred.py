@@ -71,7 +71,7 @@ def test_waitall_raises_first_then_clears():
         lambda a: a.wait_to_read(),
         lambda a: a[0, 0].asscalar(),
         lambda a: repr(a),
-        lambda a: float(a[0, 0]),
+        lambda a: a[0, 0].asnumpy(),
         lambda a: pickle.dumps(a),
         lambda a: a.to_dlpack_for_read(),
     ],

@@ -178,6 +178,7 @@ def make_nd_function(op: OpDef, public: str, module: str) -> Callable:
     variadic = op.variadic
     parse = op.parse_attrs
     NDArray_ = _NDArray
+    np_op = public.startswith("_np")  # NumPy-interface operators take mx.np arrays
 
     if variadic:
         def fn(*args, out=None, name=None, **kwargs):
@@ -185,7 +186,7 @@ def make_nd_function(op: OpDef, public: str, module: str) -> Callable:
                 if not isinstance(a, NDArray_):
                     raise AssertionError(
                         f"Positional arguments must have NDArray type, but got {a}")
-                if a.__class__ is not NDArray_ and not a._LEGACY:
+                if a.__class__ is not NDArray_ and not a._LEGACY and not np_op:
                     raise TypeError(legacy_only_message(public))
             if kwargs:
                 kwargs = {k: v for k, v in kwargs.items() if v is not _Null}
@@ -212,7 +213,7 @@ def make_nd_function(op: OpDef, public: str, module: str) -> Callable:
                 if not isinstance(x, NDArray_):
                     raise AssertionError(
                         f"Argument {slots[i]} must have NDArray type, but got {x}")
-                if x.__class__ is not NDArray_ and not x._LEGACY:
+                if x.__class__ is not NDArray_ and not x._LEGACY and not np_op:
                     raise TypeError(legacy_only_message(public))
                 inputs.append(x)
             return invoke(op, parse(kwargs), inputs, out)

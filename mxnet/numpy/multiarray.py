@@ -112,6 +112,7 @@ class ndarray(NpOperatorsMixin, NDArray):  # noqa: N801  (MXNet's class name)
 
     __slots__ = ()
     _ARITH = NP_TABLE
+    _LEGACY = False
 
     def _arith_call(self, opname, inputs, attrs, out=None):
         return np_call(opname, inputs, attrs, out)

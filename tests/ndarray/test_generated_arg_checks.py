@@ -34,3 +34,29 @@ def test_symbol_variadic_rejects_a_list():
     with pytest.raises(AssertionError, match='^Positional arguments must be Symbol instances'):
         mx.sym.concat([a, b])
     assert mx.sym.concat(a, b, dim=1).list_arguments() == ['a', 'b']
+
+
+def test_classic_operators_refuse_np_arrays():
+    """MXNet 1.9.1: a legacy mx.nd operator given an mx.np array raises TypeError."""
+    with pytest.raises(TypeError, match="legacy operator which can only accept legacy"):
+        mx.nd.exp(mx.np.array([1.0, 2.0]))
+    with pytest.raises(TypeError, match="Operator `concat`"):
+        mx.nd.concat(mx.np.array([1.0]), mx.nd.array([1.0]), dim=0)
+    with pytest.raises(TypeError, match="FullyConnected"):
+        mx.nd.FullyConnected(mx.nd.ones((2, 3)), mx.np.ones((4, 3)), num_hidden=4,
+                             no_bias=True)
+    # the legacy array of the same data is accepted
+    assert mx.nd.exp(mx.np.array([0.0]).as_nd_ndarray()).asscalar() == 1.0
+
+
+def test_ndarray_has_no_scalar_conversions():
+    """MXNet 1.9.1's NDArray has no __float__/__int__/__index__ (mx.np.ndarray does)."""
+    a = mx.nd.array([1.5])
+    with pytest.raises(TypeError):
+        float(a)
+    with pytest.raises(TypeError):
+        int(a)
+    with pytest.raises(TypeError):
+        [1, 2, 3][mx.nd.array([1], dtype="int32")]
+    assert a.asscalar() == 1.5 and bool(a)
+    assert float(mx.np.array([1.5])) == 1.5 and int(mx.np.array([2.5])) == 2
