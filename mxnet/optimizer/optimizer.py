@@ -351,3 +351,18 @@ def get_updater(optimizer):
 # Concrete optimizers live in submodules; they are re-exported here, where pickles find them.
 from ._adaptive import FTML, LAMB, AdaDelta, AdaGrad, Adam, Adamax, Ftrl, Nadam, RMSProp, Test  # noqa: E402
 from ._sgd import DCASGD, LARS, LBSGD, NAG, SGD, SGLD, Signum, ccSGD  # noqa: E402
+
+
+def _mxnet_registry_order() -> None:
+    """List the registry in MXNet 1.9.1's order (the order its module defines them)."""
+    order = ("sgd", "signum", "ftml", "lars", "lbsgd", "lamb", "dcasgd", "nag", "sgld",
+             "ccsgd", "adam", "adagrad", "rmsprop", "adadelta", "ftrl", "adamax", "nadam",
+             "test")
+    reg = Optimizer.opt_registry
+    items = dict(reg)
+    reg.clear()
+    reg.update({k: items.pop(k) for k in order if k in items})
+    reg.update(items)
+
+
+_mxnet_registry_order()

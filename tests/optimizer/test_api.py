@@ -122,3 +122,13 @@ def test_updater_sync_and_bytes_keys():
     assert upd.states["k"].context == mx.cpu(1)
     with pytest.raises(NotImplementedError):
         opt.Optimizer().update(0, w, w, None)
+
+
+def test_registry_lists_optimizers_in_mxnet_order():
+    import mxnet as mx
+
+    names = list(mx.optimizer.Optimizer.opt_registry)
+    assert names[:18] == ["sgd", "signum", "ftml", "lars", "lbsgd", "lamb", "dcasgd", "nag",
+                          "sgld", "ccsgd", "adam", "adagrad", "rmsprop", "adadelta", "ftrl",
+                          "adamax", "nadam", "test"]
+    assert "groupadagrad" in names[18:]
