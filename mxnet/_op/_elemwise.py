@@ -12,6 +12,7 @@ from .._dtype import to_torch
 from ..base import MXNetError
 from ._params import Param
 from ._registry import OpDef, register
+from ._shape_rules import broadcast_out, elemwise_out, same_out
 from ._unary_grad import _GammaFn, _OnesGrad, _Pointwise, acosh_mx, asinh_mx
 
 
@@ -109,7 +110,7 @@ def _unary(fn):
 
 for _name, (_fn, _fluent, _aliases, _doc) in _UNARY.items():
     register(OpDef(_name, _unary(_fn), fluent=_fluent, aliases=_aliases, doc=_doc,
-                   infer_shape=_same_shape))
+                   infer_shape=_same_shape, infer_out=same_out))
 
 
 def _clip(a, x):
@@ -265,10 +266,12 @@ for _suffix, (_fn, _doc) in _BINARY.items():
     _bal = ("broadcast_plus",) if _suffix == "add" else (
         ("broadcast_minus",) if _suffix == "sub" else ())
     register(OpDef(_bname, _broadcast_kernel(_bname, _fn), inputs=("lhs", "rhs"),
-                   aliases=_bal, doc=f"{_doc}, element-wise with broadcasting."))
+                   aliases=_bal, infer_out=broadcast_out(_bname),
+                   doc=f"{_doc}, element-wise with broadcasting."))
     _ename, _eal = _ELEMWISE_NAMES[_suffix]
     register(OpDef(_ename, _elemwise_kernel(_ename, _fn), inputs=("lhs", "rhs"), aliases=_eal,
-                   infer_shape=_same_shape, doc=f"{_doc}, element-wise (same shapes)."))
+                   infer_shape=_same_shape, infer_out=elemwise_out(_ename),
+                   doc=f"{_doc}, element-wise (same shapes)."))
 
 # ---------------------------------------------------------------------------------------
 # scalar forms: an integer array keeps its dtype and truncates the scalar (is_int, the
@@ -338,7 +341,8 @@ for _k in ("logical_and", "logical_or", "logical_xor"):
 
 for _name, (_suffix, _rev, _alias) in _SCALAR.items():
     register(OpDef(_name, _scalar_kernel(_SCALAR_FN[_suffix], _rev), params=_SCALAR_PARAMS,
-                   aliases=(_alias,), infer_shape=_same_shape, infer_type=_scalar_type,
+                   aliases=(_alias,), infer_shape=_same_shape, infer_out=same_out,
+                   infer_type=_scalar_type,
                    doc=f"{_BINARY[_suffix][1]} with a scalar."))
 
 

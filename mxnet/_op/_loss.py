@@ -140,7 +140,7 @@ register(OpDef(
                   doc="Normalizes the gradient."),
             Param("out_grad", "bool", False, doc="Multiplies gradient with output gradient."),
             Param("smooth_alpha", "float", 0.0, doc="Label smoothing constant.")],
-    infer_shape=_softmax_output_shape,
+    infer_shape=_softmax_output_shape, infer_out=lambda a, s: [tuple(s[0])],
     doc="Softmax forward; backward gives the cross-entropy gradient (softmax - onehot(label)) "
         "scaled by grad_scale and the normalization.\n\n"
         "Example: ``mx.nd.SoftmaxOutput(x, label)``"))

@@ -13,6 +13,7 @@ import torch.nn.functional as F
 from ..base import MXNetError
 from ._params import Param
 from ._registry import OpDef, register
+from ._shape_rules import same_out
 from ._state import state
 
 __all__: list[str] = []
@@ -112,7 +113,7 @@ register(OpDef(
     "Activation", lambda a, x: _ACT[a["act_type"]](x), aliases=("_npx_activation",),
     params=[Param("act_type", "enum", choices=list(_ACT),
                   doc="Activation function to be applied.")],
-    infer_shape=_same,
+    infer_shape=_same, infer_out=same_out,
     doc="Element-wise activation function (relu, sigmoid, tanh, softrelu, softsign).\n\n"
         "Example: ``mx.nd.Activation(x, act_type='relu')``"))
 
@@ -188,6 +189,7 @@ register(OpDef(
             Param("lower_bound", "float", 0.125, doc="Lower bound of random slope (rrelu)."),
             Param("upper_bound", "float", 0.334, doc="Upper bound of random slope (rrelu).")],
     infer_shape=_leaky_shape,
+    infer_out=lambda a, s: [tuple(s[0])] * (2 if a["act_type"] == "rrelu" else 1),
     doc="Leaky ReLU family: leaky, prelu (learned gamma), elu, selu, gelu, rrelu.\n\n"
         "Example: ``mx.nd.LeakyReLU(x, act_type='leaky', slope=0.1)``"))
 

@@ -151,9 +151,25 @@ _REDUCTIONS = {
             "Minimum of array elements over given axes."),
 }
 
+def _reduce_out(name: str):
+    """The output shape of a reduction, without tracing (see ``_shape_rules``)."""
+
+    def rule(attrs: dict, shapes: list) -> list:
+        s = tuple(shapes[0])
+        axes = _reduce_axes(name, attrs, len(s))
+        if not axes:
+            return [s]
+        if attrs["keepdims"]:
+            return [tuple(1 if i in axes else d for i, d in enumerate(s))]
+        return [tuple(d for i, d in enumerate(s) if i not in axes) or (1,)]
+
+    return rule
+
+
 for _name, (_kernel, _aliases, _doc) in _REDUCTIONS.items():
     register(OpDef(_name, _reducer(_name, _kernel), aliases=_aliases,
-                   params=[_AXIS, _KEEPDIMS, _EXCLUDE], fluent=True, doc=_doc))
+                   params=[_AXIS, _KEEPDIMS, _EXCLUDE], fluent=True, doc=_doc,
+                   infer_out=_reduce_out(_name)))
 
 
 # ---------------------------------------------------------------------------------------

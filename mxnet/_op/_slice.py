@@ -9,7 +9,7 @@ import torch
 import torch.nn.functional as F
 
 from ._params import Param
-from ._registry import OpDef, register
+from ._registry import OpDef, get_op, register
 from ._shape import fmt_shape, fresh, norm_axis, op_error
 
 __all__ = ["slice_spec", "split_v2_indices"]
@@ -46,9 +46,22 @@ def _concat(a: dict, *xs: torch.Tensor) -> torch.Tensor:
     return torch.cat(xs, dim)
 
 
+def _concat_out(a: dict, shapes: list) -> list:
+    """Concat's output shape without tracing (see ``_shape_rules``)."""
+    first = tuple(shapes[0])
+    nd = len(first)
+    dim = a["dim"] + nd if a["dim"] < 0 else a["dim"]
+    if nd and 0 <= dim < nd and all(
+            len(s) == nd and all(x == y for k, (x, y) in enumerate(zip(s, first)) if k != dim)
+            for s in shapes):
+        return [first[:dim] + (sum(s[dim] for s in shapes),) + first[dim + 1:]]
+    return get_op("Concat").trace_shapes(a, shapes)  # mismatch: the kernel reports it
+
+
 register(OpDef("Concat", _concat, aliases=("concat",), variadic="num_args",
                params=[Param("num_args", "int", doc="Number of inputs to be concated."),
                        Param("dim", "int", 1, doc="the dimension to be concated.")],
+               infer_out=_concat_out,
                doc="Join input arrays along an existing axis."))
 
 

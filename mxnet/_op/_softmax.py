@@ -98,10 +98,10 @@ register(OpDef("softmax", _softmax, inputs=("data", "length"), fluent=True,
                infer_out=lambda a, s: [s[0]],
                doc="Softmax along an axis: exp(x / T) normalised to sum to one."))
 register(OpDef("log_softmax", _log_softmax, fluent=True, params=_common_params(),
-               infer_type=_softmax_type,
+               infer_type=_softmax_type, infer_out=lambda a, s: [s[0]],
                doc="Log of the softmax along an axis."))
 register(OpDef("softmin", _softmin, fluent=True, params=_common_params(),
-               infer_type=_softmax_type,
+               infer_type=_softmax_type, infer_out=lambda a, s: [s[0]],
                doc="Softmin along an axis: softmax of -x / T."))
 
 

@@ -257,7 +257,7 @@ def _same_shape_op(n: Node) -> bool:
         hit = True
         for probe in ((2, 3), (5,)):
             try:
-                outs = op.trace_shapes(n.parsed, [probe] * len(n.inputs))
+                outs = op.infer_shape(n.parsed, [probe] * len(n.inputs))[1]
             except Exception:
                 hit = False
                 break
@@ -266,7 +266,7 @@ def _same_shape_op(n: Node) -> bool:
                 break
         if hit and len(n.inputs) > 1:  # broadcasting ops accept unequal shapes: not same-shape
             try:
-                op.trace_shapes(n.parsed, [(2, 3)] + [(1, 3)] * (len(n.inputs) - 1))
+                op.infer_shape(n.parsed, [(2, 3)] + [(1, 3)] * (len(n.inputs) - 1))
                 hit = False
             except Exception:
                 pass

@@ -1,0 +1,44 @@
+"""Plain-Python output-shape rules agree with tracing the kernels (``_op/_shape_rules``)."""
+
+import pytest
+
+import mxnet as mx
+from mxnet._op import get_op
+from mxnet.base import MXNetError
+
+CASES = [
+    ("relu", [(2, 3, 4)], {}),
+    ("broadcast_add", [(2, 1, 4), (3, 1)], {}),
+    ("broadcast_mul", [(4,), (2, 3, 4)], {}),
+    ("elemwise_add", [(2, 3), (2, 3)], {}),
+    ("_plus_scalar", [(2, 3)], {"scalar": 1.0}),
+    ("Activation", [(2, 3)], {"act_type": "tanh"}),
+    ("LeakyReLU", [(2, 3)], {"act_type": "rrelu"}),
+    ("sum", [(2, 3, 4)], {"axis": (1,), "keepdims": True}),
+    ("mean", [(2, 3, 4)], {"axis": (0, 2)}),
+    ("max", [(2, 3, 4)], {}),
+    ("prod", [(2, 3, 4)], {"axis": (1,), "exclude": True}),
+    ("Concat", [(2, 3, 4), (2, 5, 4)], {"num_args": 2, "dim": -2}),
+    ("log_softmax", [(2, 3)], {}),
+    ("SoftmaxOutput", [(2, 3), (2,)], {}),
+]
+
+
+@pytest.mark.parametrize("name,shapes,attrs", CASES)
+def test_rule_matches_kernel(name, shapes, attrs):
+    op = get_op(name)
+    a = op.parse_attrs(attrs)
+    assert op.infer_out_fn is not None
+    assert [tuple(s) for s in op.infer_out_fn(a, shapes)] == op.trace_shapes(a, shapes)
+
+
+def test_incompatible_shapes_keep_the_kernel_error():
+    for name, shapes in [("broadcast_add", [(2, 3), (4, 3)]), ("elemwise_add", [(2, 3), (3, 2)]),
+                         ("Concat", [(2, 3), (3, 3)])]:
+        op = get_op(name)
+        a = op.parse_attrs({"num_args": 2, "dim": 1} if name == "Concat" else {})
+        with pytest.raises(MXNetError):
+            op.infer_out_fn(a, shapes)
+    x = mx.sym.var("x")
+    with pytest.raises(MXNetError):
+        mx.sym.broadcast_add(x, mx.sym.var("y")).infer_shape(x=(2, 3), y=(4, 3))
