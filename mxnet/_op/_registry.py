@@ -190,6 +190,24 @@ class OpDef:
         return in_shapes, self.trace_shapes(attrs, in_shapes)
 
     def trace_shapes(self, attrs: dict, in_shapes, in_dtypes=None) -> list[Shape]:
+        """Output shapes from running ``compute`` on meta tensors (cached: meta kernels run
+        torch's Python reference implementations, ~1 ms per operator)."""
+        try:
+            key = (id(self), _freeze(attrs), tuple(tuple(s) for s in in_shapes),
+                   tuple(in_dtypes) if in_dtypes else None, _np_flags())
+            hit = _TRACE_CACHE.get(key)
+        except TypeError:  # an unhashable attribute: no caching
+            key = hit = None
+        if hit is not None:
+            return list(hit)
+        out = self._trace(attrs, in_shapes, in_dtypes)
+        if key is not None:
+            if len(_TRACE_CACHE) > 4096:
+                _TRACE_CACHE.clear()
+            _TRACE_CACHE[key] = tuple(out)
+        return out
+
+    def _trace(self, attrs: dict, in_shapes, in_dtypes=None) -> list[Shape]:
         from .._dtype import to_torch
 
         dts = in_dtypes or ["float32"] * len(in_shapes)
@@ -208,6 +226,30 @@ class OpDef:
 
     def __repr__(self) -> str:
         return f"<OpDef {self.name}>"
+
+
+_TRACE_CACHE: dict = {}
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _freeze(v):
+    """A hashable form of a parsed attribute value; TypeError for anything but plain values
+    (objects such as subgraphs are keyed by identity, which a collected one can reuse)."""
+    if isinstance(v, dict):
+        return tuple(sorted((k, _freeze(x)) for k, x in v.items()))
+    if isinstance(v, (list, tuple)):
+        return tuple(_freeze(x) for x in v)
+    if isinstance(v, _PLAIN):
+        return v
+    raise TypeError(f"unhashable attribute {type(v).__name__}")
+
+
+def _np_flags() -> tuple:
+    from ..util import is_np_array, is_np_shape
+
+    return is_np_shape(), is_np_array()
 
 
 def register(op: OpDef) -> OpDef:

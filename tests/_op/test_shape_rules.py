@@ -42,3 +42,19 @@ def test_incompatible_shapes_keep_the_kernel_error():
     x = mx.sym.var("x")
     with pytest.raises(MXNetError):
         mx.sym.broadcast_add(x, mx.sym.var("y")).infer_shape(x=(2, 3), y=(4, 3))
+
+
+def test_traced_shapes_are_cached_per_attrs_and_shapes():
+    from mxnet._op import _registry
+
+    op = get_op("SpatialTransformer")
+    a = op.parse_attrs({"target_shape": (3, 4), "transform_type": "affine",
+                        "sampler_type": "bilinear"})
+    first = op.trace_shapes(a, [(2, 3, 5, 5), (2, 6)])
+    assert first == [(2, 3, 3, 4)] and len(_registry._TRACE_CACHE) > 0
+    assert op.trace_shapes(a, [(2, 3, 5, 5), (2, 6)]) == first
+    b = op.parse_attrs({"target_shape": (2, 2), "transform_type": "affine",
+                        "sampler_type": "bilinear"})
+    assert op.trace_shapes(b, [(2, 3, 5, 5), (2, 6)]) == [(2, 3, 2, 2)]
+    with pytest.raises(TypeError):
+        _registry._freeze(object())
