@@ -75,10 +75,35 @@ class CallRecord:
     """Provenance of one recorded hybridized call, expanded by ``autograd.get_symbol``
     into the graph's operators (inlined, whatever ``inline_limit`` says)."""
 
-    __slots__ = ("sym", "names", "ins", "_nodes")
+    __slots__ = ("sym", "names", "ins", "_nodes", "inline", "_node")
 
-    def __init__(self, sym, names: list, ins: tuple):
+    def __init__(self, sym, names: list, ins: tuple, inline: bool = True):
         self.sym, self.names, self.ins, self._nodes = sym, names, ins, None
+        self.inline = inline  # False: get_symbol shows one ``_CachedOp`` node (MXNet's
+        self._node = None  # CachedOp records itself when its graph exceeds inline_limit)
+
+    def cached_op_node(self, inputs: list):
+        """The single ``_CachedOp`` node standing for this call (made once)."""
+        if self._node is None:
+            from ._op._registry import OpDef
+            from .base import MXNetError
+            from .symbol._node import Node
+
+            def compute(attrs, *ts):
+                raise MXNetError("_CachedOp: a hybridized call shown by autograd.get_symbol "
+                                 "cannot be run; hybridize with a larger inline_limit")
+
+            nout = len(self.sym._outputs)
+            names = tuple(f"arg{i}" for i in range(len(inputs)))
+            op = OpDef("_CachedOp", compute, inputs=names,
+                       outputs=("output",) if nout == 1 else
+                       tuple(f"output{i}" for i in range(nout)))
+            from .name import _current_manager
+
+            node = Node(op, _current_manager().get(None, "_cachedop"), {})
+            node.set_inputs([(s._outputs[0][0], s._outputs[0][1]) for s in inputs])
+            self._node = node
+        return self._node
 
     def output(self, idx: int):
         """The ``(op, attrs, inputs, index)`` record of graph output ``idx``."""

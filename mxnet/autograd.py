@@ -388,7 +388,7 @@ def get_symbol(x):
     >>> mx.autograd.get_symbol(y).list_arguments()
     ['var0']
     """
-    from .symbol import var
+    from .symbol import Symbol, var
     from .symbol._namespace import function_for
 
     memo: dict = {}
@@ -396,7 +396,11 @@ def get_symbol(x):
 
     def build(rec):
         if rec.__class__ is tuple and rec and rec[0].__class__ is _graph_grads.CallRecord:
-            rec = rec[0].output(rec[1])  # an output of a hybridized call: its graph inlined
+            call = rec[0]
+            if not call.inline:  # one _CachedOp node, as MXNet beyond inline_limit
+                node = call.cached_op_node([build(r) for r in call.ins])
+                return Symbol._from_entries([(node, rec[1])])
+            rec = call.output(rec[1])  # an output of a hybridized call: its graph inlined
         if not isinstance(rec, tuple) or not rec[2]:  # a Leaf (an input array), or made
             # by an operator without inputs (zeros, random...): MXNet shows a variable
             hit = memo.get(id(rec))

@@ -500,9 +500,18 @@ class HybridBlock(Block):
         from ..ndarray._invoke import _prov_inputs
 
         arrays = in_arrays + [p.data(ctx) for p in aux_params]
-        call = _graph_grads.CallRecord(self._cached_graph[1],
-                                       [*prog.arg_names, *prog.aux_names],
-                                       _prov_inputs(arrays))
+        sym = self._cached_graph[1]
+        hit = self.__dict__.get("_inline_memo")
+        if hit is None or hit[0] is not sym or hit[1] is not self._flags:
+            flags = dict(self._flags)
+            # MXNet's CachedOp records its graph inlined only up to inline_limit operators,
+            # and never with static_alloc
+            inline = (not flags.get("static_alloc", False)
+                      and _num_ops(sym) <= int(flags.get("inline_limit", 2)))
+            hit = self.__dict__["_inline_memo"] = (sym, self._flags, inline)
+        inline = hit[2]
+        call = _graph_grads.CallRecord(sym, [*prog.arg_names, *prog.aux_names],
+                                       _prov_inputs(arrays), inline)
         box = _deferred.first_box(flat) if _deferred.PENDING[0] else None
         for i, o in enumerate(res):
             o._prov = (call, i)
@@ -602,3 +611,10 @@ class HybridBlock(Block):
 
 
 HybridBlock.__module__ = "mxnet.gluon.block"
+
+
+def _num_ops(sym) -> int:
+    """The number of operator nodes in ``sym``'s graph (counted once per graph)."""
+    from ..symbol._node import topo_order
+
+    return sum(1 for node in topo_order([e[0] for e in sym._outputs]) if node.op is not None)

@@ -16,7 +16,7 @@ def test_get_symbol_through_a_hybridized_block():
         for _ in range(3):
             net.add(nn.Dense(10))
     net.initialize()
-    net.hybridize()
+    net.hybridize(inline_limit=3)  # 3 operators: inlined
     x = mx.nd.ones((1, 10))
     with mx.autograd.record():
         y = net(x) * 2
@@ -37,3 +37,25 @@ def test_inputs_made_by_operators_without_inputs_are_variables():
     with mx.autograd.record():
         y = x * mx.nd.zeros((2,)) + x
     assert _ops(mx.autograd.get_symbol(y)) == ["null", "null", "broadcast_mul", "broadcast_add"]
+
+
+def test_calls_above_inline_limit_show_one_cached_op_node():
+    """MXNet's test_gluon.test_inline: above ``inline_limit`` operators (default 2), or with
+    static_alloc, the call is one ``_CachedOp`` node over the data and the parameters."""
+    net = nn.HybridSequential()
+    with net.name_scope():
+        for _ in range(3):
+            net.add(nn.Dense(10))
+    net.initialize()
+    lens = {}
+    for kwargs in ({"inline_limit": 3}, {"inline_limit": 0}, {}, {"static_alloc": True}):
+        net.hybridize(**kwargs)
+        with mx.autograd.record():
+            y = net(mx.nd.zeros((1, 10)))
+        sym = mx.autograd.get_symbol(y)
+        lens[str(kwargs)] = len(json.loads(sym.tojson())["nodes"])
+        if kwargs != {"inline_limit": 3}:
+            assert _ops(sym) == ["null"] * 7 + ["_CachedOp"]
+            assert len(sym.list_arguments()) == 7
+        y.backward()
+    assert lens["{'inline_limit': 3}"] == lens["{'inline_limit': 0}"] + 2 == 10
