@@ -82,4 +82,6 @@ from . import library
 from . import rtc
 from . import onnx
 from . import rnn
+from . import numpy_op_signature  # noqa: E402,F401  (MXNet signatures of mx.np built-ins)
+from . import numpy_op_fallback  # noqa: E402,F401  (resize/unravel_index fallback Custom ops)
 

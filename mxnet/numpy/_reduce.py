@@ -49,7 +49,7 @@ def _dt(dtype):
     return None if dtype is None else dtype_name(dtype)
 
 
-def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):  # noqa: A001
+def sum(a, axis=None, dtype=None, keepdims=False, initial=None, out=None):  # noqa: A001
     """Sum over ``axis`` (all axes by default: a 0-d array); bool sums to int64.
 
     Examples
@@ -63,7 +63,7 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):  # no
                                     "keepdims": keepdims, "initial": initial}, out)
 
 
-def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):
+def prod(a, axis=None, dtype=None, keepdims=False, initial=None, out=None):
     """Product over ``axis`` (all axes by default).
 
     Examples
@@ -122,7 +122,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
                                      "ddof": int(ddof), "keepdims": keepdims}, out)
 
 
-def max(a, axis=None, out=None, keepdims=False):  # noqa: A001
+def max(a, axis=None, keepdims=False, out=None):  # noqa: A001
     """The largest element over ``axis``.
 
     Examples
@@ -135,7 +135,7 @@ def max(a, axis=None, out=None, keepdims=False):  # noqa: A001
     return np_call("_np_max", [a], {"axis": _axis(axis), "keepdims": keepdims}, out)
 
 
-def min(a, axis=None, out=None, keepdims=False):  # noqa: A001
+def min(a, axis=None, keepdims=False, out=None):  # noqa: A001
     """The smallest element over ``axis``.
 
     Examples
@@ -177,7 +177,7 @@ def argmin(a, axis=None, out=None):
     return np_call("_npi_argmin", [a], {"axis": _axis(axis), "keepdims": False}, out)
 
 
-def all(a, axis=None, out=None, keepdims=False):  # noqa: A001
+def all(a, axis=None, keepdims=False, out=None):  # noqa: A001
     """Whether every element along ``axis`` is non-zero (bool).
 
     Examples
@@ -190,7 +190,7 @@ def all(a, axis=None, out=None, keepdims=False):  # noqa: A001
     return np_call("_np_all", [a], {"axis": _axis(axis), "keepdims": keepdims}, out)
 
 
-def any(a, axis=None, out=None, keepdims=False):  # noqa: A001
+def any(a, axis=None, keepdims=False, out=None):  # noqa: A001
     """Whether some element along ``axis`` is non-zero (bool).
 
     Examples

@@ -202,6 +202,10 @@ def unravel_index(indices, shape, order="C"):
     if order != "C":
         raise MXNetNotSupportedError("Do not support column-major (Fortran-style) order at this "
                                   "moment")
+    if hasattr(indices, "_outputs"):  # a symbol: MXNet's NumPy fallback Custom node
+        from ..numpy_op_fallback import custom_symbol
+
+        return custom_symbol("unravel_index_fallback", indices, shape=shape)
     if not isinstance(indices, NDArray):
         res = _onp.unravel_index(indices, shape)
         return tuple(int(r) if _onp.ndim(r) == 0 else r for r in res)

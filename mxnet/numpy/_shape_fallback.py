@@ -43,7 +43,25 @@ def _fallback(name: str):
     return wrapper
 
 
-resize = _fallback("resize")
+_resize = _fallback("resize")
+
+
+def resize(a, new_shape):
+    """``a`` repeated or cut to ``new_shape`` (NumPy's ``resize``; a ``resize_fallback``
+    Custom node for symbols, as MXNet 1.9.1).
+
+    Examples
+    --------
+    >>> from mxnet import np
+    >>> np.resize(np.array([1., 2., 3.]), (2, 2))
+    array([[1., 2.],
+           [3., 1.]])
+    """
+    if hasattr(a, "_outputs"):
+        from ..numpy_op_fallback import custom_symbol
+
+        return custom_symbol("resize_fallback", a, new_shape=new_shape)
+    return _resize(a, new_shape)
 take_along_axis = _fallback("take_along_axis")
 tril_indices_from = _fallback("tril_indices_from")
 triu_indices_from = _fallback("triu_indices_from")
