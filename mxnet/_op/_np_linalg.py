@@ -179,7 +179,15 @@ def _pinv_scalar(attrs, A):
     return _zero_grad(_pinv_core(A, float(attrs["rcond"]), attrs["hermitian"]), A)
 
 
+def _eig_input(A: torch.Tensor) -> torch.Tensor:
+    """Integer matrices are decomposed in float64, as MXNet's eig family does."""
+    if not A.is_floating_point() and not A.is_complex():
+        return A.to(torch.float64)
+    return A
+
+
 def _real_eig(op: str, A, vectors: bool):
+    A = _eig_input(A)
     _check(op, A)
     if vectors:
         w, v = torch.linalg.eig(A)
@@ -201,12 +209,16 @@ def _eigvals(attrs, A):
 
 
 def _eigh(attrs, A):
+    A = _eig_input(A)
     _check("_npi_eigh", A)
     w, v = torch.linalg.eigh(A, UPLO=attrs["UPLO"])
+    if A.shape[-1] == 0:  # empty matrices: no sign to normalise
+        return _zero_grad(w, A), _zero_grad(v, A)
     return _zero_grad(w, A), _zero_grad(v * _largest_positive(v, -2), A)
 
 
 def _eigvalsh(attrs, A):
+    A = _eig_input(A)
     _check("_npi_eigvalsh", A)
     return _zero_grad(torch.linalg.eigvalsh(A, UPLO=attrs["UPLO"]), A)
 

@@ -36,3 +36,15 @@ def test_tensorsolve_rank_rules():
     b = onp.arange(6.0)
     onp.testing.assert_allclose(np.linalg.tensorsolve(np.array(a), np.array(b)).asnumpy(),
                                 onp.linalg.tensorsolve(a, b), rtol=1e-4)
+
+
+def test_eig_family_of_integer_and_empty_matrices():
+    a = np.array([[2, 0], [0, 3]], dtype="int32")
+    assert np.linalg.eigvals(a).dtype == onp.float64
+    w, v = np.linalg.eig(a)
+    assert w.dtype == onp.float64 and sorted(w.asnumpy().tolist()) == [2.0, 3.0]
+    assert np.linalg.eigvalsh(a).asnumpy().tolist() == [2.0, 3.0]
+    w, v = np.linalg.eigh(a)
+    assert w.dtype == onp.float64 and v.dtype == onp.float64
+    w, v = np.linalg.eigh(np.ones((0, 0)))
+    assert w.shape == (0,) and v.shape == (0, 0)
