@@ -366,10 +366,15 @@ def _ravel(a: dict, data: torch.Tensor) -> torch.Tensor:
 def _unravel(a: dict, data: torch.Tensor) -> torch.Tensor:
     shape = a["shape"]
     idx = data.detach().to(torch.int64).reshape(-1)
-    rows = []
-    for k, (d, s) in enumerate(zip(shape, _strides(shape))):
-        q = torch.div(idx, s, rounding_mode="floor")
-        rows.append(q if (k == 0 and d < 0) else q % d)  # a leading -1: unbounded
+    rows: list = [None] * len(shape)
+    for k in reversed(range(len(shape))):  # MXNet's kernel: C division from the last axis
+        d = shape[k]
+        if k == 0 and d < 0:  # a leading -1: unbounded
+            rows[0] = idx
+            break
+        q = torch.div(idx, d, rounding_mode="trunc")
+        rows[k] = idx - q * d
+        idx = q
     return torch.stack(rows, 0).reshape((len(shape),) + tuple(data.shape)).to(data.dtype)
 
 

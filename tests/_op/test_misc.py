@@ -294,3 +294,11 @@ def test_correlation_subtract_gradient_on_ties():
     np.testing.assert_array_equal(out.asnumpy().ravel(), [0, 2, 0, 1])
     np.testing.assert_array_equal(x.grad.asnumpy().ravel(), [1, 1, 1, -1])
     np.testing.assert_array_equal(y.grad.asnumpy().ravel(), [-1, -1, -1, 1])
+
+
+def test_unravel_index_negative_index_uses_c_division():
+    # MXNet 1.9.1's kernel divides from the last axis with C semantics (truncation)
+    out = mx.nd.unravel_index(mx.nd.array([-1, 7, 5]), shape=(2, 4)).asnumpy()
+    assert out.tolist() == [[0, 1, 1], [-1, 3, 1]]
+    out = mx.nd.unravel_index(mx.nd.array([5, 23]), shape=(-1, 3, 4)).asnumpy()
+    assert out.tolist() == [[0, 1], [1, 2], [1, 3]]
