@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 import warnings
+from collections import defaultdict
 
 from .name import _ClassProperty, _Meta
 
@@ -29,6 +30,8 @@ class AttrScope(metaclass=_Meta):
     """
 
     _current = threading.local()
+    # Subgraph name -> how many control-flow subgraphs took it (MXNet's unique naming).
+    _subgraph_names: defaultdict = defaultdict(int)
 
     def __init__(self, **kwargs):
         self._old_scope = None
@@ -60,8 +63,12 @@ class AttrScope(metaclass=_Meta):
         AttrScope._current.value = self._old_scope
 
     def _get_current(cls):
-        warnings.warn("AttrScope.current has been deprecated. It is advised to use the "
-                      "`with` statement with AttrScope.", DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            "AttrScope.current has been deprecated. It is advised to use the "
+            "`with` statement with AttrScope.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return _current_scope()
 
     def _set_current(cls, val):

@@ -1,5 +1,6 @@
 """mx.nd.contrib / mx.sym.contrib foreach, while_loop, cond (values checked with MXNet 1.9.1)."""
 
+import json
 import os
 
 import numpy as np
@@ -13,14 +14,17 @@ GOLDEN = os.path.join(os.path.dirname(__file__), "compat", "golden", "control_fl
 
 
 def test_foreach_single_and_list():
-    outs, last = nd.contrib.foreach(lambda d, s: (d + s, d + s), nd.arange(6).reshape((3, 2)),
-                                    nd.zeros((2,)))
+    outs, last = nd.contrib.foreach(
+        lambda d, s: (d + s, d + s), nd.arange(6).reshape((3, 2)), nd.zeros((2,))
+    )
     assert outs.shape == (3, 2)
     np.testing.assert_allclose(outs.asnumpy(), [[0, 1], [2, 4], [6, 9]])
     np.testing.assert_allclose(last.asnumpy(), [6, 9])
-    outs, st = nd.contrib.foreach(lambda d, s: ([d[0] + s[0], d[1]], [d[0] + s[0]]),
-                                  [nd.arange(6).reshape((3, 2)), nd.ones((3, 1))],
-                                  [nd.zeros((2,))])
+    outs, st = nd.contrib.foreach(
+        lambda d, s: ([d[0] + s[0], d[1]], [d[0] + s[0]]),
+        [nd.arange(6).reshape((3, 2)), nd.ones((3, 1))],
+        [nd.zeros((2,))],
+    )
     assert isinstance(outs, list) and isinstance(st, list) and len(outs) == 2
     assert outs[1].shape == (3, 1)
     np.testing.assert_allclose(st[0].asnumpy(), [6, 9])
@@ -36,21 +40,27 @@ def test_foreach_autograd():
 
 
 def test_while_loop_padding_and_forms():
-    outs, vars_ = nd.contrib.while_loop(lambda i, s: i < 3,
-                                        lambda i, s: ([i * 2, s], [i + 1, s + i]),
-                                        [nd.array([0]), nd.array([1])], max_iterations=5)
+    outs, vars_ = nd.contrib.while_loop(
+        lambda i, s: i < 3,
+        lambda i, s: ([i * 2, s], [i + 1, s + i]),
+        [nd.array([0]), nd.array([1])],
+        max_iterations=5,
+    )
     assert [o.shape for o in outs] == [(5, 1), (5, 1)]
     np.testing.assert_allclose(outs[0].asnumpy()[:3, 0], [0, 2, 4])
     np.testing.assert_allclose(outs[1].asnumpy()[:3, 0], [1, 1, 2])
     assert [v.asscalar() for v in vars_] == [3, 4]
-    out, i = nd.contrib.while_loop(lambda i: i < 3, lambda i: (i * 2, i + 1), nd.array([0]),
-                                   max_iterations=4)
+    out, i = nd.contrib.while_loop(
+        lambda i: i < 3, lambda i: (i * 2, i + 1), nd.array([0]), max_iterations=4
+    )
     assert isinstance(i, nd.NDArray) and i.asscalar() == 3 and out.shape == (4, 1)
-    out, i = nd.contrib.while_loop(lambda i: i < 0, lambda i: (i * 2, i + 1), nd.array([0]),
-                                   max_iterations=4)
+    out, i = nd.contrib.while_loop(
+        lambda i: i < 0, lambda i: (i * 2, i + 1), nd.array([0]), max_iterations=4
+    )
     assert out == [] and i.asscalar() == 0
-    out, v = nd.contrib.while_loop(lambda i: i < 5, lambda i: (None, i + 1), [nd.array([0])],
-                                   max_iterations=4)
+    out, v = nd.contrib.while_loop(
+        lambda i: i < 5, lambda i: (None, i + 1), [nd.array([0])], max_iterations=4
+    )
     assert out == [] and v[0].asscalar() == 4
     with pytest.raises(ValueError, match="max_iterations"):
         nd.contrib.while_loop(lambda i: i < 5, lambda i: (None, i + 1), [nd.array([0])])
@@ -66,8 +76,8 @@ def _while_sym():
     i, s, w = mx.sym.var("i"), mx.sym.var("s"), mx.sym.var("w")
     with mx.name.NameManager():
         outs, vars_ = mx.sym.contrib.while_loop(
-            lambda i, s: i < 3, lambda i, s: ([i * w, s], [i + 1, s + i]), [i, s],
-            max_iterations=5)
+            lambda i, s: i < 3, lambda i, s: ([i * w, s], [i + 1, s + i]), [i, s], max_iterations=5
+        )
     assert isinstance(outs, list) and isinstance(vars_, list)
     return mx.sym.Group(outs + vars_)
 
@@ -80,8 +90,11 @@ def test_symbolic_while_loop_matches_mxnet():
     _, outs, _ = g.infer_shape(i=(1,), s=(1,), w=(1,))
     assert outs == [(5, 1), (5, 1), (1,), (1,)]
     args = {"i": nd.array([0]), "s": nd.array([1]), "w": nd.array([2])}
-    for sym in (g, mx.sym.load_json(g.tojson()),
-                mx.sym.load(os.path.join(GOLDEN, "while-symbol.json"))):
+    for sym in (
+        g,
+        mx.sym.load_json(g.tojson()),
+        mx.sym.load(os.path.join(GOLDEN, "while-symbol.json")),
+    ):
         res = [o.asnumpy() for o in sym.bind(mx.cpu(), args).forward()]
         for k in range(2):
             np.testing.assert_allclose(res[k][:3], gold[f"out{k}"])
@@ -97,11 +110,13 @@ def test_symbolic_cond_matches_mxnet_and_gradient():
     a, b, w = mx.sym.var("a"), mx.sym.var("b"), mx.sym.var("w")
     r = mx.sym.contrib.cond(a > b, lambda: a * w, lambda: [b - a])
     assert isinstance(r, mx.sym.Symbol) and r.list_arguments() == ["a", "b", "w"]
-    for sym in (r, mx.sym.load_json(r.tojson()),
-                mx.sym.load(os.path.join(GOLDEN, "cond-symbol.json"))):
+    for sym in (
+        r,
+        mx.sym.load_json(r.tojson()),
+        mx.sym.load(os.path.join(GOLDEN, "cond-symbol.json")),
+    ):
         for av, key in ((1, "small"), (4, "big")):
-            ex = sym.bind(mx.cpu(), {"a": nd.array([av]), "b": nd.array([3]),
-                                     "w": nd.array([5])})
+            ex = sym.bind(mx.cpu(), {"a": nd.array([av]), "b": nd.array([3]), "w": nd.array([5])})
             np.testing.assert_allclose(ex.forward()[0].asnumpy(), gold[key])
     ex = r.simple_bind(mx.cpu(), a=(1,), b=(1,), w=(1,))
     ex.forward(is_train=True, a=nd.array([4]), b=nd.array([3]), w=nd.array([5]))
@@ -126,8 +141,11 @@ def test_symbolic_foreach_matches_mxnet_and_json_roundtrip():
     g = mx.sym.Group([outs] + states)
     assert g.list_arguments() == ["data", "init", "w"]
     assert '"subgraphs"' in g.tojson()
-    for sym in (g, mx.sym.load_json(g.tojson()),
-                mx.sym.load(os.path.join(GOLDEN, "foreach-symbol.json"))):
+    for sym in (
+        g,
+        mx.sym.load_json(g.tojson()),
+        mx.sym.load(os.path.join(GOLDEN, "foreach-symbol.json")),
+    ):
         res = sym.bind(mx.cpu(), _args()).forward()
         np.testing.assert_allclose(res[0].asnumpy(), gold["out0"])
         np.testing.assert_allclose(res[1].asnumpy(), gold["out1"])
@@ -169,3 +187,46 @@ def test_hybridized_foreach_matches_eager():
     fresh.hybridize()
     fresh.initialize()  # deferred init: weight shape from the loop body
     assert fresh(x, h)[0].shape == (4, 2, 3)
+
+
+def test_foreach_unused_state_or_data_is_assertion_error():
+    x, h, w = mx.sym.var("x"), mx.sym.var("h"), mx.sym.var("w")
+    with pytest.raises(AssertionError, match="state arrays have to be used"):
+        mx.sym.contrib.foreach(lambda d, s: (d, [w]), x, [h])
+    with pytest.raises(AssertionError, match="data arrays have to be used"):
+        mx.sym.contrib.foreach(lambda d, s: (s[0] + 1, [s[0]]), x, [h])
+    with pytest.raises(AssertionError, match="different format"):
+        mx.sym.contrib.foreach(lambda d, s: (d, [s[0] + 1, s[0] + 2]), x, [h])
+
+
+def test_foreach_symbolic_1d_sequence_steps_have_shape_1():
+    seq = nd.arange(3)
+    o, s = mx.sym.contrib.foreach(
+        lambda d, st: ([d * st[0]], [st[0] * 2]), mx.sym.var("a"), [mx.sym.var("b")]
+    )
+    ex = mx.sym.Group(o + s).bind(mx.cpu(), {"a": seq, "b": nd.ones((1,)) * 2})
+    out, last = ex.forward()
+    assert out.shape == (3, 1)
+    np.testing.assert_allclose(out.asnumpy().ravel(), [0, 4, 16])
+    np.testing.assert_allclose(last.asnumpy(), [16])
+
+
+def test_subgraph_names_counted_in_attrscope():
+    from collections import defaultdict
+
+    mx.AttrScope._subgraph_names = defaultdict(int)
+    a = mx.sym.var("a")
+    for _ in range(2):
+        mx.sym.contrib.cond(a > 0.5, lambda: a * 2, lambda: a * 3, name="my_cond")
+    names = mx.AttrScope._subgraph_names
+    assert dict(names) == {"my_cond_pred": 2, "my_cond_then": 2, "my_cond_else": 2}
+    out, _ = mx.sym.contrib.while_loop(
+        lambda i: i < 3, lambda i: (i, [i + 1]), [a], max_iterations=4
+    )
+    assert names["while_loop_cond"] == 1 and names["while_loop_func"] == 1
+    node = [n for n in json.loads(out.tojson())["nodes"] if n["op"] == "_while_loop"][0]
+    sub_attrs = [m.get("attrs", {}) for g in node["subgraphs"] for m in g["nodes"]]
+    assert {a.get("__subgraph_name__") for a in sub_attrs} >= {
+        "while_loop_cond0",
+        "while_loop_func0",
+    }

@@ -23,8 +23,10 @@ _CALLABLES: dict[int, tuple] = {}
 def _subgraph(attrs: dict, k: int = 0, op: str = "_foreach"):
     subs = attrs.get("__subgraphs__")
     if not subs or len(subs) <= k:
-        raise MXNetError(f"Operator {op}: the node has no subgraph (the loop body); build it "
-                         f"with mx.sym.contrib.{op[1:]}")
+        raise MXNetError(
+            f"Operator {op}: the node has no subgraph (the loop body); build it "
+            f"with mx.sym.contrib.{op[1:]}"
+        )
     return subs[k]
 
 
@@ -32,8 +34,11 @@ def _run(sub, values: list, is_train: bool | None = None) -> list:
     """Run subgraph ``sub`` on ``values`` given in ``sub.list_inputs()`` order."""
     fn, arg_names, aux_names, in_names = _callable(sub)
     vals = dict(zip(in_names, values))
-    return fn([vals[a] for a in arg_names], [vals[a] for a in aux_names],
-              state.is_train if is_train is None else is_train)
+    return fn(
+        [vals[a] for a in arg_names],
+        [vals[a] for a in aux_names],
+        state.is_train if is_train is None else is_train,
+    )
 
 
 def _callable(sub):
@@ -51,7 +56,7 @@ def _callable(sub):
 
 def _split(attrs: dict, items: list) -> tuple[list, list, list]:
     nd, ns = len(attrs["in_data_locs"]), len(attrs["in_state_locs"])
-    return list(items[:nd]), list(items[nd:nd + ns]), list(items[nd + ns:])
+    return list(items[:nd]), list(items[nd : nd + ns]), list(items[nd + ns :])
 
 
 def _foreach_compute(attrs: dict, *ts: torch.Tensor):
@@ -62,15 +67,18 @@ def _foreach_compute(attrs: dict, *ts: torch.Tensor):
     steps = data[0].shape[0]
     for d in data[1:]:
         if d.shape[0] != steps:
-            raise MXNetError(f"Operator _foreach: input sequences have different lengths "
-                             f"{[tuple(x.shape) for x in data]}")
+            raise MXNetError(
+                f"Operator _foreach: input sequences have different lengths "
+                f"{[tuple(x.shape) for x in data]}"
+            )
     n_out = attrs["num_out_data"]
     fixed = {in_names[loc]: t for loc, t in zip(attrs["remain_locs"], remain)}
     outs: list[list[torch.Tensor]] = [[] for _ in range(n_out)]
     for t in range(steps):
         vals = dict(fixed)
         for loc, d in zip(attrs["in_data_locs"], data):
-            vals[in_names[loc]] = d[t]
+            # MXNet slices a 1-D sequence into shape (1,) steps, not scalars.
+            vals[in_names[loc]] = d[t] if d.dim() > 1 else d[t : t + 1]
         for loc, s in zip(attrs["in_state_locs"], states):
             vals[in_names[loc]] = s
         res = fn([vals[a] for a in arg_names], [vals[a] for a in aux_names], state.is_train)
@@ -89,9 +97,8 @@ def _sub_shapes(attrs: dict, in_shapes: list):
     known = {}
     for loc, s in zip(attrs["in_data_locs"], data):
         if s is not None:
-            known[names[loc]] = tuple(s[1:])
-    for loc, s in zip(list(attrs["in_state_locs"]) + list(attrs["remain_locs"]),
-                      states + remain):
+            known[names[loc]] = tuple(s[1:]) or (1,)
+    for loc, s in zip(list(attrs["in_state_locs"]) + list(attrs["remain_locs"]), states + remain):
         if s is not None:
             known[names[loc]] = tuple(s)
     arg, out, aux = sub.infer_shape_partial(**known)
@@ -120,37 +127,43 @@ def _foreach_infer(attrs: dict, in_shapes: list) -> list:
 def _foreach_out(attrs: dict, in_shapes: list) -> list:
     _, _, _, outs = _sub_shapes(attrs, in_shapes)
     if outs is None or not all(_known(s) for s in outs):
-        raise MXNetError(f"Operator _foreach: cannot infer the loop body's output shapes from "
-                         f"input shapes {in_shapes}")
+        raise MXNetError(
+            f"Operator _foreach: cannot infer the loop body's output shapes from "
+            f"input shapes {in_shapes}"
+        )
     steps = in_shapes[0][0]
     n_out = attrs["num_out_data"]
     return [(steps,) + tuple(s) for s in outs[:n_out]] + [tuple(s) for s in outs[n_out:]]
 
 
-register(OpDef(
-    "_foreach", _foreach_compute,
-    params=[Param("num_args", "int", doc="Number of inputs."),
-            Param("num_outputs", "int", doc="The number of outputs of "
-                  "the subgraph."),
-            Param("num_out_data", "int", doc="The number of output data "
-                  "of the subgraph."),
-            Param("in_state_locs", "shape", doc="The locations of loop "
-                  "states among the inputs."),
-            Param("in_data_locs", "shape", doc="The locations of input "
-                  "data among the inputs."),
-            Param("remain_locs", "shape", doc="The locations of remaining "
-                  "data among the inputs.")],
-    variadic="num_args",
-    outputs=lambda a: [f"output{i}" for i in range(a["num_outputs"])],
-    infer_shape=_foreach_infer, infer_out=_foreach_out,
-    doc="Run a loop body (a subgraph) over the first axis of the input sequences."))
+register(
+    OpDef(
+        "_foreach",
+        _foreach_compute,
+        params=[
+            Param("num_args", "int", doc="Number of inputs."),
+            Param("num_outputs", "int", doc="The number of outputs of the subgraph."),
+            Param("num_out_data", "int", doc="The number of output data of the subgraph."),
+            Param("in_state_locs", "shape", doc="The locations of loop states among the inputs."),
+            Param("in_data_locs", "shape", doc="The locations of input data among the inputs."),
+            Param("remain_locs", "shape", doc="The locations of remaining data among the inputs."),
+        ],
+        variadic="num_args",
+        outputs=lambda a: [f"output{i}" for i in range(a["num_outputs"])],
+        infer_shape=_foreach_infer,
+        infer_out=_foreach_out,
+        doc="Run a loop body (a subgraph) over the first axis of the input sequences.",
+    )
+)
 
 
 # -- _while_loop ---------------------------------------------------------------------------
 def _pred(t: torch.Tensor, op: str) -> bool:
     if t.numel() != 1:
-        raise MXNetError(f"Operator {op}: the condition must be a scalar (one element), got "
-                         f"shape {tuple(t.shape)}")
+        raise MXNetError(
+            f"Operator {op}: the condition must be a scalar (one element), got "
+            f"shape {tuple(t.shape)}"
+        )
     return bool(t.reshape(()).item())
 
 
@@ -163,8 +176,9 @@ def _while_compute(attrs: dict, *ts: torch.Tensor):
     cur = list(ts)
     outs: list[list[torch.Tensor]] = [[] for _ in range(n_out)]
     steps = 0
-    while steps < max_it and _pred(_run(cond_g, [cur[p] for p in attrs["cond_input_locs"]])[0],
-                                   "_while_loop"):
+    while steps < max_it and _pred(
+        _run(cond_g, [cur[p] for p in attrs["cond_input_locs"]])[0], "_while_loop"
+    ):
         res = _run(func_g, [cur[p] for p in flocs])
         for i in range(n_out):
             outs[i].append(res[i])
@@ -185,43 +199,60 @@ def _while_compute(attrs: dict, *ts: torch.Tensor):
 
 def _locs_shapes(sub, locs, in_shapes) -> dict:
     names = sub.list_inputs()
-    return {names[k]: tuple(in_shapes[p]) for k, p in enumerate(locs)
-            if in_shapes[p] is not None}
+    return {names[k]: tuple(in_shapes[p]) for k, p in enumerate(locs) if in_shapes[p] is not None}
 
 
 def _sub_out_shapes(sub, known: dict, op: str, in_shapes) -> list:
     _, outs, _ = sub.infer_shape_partial(**known)
     if outs is None or not all(_known(s) for s in outs):
-        raise MXNetError(f"Operator {op}: cannot infer the subgraph's output shapes from input "
-                         f"shapes {in_shapes}")
+        raise MXNetError(
+            f"Operator {op}: cannot infer the subgraph's output shapes from input "
+            f"shapes {in_shapes}"
+        )
     return [tuple(s) for s in outs]
 
 
 def _while_out(attrs: dict, in_shapes: list) -> list:
     func_g = _subgraph(attrs, 1, "_while_loop")
-    outs = _sub_out_shapes(func_g, _locs_shapes(func_g, attrs["func_input_locs"], in_shapes),
-                           "_while_loop", in_shapes)
+    outs = _sub_out_shapes(
+        func_g, _locs_shapes(func_g, attrs["func_input_locs"], in_shapes), "_while_loop", in_shapes
+    )
     n_out = attrs["num_out_data"]
     return [(attrs["max_iterations"],) + s for s in outs[:n_out]] + outs[n_out:]
 
 
-register(OpDef(
-    "_while_loop", _while_compute,
-    params=[Param("num_args", "int", doc="Number of input arguments, including cond and func "
-                  "as two symbol inputs."),
+register(
+    OpDef(
+        "_while_loop",
+        _while_compute,
+        params=[
+            Param(
+                "num_args",
+                "int",
+                doc="Number of input arguments, including cond and func as two symbol inputs.",
+            ),
             Param("num_outputs", "int", doc="The number of outputs of the subgraph."),
             Param("num_out_data", "int", doc="The number of outputs from the function body."),
             Param("max_iterations", "int", doc="Maximum number of iterations."),
-            Param("cond_input_locs", "shape", doc="The locations of cond's inputs in the given "
-                  "inputs."),
-            Param("func_input_locs", "shape", doc="The locations of func's inputs in the given "
-                  "inputs."),
-            Param("func_var_locs", "shape", doc="The locations of loop_vars among func's "
-                  "inputs.")],
-    variadic="num_args",
-    outputs=lambda a: [f"output{i}" for i in range(a["num_outputs"])],
-    infer_shape=lambda a, s: s, infer_out=_while_out,
-    doc="Run a loop body (a subgraph) while a condition subgraph holds."))
+            Param(
+                "cond_input_locs",
+                "shape",
+                doc="The locations of cond's inputs in the given inputs.",
+            ),
+            Param(
+                "func_input_locs",
+                "shape",
+                doc="The locations of func's inputs in the given inputs.",
+            ),
+            Param("func_var_locs", "shape", doc="The locations of loop_vars among func's inputs."),
+        ],
+        variadic="num_args",
+        outputs=lambda a: [f"output{i}" for i in range(a["num_outputs"])],
+        infer_shape=lambda a, s: s,
+        infer_out=_while_out,
+        doc="Run a loop body (a subgraph) while a condition subgraph holds.",
+    )
+)
 
 
 # -- _cond ---------------------------------------------------------------------------------
@@ -236,22 +267,43 @@ def _cond_compute(attrs: dict, *ts: torch.Tensor):
 
 def _cond_out(attrs: dict, in_shapes: list) -> list:
     then_g = _subgraph(attrs, 1, "_cond")
-    return _sub_out_shapes(then_g, _locs_shapes(then_g, attrs["then_input_locs"], in_shapes),
-                           "_cond", in_shapes)
+    return _sub_out_shapes(
+        then_g, _locs_shapes(then_g, attrs["then_input_locs"], in_shapes), "_cond", in_shapes
+    )
 
 
-register(OpDef(
-    "_cond", _cond_compute,
-    params=[Param("num_args", "int", doc="Number of input arguments, including cond, then and "
-                  "else as three symbol inputs."),
+register(
+    OpDef(
+        "_cond",
+        _cond_compute,
+        params=[
+            Param(
+                "num_args",
+                "int",
+                doc="Number of input arguments, including cond, then and "
+                "else as three symbol inputs.",
+            ),
             Param("num_outputs", "int", doc="The number of outputs of the subgraph."),
-            Param("cond_input_locs", "shape", doc="The locations of cond's inputs in the given "
-                  "inputs."),
-            Param("then_input_locs", "shape", doc="The locations of then's inputs in the given "
-                  "inputs."),
-            Param("else_input_locs", "shape", doc="The locations of else's inputs in the given "
-                  "inputs.")],
-    variadic="num_args",
-    outputs=lambda a: [f"output{i}" for i in range(a["num_outputs"])],
-    infer_shape=lambda a, s: s, infer_out=_cond_out,
-    doc="Run the then or else subgraph depending on a condition subgraph."))
+            Param(
+                "cond_input_locs",
+                "shape",
+                doc="The locations of cond's inputs in the given inputs.",
+            ),
+            Param(
+                "then_input_locs",
+                "shape",
+                doc="The locations of then's inputs in the given inputs.",
+            ),
+            Param(
+                "else_input_locs",
+                "shape",
+                doc="The locations of else's inputs in the given inputs.",
+            ),
+        ],
+        variadic="num_args",
+        outputs=lambda a: [f"output{i}" for i in range(a["num_outputs"])],
+        infer_shape=lambda a, s: s,
+        infer_out=_cond_out,
+        doc="Run the then or else subgraph depending on a condition subgraph.",
+    )
+)

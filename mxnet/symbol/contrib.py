@@ -39,13 +39,13 @@ def foreach(body, data, init_states, name="foreach"):
     node_name = _current_manager().get(None if name == "foreach" else name, "_foreach")
     data_vars = [Variable(f"{node_name}_data{i}") for i in range(len(flat_data))]
     state_vars = [Variable(f"{node_name}_state{i}") for i in range(len(flat_init))]
-    with AttrScope(__subgraph_name__=node_name):
+    with AttrScope(__subgraph_name__=_unique_subgraph_name(name)):
         outs, states = body(_cf_regroup(data_vars, dfmt)[0], _cf_regroup(state_vars, sfmt)[0])
     flat_out, ofmt = _cf_flatten(outs, "foreach output")
-    flat_st, _ = _cf_flatten(states, "foreach states")
-    if len(flat_st) != len(flat_init):
-        raise ValueError("the number of states changed in the loop body of foreach: "
-                         f"{len(flat_init)} -> {len(flat_st)}")
+    flat_st, st_fmt = _cf_flatten(states, "foreach states")
+    # MXNet asserts (AssertionError) the state structure and the use of every input.
+    if st_fmt != sfmt:
+        raise AssertionError("The input and output loop_vars have different format")
     sub = Group(flat_out + flat_st)
     names = sub.list_inputs()
     dnames = [v.name for v in data_vars]
@@ -58,22 +58,31 @@ def foreach(body, data, init_states, name="foreach"):
             by_name[n.name] = n
     data_locs = [names.index(n) if n in names else -1 for n in dnames]
     state_locs = [names.index(n) if n in names else -1 for n in snames]
-    if -1 in data_locs or -1 in state_locs:
-        raise MXNetError(f"foreach ({node_name}): the loop body must use every input sequence "
-                         "and every state")
+    if -1 in data_locs:
+        raise AssertionError("the data arrays have to be used in the loop body")
+    if -1 in state_locs:
+        raise AssertionError("the state arrays have to be used in the loop body")
     remain_locs = [k for k, n in enumerate(names) if n not in dnames and n not in snames]
-    entries = ([s._outputs[0] for s in flat_data] + [s._outputs[0] for s in flat_init]
-               + [(by_name[names[k]], 0) for k in remain_locs])
-    attrs = {"num_args": str(len(entries) + 1), "num_outputs": str(len(sub._outputs)),
-             "num_out_data": str(len(flat_out)), "in_state_locs": str(state_locs),
-             "in_data_locs": str(data_locs), "remain_locs": str(remain_locs)}
+    entries = (
+        [s._outputs[0] for s in flat_data]
+        + [s._outputs[0] for s in flat_init]
+        + [(by_name[names[k]], 0) for k in remain_locs]
+    )
+    attrs = {
+        "num_args": str(len(entries) + 1),
+        "num_outputs": str(len(sub._outputs)),
+        "num_out_data": str(len(flat_out)),
+        "in_state_locs": str(state_locs),
+        "in_data_locs": str(data_locs),
+        "remain_locs": str(remain_locs),
+    }
     node = Node(get_op("_foreach"), node_name, attrs)
     node.subgraphs = [sub]
     node.set_inputs(entries)
     node.invalidate()
     res = [Symbol._from_entries([(node, i)]) for i in range(len(sub._outputs))]
-    out_syms = _cf_regroup(res[:len(flat_out)], ofmt)[0] if ofmt is not None else []
-    return out_syms, _cf_regroup(res[len(flat_out):], sfmt)[0]
+    out_syms = _cf_regroup(res[: len(flat_out)], ofmt)[0] if ofmt is not None else []
+    return out_syms, _cf_regroup(res[len(flat_out) :], sfmt)[0]
 
 
 def _subgraph_inputs(subs: list, outer: dict) -> tuple[list, list]:
@@ -106,6 +115,20 @@ def _subgraph_node(opname: str, node_name: str, attrs: dict, entries: list, subs
     node.set_inputs(entries)
     node.invalidate()
     return [Symbol._from_entries([(node, i)]) for i in range(node.num_outputs())]
+
+
+def _unique_subgraph_name(name: str) -> str:
+    """MXNet's per-process subgraph naming (``cond_then0``; nested: ``outer$inner0``).
+
+    The counts live in ``AttrScope._subgraph_names``, which scripts may reset.
+    """
+    from ..attribute import AttrScope, _current_scope
+
+    outer = _current_scope()._attr.get("__subgraph_name__", "")
+    if outer:
+        name = outer + "$" + name
+    AttrScope._subgraph_names[name] += 1
+    return name + str(AttrScope._subgraph_names[name] - 1)
 
 
 def _single(s, what: str):
@@ -145,13 +168,15 @@ def while_loop(cond, func, loop_vars, max_iterations=None, name="while_loop"):
     node_name = _current_manager().get(None if name == "while_loop" else name, "_while_loop")
     phs = [Variable(f"{node_name}_var{i}") for i in range(len(flat_vars))]
     args = [phs[0]] if single else list(_cf_regroup(phs, vfmt)[0])
-    with AttrScope(__subgraph_name__=node_name):
+    with AttrScope(__subgraph_name__=_unique_subgraph_name(name + "_cond")):
         pred = _single(cond(*args), "while_loop: the return value of cond")
+    with AttrScope(__subgraph_name__=_unique_subgraph_name(name + "_func")):
         step_out, new_vars = func(*args)
     step_out = [] if step_out is None else step_out
     new_vars = [] if new_vars is None else new_vars
-    flat_out, ofmt = _cf_flatten(list(step_out) if isinstance(step_out, tuple) else step_out,
-                                 "while output")
+    flat_out, ofmt = _cf_flatten(
+        list(step_out) if isinstance(step_out, tuple) else step_out, "while output"
+    )
     flat_new, _ = _cf_flatten(new_vars, "loop_vars")
     if len(flat_new) != len(flat_vars):
         raise ValueError("The length of loop_vars should be consistent during the loop")
@@ -159,18 +184,30 @@ def while_loop(cond, func, loop_vars, max_iterations=None, name="while_loop"):
     fnames = func_g.list_inputs()
     missing = [p.name for p in phs if p.name not in fnames]
     if missing:
-        raise MXNetError(f"while_loop ({node_name}): func must use every loop variable "
-                         f"(unused: {missing})")
-    outer = {p.name: _single(v, "while_loop: loop_vars")._outputs[0]
-             for p, v in zip(phs, flat_vars)}
+        raise MXNetError(
+            f"while_loop ({node_name}): func must use every loop variable (unused: {missing})"
+        )
+    outer = {
+        p.name: _single(v, "while_loop: loop_vars")._outputs[0] for p, v in zip(phs, flat_vars)
+    }
     entries, (clocs, flocs) = _subgraph_inputs([cond_g, func_g], outer)
-    res = _subgraph_node("_while_loop", node_name, {
-        "num_args": len(entries) + 2, "num_outputs": len(flat_out) + len(flat_new),
-        "num_out_data": len(flat_out), "max_iterations": max_iterations,
-        "cond_input_locs": clocs, "func_input_locs": flocs,
-        "func_var_locs": [fnames.index(p.name) for p in phs]}, entries, [cond_g, func_g])
-    outs = _cf_regroup(res[:len(flat_out)], ofmt)[0] if ofmt is not None else []
-    final = res[len(flat_out):]
+    res = _subgraph_node(
+        "_while_loop",
+        node_name,
+        {
+            "num_args": len(entries) + 2,
+            "num_outputs": len(flat_out) + len(flat_new),
+            "num_out_data": len(flat_out),
+            "max_iterations": max_iterations,
+            "cond_input_locs": clocs,
+            "func_input_locs": flocs,
+            "func_var_locs": [fnames.index(p.name) for p in phs],
+        },
+        entries,
+        [cond_g, func_g],
+    )
+    outs = _cf_regroup(res[: len(flat_out)], ofmt)[0] if ofmt is not None else []
+    final = res[len(flat_out) :]
     return outs, (final[0] if single else _cf_regroup(final, vfmt)[0])
 
 
@@ -188,19 +225,32 @@ def cond(pred, then_func, else_func, name="cond"):
     from ._create import Group
 
     node_name = _current_manager().get(None if name == "cond" else name, "_cond")
-    with AttrScope(__subgraph_name__=node_name):
+    _unique_subgraph_name(name + "_pred")
+    with AttrScope(__subgraph_name__=_unique_subgraph_name(name + "_then")):
         then_out = then_func()
+    with AttrScope(__subgraph_name__=_unique_subgraph_name(name + "_else")):
         else_out = else_func()
     flat_then, tfmt = _cf_flatten(then_out, "then_func output")
     flat_else, _ = _cf_flatten(else_out, "else_func output")
     if len(flat_then) != len(flat_else):
-        raise ValueError(f"cond: then_func gives {len(flat_then)} outputs but else_func "
-                         f"gives {len(flat_else)}")
+        raise ValueError(
+            f"cond: then_func gives {len(flat_then)} outputs but else_func gives {len(flat_else)}"
+        )
     subs = [Group([_single(pred, "cond: pred")]), Group(flat_then), Group(flat_else)]
     entries, (clocs, tlocs, elocs) = _subgraph_inputs(subs, {})
-    res = _subgraph_node("_cond", node_name, {
-        "num_args": len(entries) + 3, "num_outputs": len(flat_then), "cond_input_locs": clocs,
-        "then_input_locs": tlocs, "else_input_locs": elocs}, entries, subs)
+    res = _subgraph_node(
+        "_cond",
+        node_name,
+        {
+            "num_args": len(entries) + 3,
+            "num_outputs": len(flat_then),
+            "cond_input_locs": clocs,
+            "then_input_locs": tlocs,
+            "else_input_locs": elocs,
+        },
+        entries,
+        subs,
+    )
     return _cf_regroup(res, tfmt)[0]
 
 
@@ -241,8 +291,23 @@ def _scale_symbol(rescale_grad):
     return sym.full(shape=(1,), val=rescale_grad)
 
 
-def adamw_update(weight, grad, mean, var, rescale_grad, lr, eta, beta1=0.9, beta2=0.999,
-                 epsilon=1e-8, wd=0, clip_gradient=-1, out=None, name=None, **kwargs):
+def adamw_update(
+    weight,
+    grad,
+    mean,
+    var,
+    rescale_grad,
+    lr,
+    eta,
+    beta1=0.9,
+    beta2=0.999,
+    epsilon=1e-8,
+    wd=0,
+    clip_gradient=-1,
+    out=None,
+    name=None,
+    **kwargs,
+):
     """Symbolic AdamW update (``_adamw_update``); a float ``rescale_grad`` becomes a
     ``full((1,), rescale_grad)`` node, as in MXNet.
 
@@ -253,15 +318,43 @@ def adamw_update(weight, grad, mean, var, rescale_grad, lr, eta, beta1=0.9, beta
     """
     from . import _internal
 
-    return _internal._adamw_update(weight=weight, grad=grad, mean=mean, var=var,
-                                   rescale_grad=_scale_symbol(rescale_grad), lr=lr, eta=eta,
-                                   beta1=beta1, beta2=beta2, epsilon=epsilon, wd=wd,
-                                   clip_gradient=clip_gradient, out=out, name=name, **kwargs)
+    return _internal._adamw_update(
+        weight=weight,
+        grad=grad,
+        mean=mean,
+        var=var,
+        rescale_grad=_scale_symbol(rescale_grad),
+        lr=lr,
+        eta=eta,
+        beta1=beta1,
+        beta2=beta2,
+        epsilon=epsilon,
+        wd=wd,
+        clip_gradient=clip_gradient,
+        out=out,
+        name=name,
+        **kwargs,
+    )
 
 
-def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, lr, eta, beta1=0.9,
-                    beta2=0.999, epsilon=1e-8, wd=0, clip_gradient=-1, out=None, name=None,
-                    **kwargs):
+def mp_adamw_update(
+    weight,
+    grad,
+    mean,
+    var,
+    weight32,
+    rescale_grad,
+    lr,
+    eta,
+    beta1=0.9,
+    beta2=0.999,
+    epsilon=1e-8,
+    wd=0,
+    clip_gradient=-1,
+    out=None,
+    name=None,
+    **kwargs,
+):
     """Symbolic multi-precision AdamW update (``_mp_adamw_update``).
 
     Examples
@@ -271,12 +364,24 @@ def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, lr, eta, be
     """
     from . import _internal
 
-    return _internal._mp_adamw_update(weight=weight, grad=grad, mean=mean, var=var,
-                                      weight32=weight32,
-                                      rescale_grad=_scale_symbol(rescale_grad), lr=lr,
-                                      eta=eta, beta1=beta1, beta2=beta2, epsilon=epsilon,
-                                      wd=wd, clip_gradient=clip_gradient, out=out, name=name,
-                                      **kwargs)
+    return _internal._mp_adamw_update(
+        weight=weight,
+        grad=grad,
+        mean=mean,
+        var=var,
+        weight32=weight32,
+        rescale_grad=_scale_symbol(rescale_grad),
+        lr=lr,
+        eta=eta,
+        beta1=beta1,
+        beta2=beta2,
+        epsilon=epsilon,
+        wd=wd,
+        clip_gradient=clip_gradient,
+        out=out,
+        name=name,
+        **kwargs,
+    )
 
 
 __all__ += ["adamw_update", "mp_adamw_update"]
