@@ -32,10 +32,16 @@ def test_flags_and_scopes():
 
 
 def test_set_recording_training_return_previous():
-    assert (ag.set_recording(True), ag.set_recording(False), ag.set_recording(False)) == \
-        (False, True, False)
-    assert (ag.set_training(True), ag.set_training(False), ag.set_training(False)) == \
-        (False, True, False)
+    assert (ag.set_recording(True), ag.set_recording(False), ag.set_recording(False)) == (
+        False,
+        True,
+        False,
+    )
+    assert (ag.set_training(True), ag.set_training(False), ag.set_training(False)) == (
+        False,
+        True,
+        False,
+    )
 
 
 def test_scope_restores_on_exception():
@@ -45,9 +51,14 @@ def test_scope_restores_on_exception():
     assert not ag.is_recording() and not ag.is_training()
 
 
-@pytest.mark.parametrize("req, twice, want", [
-    ("write", False, [4, 8, 12]), ("write", True, [4, 8, 12]), ("add", True, [8, 16, 24]),
-])
+@pytest.mark.parametrize(
+    "req, twice, want",
+    [
+        ("write", False, [4, 8, 12]),
+        ("write", True, [4, 8, 12]),
+        ("add", True, [8, 16, 24]),
+    ],
+)
 def test_grad_req(req, twice, want):
     x = _var(req=req)
     for _ in range(2 if twice else 1):
@@ -73,8 +84,9 @@ def test_second_backward_needs_retain_graph():
         with ag.record():
             y = expr(x)
         y.backward()
-        with pytest.raises(MXNetError, match="Cannot differentiate node because it is not in a "
-                                             "computational graph"):
+        with pytest.raises(
+            MXNetError, match="Cannot differentiate node because it is not in a computational graph"
+        ):
             y.backward()
     x = _var((1.0, 2.0))
     with ag.record():
@@ -302,8 +314,9 @@ def test_inplace_arith_in_record():
         with pytest.raises(MXNetError, match="Inplace operations"):
             tot += x * 2
         y = x * 2
-        with pytest.raises(MXNetError, match="Assigning to NDArrays that are already in a "
-                                             "computational graph"):
+        with pytest.raises(
+            MXNetError, match="Assigning to NDArrays that are already in a computational graph"
+        ):
             y *= 2
         t = mx.nd.zeros((2,))
         t += 1
@@ -320,10 +333,12 @@ def test_higher_order_grad_of_constant_and_zero_gradients():
         x.attach_grad()
         with mx.autograd.record():
             y = op(x)
-            g = mx.autograd.grad(y, x, head_grads=mx.nd.ones(3), create_graph=True,
-                                 retain_graph=True)[0]
-            gg = mx.autograd.grad(g, x, head_grads=mx.nd.ones(3), create_graph=True,
-                                  retain_graph=True)[0]
+            g = mx.autograd.grad(
+                y, x, head_grads=mx.nd.ones(3), create_graph=True, retain_graph=True
+            )[0]
+            gg = mx.autograd.grad(
+                g, x, head_grads=mx.nd.ones(3), create_graph=True, retain_graph=True
+            )[0]
         assert gg.asnumpy().tolist() == [0.0, 0.0, 0.0]
 
 
@@ -347,3 +362,36 @@ def test_get_symbol_of_recorded_graph():
     assert len(sym.list_arguments()) == 2
     out = sym.eval(var0=mx.nd.array([3.0]), var1=mx.nd.array([2.0]))[0]
     assert out.asscalar() == 12.0
+
+
+def test_write_outside_recording_is_seen_by_backward():
+    # MXNet's backward reads an array's current memory: a write between the recorded
+    # forward and backward is used (values from an MXNet 1.9.1 run)
+    from mxnet import autograd, nd
+
+    x = nd.ones((2,))
+    x.attach_grad()
+    w = nd.array([1.0, 2.0])
+    with autograd.record():
+        y = (x * w).sum()
+    w[:] = 5
+    y.backward()
+    assert x.grad.asnumpy().tolist() == [5.0, 5.0]
+
+
+def test_zero_grad_does_not_make_gradients_fresh():
+    # MXNet: a step after zero_grad() without a backward finds stale gradients
+    import pytest
+
+    from mxnet import autograd, gluon, nd
+
+    net = gluon.nn.Dense(1, in_units=2)
+    net.initialize()
+    tr = gluon.Trainer(net.collect_params(), "sgd")
+    with autograd.record():
+        loss = net(nd.ones((1, 2))).sum()
+    loss.backward()
+    tr.step(1)
+    net.collect_params().zero_grad()
+    with pytest.raises(UserWarning, match="has not been updated by backward"):
+        tr.step(1)

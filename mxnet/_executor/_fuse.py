@@ -20,10 +20,11 @@ import os
 
 import torch
 
+# bumped by writes that bypass torch's version counter (setitem, Parameter.set_data)
+from ..ndarray._indexing import UNTRACKED_WRITES as WRITES
+
 __all__ = ["fuse_inference_steps", "fusion_enabled"]
 
-# bumped by writes that bypass torch's version counter (Parameter.set_data)
-WRITES = [0]
 _ADD_OPS = ("elemwise_add", "broadcast_add")
 # ops whose output is always a fresh tensor (never a view or an alias of an input): a
 # residual operand produced by one of them may be overwritten in place once nobody reads it

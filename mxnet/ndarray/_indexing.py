@@ -20,36 +20,40 @@ from ..util import _state as _NP_STATE
 
 __all__ = ["getitem", "setitem", "ASSIGN_IN_GRAPH", "INPLACE_IN_RECORD"]
 
-INPLACE_IN_RECORD = ("Inplace operations (+=, -=, x[:]=, etc) are not supported when recording "
-                     "with autograd.")
+INPLACE_IN_RECORD = (
+    "Inplace operations (+=, -=, x[:]=, etc) are not supported when recording with autograd."
+)
 
 ASSIGN_IN_GRAPH = (
     "Assigning to NDArrays that are already in a computational graph will cause undefined "
     "behavior when evaluating gradients. Please call backward first to clear the graph or do "
     "this out side of a record section. Also note that you cannot use inplace operations like "
-    "+=, *=, relu(x, out=x), y[idx]=x, etc inside a record section.")
+    "+=, *=, relu(x, out=x), y[idx]=x, etc inside a record section."
+)
 
 _INT = (int, np.integer)
 
 
 def _bad_key(piece):
-    return ValueError(f"NDArray does not support slicing with key {piece} of type "
-                      f"{type(piece)}.")
+    return ValueError(f"NDArray does not support slicing with key {piece} of type {type(piece)}.")
 
 
 def _to_index_tensor(k, nd_cls, device) -> torch.Tensor:
     if isinstance(k, nd_cls):
         t = k._t
         if t.dtype == torch.bool:
-            raise ValueError("Cannot perform boolean indexing in legacy mode. Please activate "
-                             "numpy semantics by calling `npx.set_np()` in the global scope "
-                             "before calling this function.")
+            raise ValueError(
+                "Cannot perform boolean indexing in legacy mode. Please activate "
+                "numpy semantics by calling `npx.set_np()` in the global scope "
+                "before calling this function."
+            )
         t = t.detach()
         t = t if t.dtype == torch.int64 else t.long()
     else:
         arr = np.asarray(k)
-        if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number)
-                                       or arr.dtype == np.bool_):
+        if arr.dtype == object or not (
+            np.issubdtype(arr.dtype, np.number) or arr.dtype == np.bool_
+        ):
             raise _bad_key(k)
         t = torch.from_numpy(np.ascontiguousarray(arr.astype(np.int64)))
     return t.to(device) if t.device != device else t
@@ -89,7 +93,7 @@ def _normalize(key, t: torch.Tensor, nd_cls):
         raise IndexError(f"too many indices ({used}) for array with {ndim} dimensions")
     if n_ell:
         i = conv.index(Ellipsis)
-        conv[i:i + 1] = [slice(None)] * (ndim - used)
+        conv[i : i + 1] = [slice(None)] * (ndim - used)
     dim = 0
     for i, k in enumerate(conv):
         if k is None:
@@ -169,8 +173,9 @@ def getitem(arr, key):
         src = t
         if in_flips:
             src = src.flip(in_flips)
-            tkey = tuple(_flip_slice(k, src.shape[d]) if d in in_flips else k
-                         for d, k in _with_dims(tkey))
+            tkey = tuple(
+                _flip_slice(k, src.shape[d]) if d in in_flips else k for d, k in _with_dims(tkey)
+            )
         res = src[tkey]
     else:
         res = t[tkey]
@@ -221,12 +226,18 @@ def _value(arr, value):
 
 
 def _check_broadcast(vshape, tshape) -> None:
-    ok = len(vshape) <= len(tshape) and all(
-        a in (b, 1) for a, b in zip(vshape[::-1], tshape[::-1]))
+    ok = len(vshape) <= len(tshape) and all(a in (b, 1) for a, b in zip(vshape[::-1], tshape[::-1]))
     if not ok:
-        raise ValueError("operands could not be broadcast together with remapped "
-                         f"shapes[original->remapped]: {tuple(vshape)} and requested shape "
-                         f"{tuple(tshape)}")
+        raise ValueError(
+            "operands could not be broadcast together with remapped "
+            f"shapes[original->remapped]: {tuple(vshape)} and requested shape "
+            f"{tuple(tshape)}"
+        )
+
+
+# count of writes made around torch's version counter (setitem outside recording,
+# Parameter.set_data): caches keyed on tensor versions include it
+UNTRACKED_WRITES = [0]
 
 
 def setitem(arr, key, value):
@@ -236,11 +247,13 @@ def setitem(arr, key, value):
     if t.dim() == 0 and (key is Ellipsis or (isinstance(key, slice) and key == slice(None))):
         key = Ellipsis  # x[:] = v on a 0-d array writes its one element
     if key is Ellipsis and t.dim() == 0:
+        UNTRACKED_WRITES[0] += 1
         with torch.no_grad():
+            td = t.data  # see the note at the end of this function
             if isinstance(v, torch.Tensor):
-                t.copy_(v.reshape(()) if v.numel() == 1 else v)
+                td.copy_(v.reshape(()) if v.numel() == 1 else v)
             else:
-                t.fill_(v)
+                td.fill_(v)
         return
     if _fast_key(key, t):
         tkey, out_flips, in_flips, advanced = (key,), (), (), False
@@ -254,8 +267,10 @@ def setitem(arr, key, value):
         raise MXNetError(INPLACE_IN_RECORD)  # MXNet records only whole-array assignment
     if advanced:
         if in_flips:
-            raise MXNetError(f"NDArray assignment: negative slice steps combined with advanced "
-                             f"indices are not supported (key {key!r}, shape {arr.shape})")
+            raise MXNetError(
+                f"NDArray assignment: negative slice steps combined with advanced "
+                f"indices are not supported (key {key!r}, shape {arr.shape})"
+            )
         target_shape = t[tkey].shape if isinstance(v, torch.Tensor) else None
     else:
         target_shape = t[tkey].shape
@@ -272,11 +287,17 @@ def setitem(arr, key, value):
         else:
             t.copy_(v)
         return
+    # MXNet semantics of a write outside recording: the array's memory changes and a later
+    # backward through a graph that read the array sees the new value (MXNet reads memory,
+    # torch would refuse: its version check). So the write goes through ``.data``; caches
+    # keyed on torch versions also watch UNTRACKED_WRITES.
+    UNTRACKED_WRITES[0] += 1
+    td = t.data
     with torch.no_grad():
         if advanced:
-            t[tkey] = v
+            td[tkey] = v
             return
-        view = t[tkey] if tkey else t
+        view = td[tkey] if tkey else td
         if isinstance(v, torch.Tensor):
             view.copy_(v)
         else:
