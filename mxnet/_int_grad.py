@@ -88,6 +88,17 @@ def _graph_of(s: torch.Tensor) -> torch.Tensor:
     return getattr(s, "_mx_shadow", s)
 
 
+def _zero_tied(outs, shadows) -> tuple:
+    """Zeros in place of the float outputs, still tied to the input shadows' graph (a zero
+    gradient; built from the finite shadows, so no NaN from the outputs' own backward)."""
+    live = [s for s in shadows if s is not None and s.requires_grad]
+    if not live:
+        return tuple(outs)
+    z = sum((s * 0).sum() for s in live)
+    return tuple(torch.zeros_like(t) + z if t.is_floating_point() and t.requires_grad else t
+                 for t in outs)
+
+
 def link(op, attrs: dict, inputs: list, res: tuple) -> tuple:
     """Run ``op`` again on the inputs' shadows; attach the results to integer outputs.
 
@@ -103,7 +114,7 @@ def link(op, attrs: dict, inputs: list, res: tuple) -> tuple:
     except MXNetError:  # the kernel refuses floats: no gradient path, as for indices
         return res
     if getattr(op, "int_grad_zero", False):  # MXNet's integer kernel passes back zeros
-        sres = tuple(t * 0 if t.is_floating_point() and t.requires_grad else t for t in sres)
+        sres = _zero_tied(sres, shadows)
     out = list(res)
     for i, (r, s) in enumerate(zip(res, sres)):
         s = _graph_of(s)
@@ -140,7 +151,7 @@ def link_step(run, tensors: list, outs: tuple, zero: bool = False) -> tuple:
     if isinstance(souts, torch.Tensor):
         souts = (souts,)
     if zero:  # MXNet's integer kernel passes back zeros
-        souts = tuple(t * 0 if t.is_floating_point() and t.requires_grad else t for t in souts)
+        souts = _zero_tied(souts, shadows)
     res = list(outs)
     for i, (r, s) in enumerate(zip(outs, souts)):
         s = _graph_of(s)

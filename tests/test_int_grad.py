@@ -99,3 +99,23 @@ def test_cast_to_integer_passes_truncated_gradient():
     exe.forward(is_train=True, x=nd.array([1.5, -2, 3]))
     exe.backward(nd.array([1, 1, 1], dtype="int32"))
     assert exe.grad_arrays[0].asnumpy().tolist() == [2, 2, 2]
+
+
+def test_integer_modulo_differentiates_to_zero():
+    # MXNet 1.9.1's integer mod kernels pass back zeros (no NaN where the divisor is 0)
+    a = nd.array([7, -7, 5], dtype="int32")
+    b = nd.array([3, 3, 2], dtype="int32")
+    a.attach_grad()
+    b.attach_grad()
+    with autograd.record():
+        c = a % b + nd.broadcast_mod(a, b) + a % 3 + 7 % a
+    c.backward()
+    assert a.grad.asnumpy().tolist() == [0, 0, 0] and b.grad.asnumpy().tolist() == [0, 0, 0]
+    x, y = mx.sym.var("a"), mx.sym.var("b")
+    s = mx.sym.cast(x, dtype="int32") % mx.sym.cast(y, dtype="int32")
+    g = [nd.ones(3), nd.ones(3)]
+    exe = s.bind(mx.cpu(), args={"a": nd.array([7.0, -7, 5]), "b": nd.array([3.0, 0, 2])},
+                 args_grad=g)
+    exe.forward(is_train=True)
+    exe.backward(nd.ones(3, dtype="int32"))
+    assert g[0].asnumpy().tolist() == [0, 0, 0] and g[1].asnumpy().tolist() == [0, 0, 0]

@@ -11,7 +11,7 @@ from .. import _int_grad
 from .._dtype import to_torch
 from ..base import MXNetError
 from ._params import Param
-from ._registry import OpDef, register
+from ._registry import OpDef, get_op, register
 from ._shape_rules import broadcast_out, elemwise_out, same_out
 from ._unary_grad import _GammaFn, _OnesGrad, _Pointwise, acosh_mx, asinh_mx
 
@@ -448,3 +448,8 @@ register(OpDef("amp_multicast", _amp_multicast, variadic="num_outputs",
                infer_shape=lambda a, s: s, infer_type=_amp_multicast_type,
                doc="Cast every floating input to the widest (or narrowest) float type among "
                    "them."))
+
+
+# MXNet 1.9.1's integer modulo kernels differentiate to zero (imperative and bound graphs)
+for _name in ("_mod", "broadcast_mod", "_mod_scalar", "_rmod_scalar"):
+    get_op(_name).int_grad_zero = True
