@@ -158,7 +158,10 @@ def _regression(kind: str):
             lab = lab.reshape(out.shape).to(out.dtype)
             num_output = lab.numel() // lab.shape[0] if lab.dim() else 1
             diff = out - lab
-            g = diff.sign() if kind == "mae" else diff
+            if kind == "mae":  # MXNet: +1 where out > label, else -1 (ties and NaN too)
+                g = torch.where(diff > 0, 1.0, -1.0).to(diff.dtype)
+            else:
+                g = diff
             return out, g * (a["grad_scale"] / max(num_output, 1))
 
         return _run(fn, data, label)

@@ -93,3 +93,13 @@ def test_softmax_output_probability_labels():
     np.testing.assert_allclose(x.grad.asnumpy(), 2.0 * (p - lab.asnumpy()), rtol=1e-5)
     s = mx.sym.SoftmaxOutput(mx.sym.var("x"), mx.sym.var("l"))
     assert s.infer_shape(x=(2, 3), l=(2, 3))[0] == [(2, 3), (2, 3)]
+
+
+def test_mae_regression_gradient_at_ties_is_minus_one():
+    # MXNet 1.9.1: the MAE gradient is +1 where out > label and -1 otherwise (ties included)
+    a = mx.nd.array([0.0, 1, -1, 2])
+    a.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.MAERegressionOutput(a, mx.nd.array([0.0, 2, -1, 1]))
+    y.backward()
+    assert a.grad.asnumpy().tolist() == [-1, -1, -1, 1]
