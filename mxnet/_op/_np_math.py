@@ -19,6 +19,7 @@ import torch
 
 from .._dtype import dtype_name
 from ..base import MXNetError
+from ._elemwise import _rint
 from ._params import Param
 from ._registry import OpDef, register
 from ._unary_grad import acosh_mx, asinh_mx
@@ -151,7 +152,7 @@ _UNARY = {
     "square": (_exact, lambda x: x * x, "Square"),
     "floor": (_keep_int, torch.floor, "Floor"), "ceil": (_keep_int, torch.ceil, "Ceiling"),
     "trunc": (_keep_int, torch.trunc, "Truncation toward zero"),
-    "rint": (_keep_int, torch.round, "Round to the nearest integer (halves to even)"),
+    "rint": (_keep_int, _rint, "Round to the nearest integer (halves toward -inf, as MXNet)"),
     "fix": (_keep_int, _fix, "Round toward zero"),
 }
 
