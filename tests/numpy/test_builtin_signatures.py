@@ -50,3 +50,9 @@ def test_fallbacks_hybridized_as_custom_nodes():
     assert node["op"] == "Custom" and node["attrs"]["op_type"] == "resize_fallback"
     onp.testing.assert_array_equal(np.resize(np.array([1.0, 2.0, 3.0]), (2, 2)).asnumpy(),
                                    [[1, 2], [3, 1]])
+
+
+def test_sym_np_dir_lists_front_ends():
+    names = dir(mx.sym.np)
+    for n in ("sum", "tensordot", "linalg", "random", "einsum", "full", "_Symbol"):
+        assert n in names

@@ -222,3 +222,13 @@ for _name in [n for n in dir(Symbol) if not n.startswith("_")]:
                               "simple_bind", "eval", "get_internals", "get_children"):
         setattr(_Symbol, _name, _keep_np_class(_name, _m))
 del _name, _m
+
+
+def __dir__():
+    """The module's own names and the ``mx.np`` front ends reachable through it."""
+    from ... import numpy as _mx_np
+
+    own = set(globals())
+    extra = {n for n in dir(_mx_np) if not n.startswith("_") and callable(getattr(_mx_np, n))
+             and not isinstance(getattr(_mx_np, n), type)}
+    return sorted(own | extra | {"linalg", "random"})
