@@ -16,7 +16,8 @@ import torch.nn.functional as F
 from ..base import MXNetError
 from ._nn import fill, no_bias_inputs
 from ._params import Param
-from ._registry import OpDef, register
+from ._registry import OpDef, get_op, register
+from ._shape_rules import same_type
 
 __all__: list[str] = []
 
@@ -112,9 +113,30 @@ def _conv_params(extra=(), workspace=1024, no_bias=False):
                   doc="Set layout for input, output and weight. Empty for default layout.")]
 
 
+def _conv_out(a, s):
+    """Convolution's output shape without tracing (see ``_shape_rules``); anything unusual
+    is traced so the kernel reports it."""
+    d, w = tuple(s[0]), tuple(s[1])
+    nd = len(d) - 2
+    cl = channel_last(a["layout"])
+    k = tuple(a["kernel"])
+    expect_w = _conv_shape(a, [d, None, None])[1]
+    bias_ok = a["no_bias"] or len(s) < 3 or tuple(s[2]) == (a["num_filter"],)
+    if nd in _CONV and len(k) == nd and w == tuple(expect_w) and bias_ok and \
+            all(len(v) in (0, nd) for v in (a["stride"], a["dilate"], a["pad"])):
+        _, st, dl, p = _geom(a, nd, "Convolution")
+        sp = _spatial(a, d)
+        out = tuple((sp[i] + 2 * p[i] - dl[i] * (k[i] - 1) - 1) // st[i] + 1 for i in range(nd))
+        if all(o > 0 for o in out):
+            f = a["num_filter"]
+            return [(d[0], *out, f) if cl else (d[0], f, *out)]
+    return get_op("Convolution").trace_shapes(a, s)
+
+
 register(OpDef(
     "Convolution", _conv, inputs=("data", "weight", "bias"), active_inputs=no_bias_inputs(),
     params=_conv_params(), infer_shape=_conv_shape, aliases=("_npx_convolution",),
+    infer_out=_conv_out, infer_type=same_type,
     doc="Compute N-D convolution on (N+2)-D input.\n\n"
         "Example: ``mx.nd.Convolution(x, w, b, kernel=(3, 3), num_filter=8)``"))
 
@@ -342,8 +364,23 @@ register(OpDef(
             Param("layout", "enum", None, choices=["None", "NCDHW", "NCHW", "NCW", "NDHWC",
                                                    "NHWC", "NWC"],
                   doc="Set layout for input and output.")],
+    infer_out=lambda a, s: _pool_infer_out(a, s), infer_type=same_type,
     doc="Performs pooling (max, avg, sum, lp) on the input.\n\n"
         "Example: ``mx.nd.Pooling(x, kernel=(2, 2), stride=(2, 2), pool_type='max')``"))
+
+
+def _pool_infer_out(a, s):
+    """Pooling's output shape without tracing (see ``_shape_rules``)."""
+    d = tuple(s[0])
+    nd = len(d) - 2
+    cl = a["layout"] is not None and a["layout"][-1] == "C"
+    same_ok = a["pooling_convention"] != "same" or (nd == 1 and a["pool_type"] == "max")
+    if nd in _MAXPOOL and same_ok:
+        sp = d[1:-1] if cl else d[2:]
+        k, st, p = _pool_geom(a, sp)
+        out = _pool_out(a, sp, k, st, p)
+        return [(d[0], *out, d[-1]) if cl else (d[0], d[1], *out)]
+    return get_op("Pooling").trace_shapes(a, s)
 
 # ---------------------------------------------------------------------------------------
 # UpSampling

@@ -127,6 +127,15 @@ def _softmax_output_shape(a, s):
     return s
 
 
+def _softmax_output_type(a, ins):
+    """The output (and an unknown label) take the data's dtype; MXNet decides nothing from
+    the label alone."""
+    d = ins[0]
+    if d is None:
+        return list(ins), [None]
+    return [d] + [d if t is None else t for t in ins[1:]], [d]
+
+
 register(OpDef(
     "SoftmaxOutput", _softmax_output, inputs=("data", "label"), aliases=("Softmax",),
     params=[Param("grad_scale", "float", 1.0, doc="Scales the gradient by a float factor."),
@@ -141,6 +150,7 @@ register(OpDef(
             Param("out_grad", "bool", False, doc="Multiplies gradient with output gradient."),
             Param("smooth_alpha", "float", 0.0, doc="Label smoothing constant.")],
     infer_shape=_softmax_output_shape, infer_out=lambda a, s: [tuple(s[0])],
+    infer_type=_softmax_output_type,
     doc="Softmax forward; backward gives the cross-entropy gradient (softmax - onehot(label)) "
         "scaled by grad_scale and the normalization.\n\n"
         "Example: ``mx.nd.SoftmaxOutput(x, label)``"))

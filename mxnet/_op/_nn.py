@@ -13,7 +13,7 @@ import torch.nn.functional as F
 from ..base import MXNetError
 from ._params import Param
 from ._registry import OpDef, register
-from ._shape_rules import same_out
+from ._shape_rules import same_out, same_type
 from ._state import state
 
 __all__: list[str] = []
@@ -85,7 +85,7 @@ register(OpDef(
     params=[Param("num_hidden", "int", doc="Number of hidden nodes of the output."),
             Param("no_bias", "bool", False, doc="Whether to disable bias parameter."),
             Param("flatten", "bool", True, doc="Whether to collapse all but the first axis.")],
-    infer_shape=_fc_shape, infer_out=_fc_out,
+    infer_shape=_fc_shape, infer_out=_fc_out, infer_type=same_type,
     aliases=("_npx_fully_connected", "_sparse_FullyConnected"),
     doc="Applies a linear transformation: Y = XW^T + b.\n\nExample: "
         "``mx.nd.FullyConnected(x, w, b, num_hidden=4)``"))
@@ -113,7 +113,7 @@ register(OpDef(
     "Activation", lambda a, x: _ACT[a["act_type"]](x), aliases=("_npx_activation",),
     params=[Param("act_type", "enum", choices=list(_ACT),
                   doc="Activation function to be applied.")],
-    infer_shape=_same, infer_out=same_out,
+    infer_shape=_same, infer_out=same_out, infer_type=same_type,
     doc="Element-wise activation function (relu, sigmoid, tanh, softrelu, softsign).\n\n"
         "Example: ``mx.nd.Activation(x, act_type='relu')``"))
 

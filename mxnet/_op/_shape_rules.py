@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-__all__ = ["same_out", "elemwise_out", "broadcast_out"]
+__all__ = ["same_out", "elemwise_out", "broadcast_out", "same_type"]
 
 
 def same_out(attrs: dict, shapes: list) -> list:
@@ -50,3 +50,10 @@ def broadcast_out(name: str) -> Callable:
         return [tuple(out)]
 
     return rule
+
+
+def same_type(attrs: dict, dtypes: list) -> tuple[list, list]:
+    """Inputs and the output all of the first known input dtype (dtype inference without
+    tracing the kernel)."""
+    first = next((t for t in dtypes if t is not None), None)
+    return [first if t is None else t for t in dtypes], [first]

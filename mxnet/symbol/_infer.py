@@ -368,6 +368,16 @@ def _trace_types(n: Node, ins: list[str], shapes: dict | None):
     in_shapes = [shapes.get((id(s), i)) for s, i in n.inputs]
     if not all(_complete(s) for s in in_shapes):
         return None
+    from .._op._registry import _TRACE_CACHE, _freeze, _np_flags
+
+    try:
+        key = ("types", id(n.op), _freeze(n.parsed), tuple(tuple(s) for s in in_shapes),
+               tuple(ins), _np_flags())
+        hit = _TRACE_CACHE.get(key)
+    except TypeError:  # an attribute that is not a plain value: no caching
+        key = hit = None
+    if hit is not None:
+        return list(hit)
     metas = [torch.empty(s, dtype=to_torch(d), device="meta") for s, d in zip(in_shapes, ins)]
     try:
         with torch.no_grad():
@@ -378,7 +388,12 @@ def _trace_types(n: Node, ins: list[str], shapes: dict | None):
         out = (out,)
     from .._dtype import TORCH_TO_NAME
 
-    return [TORCH_TO_NAME.get(o.dtype) for o in out]
+    res = [TORCH_TO_NAME.get(o.dtype) for o in out]
+    if key is not None:
+        if len(_TRACE_CACHE) > 4096:
+            _TRACE_CACHE.clear()
+        _TRACE_CACHE[key] = tuple(res)
+    return res
 
 
 def _type_node(n: Node, types: dict, shapes) -> bool:

@@ -1,5 +1,6 @@
 """Plain-Python output-shape rules agree with tracing the kernels (``_op/_shape_rules``)."""
 
+import numpy as np
 import pytest
 
 import mxnet as mx
@@ -58,3 +59,22 @@ def test_traced_shapes_are_cached_per_attrs_and_shapes():
     assert op.trace_shapes(b, [(2, 3, 5, 5), (2, 6)]) == [(2, 3, 2, 2)]
     with pytest.raises(TypeError):
         _registry._freeze(object())
+
+
+def test_conv_pool_rules_match_kernels():
+    conv, pool = get_op("Convolution"), get_op("Pooling")
+    a = conv.parse_attrs({"kernel": (3, 2), "stride": (2, 1), "dilate": (1, 2), "pad": (1, 0),
+                          "num_filter": 4, "num_group": 2})
+    shapes = conv.infer_shape(a, [(2, 6, 9, 8), None, None])[0]
+    assert [tuple(s) for s in conv.infer_out_fn(a, shapes)] == conv.trace_shapes(a, shapes)
+    for conv_ in ("valid", "full"):
+        b = pool.parse_attrs({"kernel": (3, 3), "stride": (2, 2), "pad": (1, 1),
+                              "pooling_convention": conv_, "layout": "NHWC"})
+        assert [tuple(s) for s in pool.infer_out_fn(b, [(2, 7, 8, 3)])] == \
+            pool.trace_shapes(b, [(2, 7, 8, 3)])
+
+
+def test_softmax_output_dtype_comes_from_data():
+    s = mx.sym.SoftmaxOutput(mx.sym.var("d"), mx.sym.var("l"))
+    assert s.infer_type(d="float16")[1] == [np.float16]
+    assert s.infer_type_partial(l="float64")[1] == [None]
