@@ -101,13 +101,37 @@ def _record(domain: str, name: str, start_us: float, end_us: float, kind: str = 
                 s[3] = max(s[3], ms)
 
 
+_custom_scope = threading.local()  # name of the Custom operator whose Python code runs
+
+
 @contextlib.contextmanager
 def _operator_span(name: str):
+    scope = getattr(_custom_scope, "name", None)
+    if name == "Custom" and scope is None:  # MXNet times it as "<op_type>::pure_python"
+        yield
+        return
     start = _now_us()
     try:
         yield
     finally:
-        _record("operator", name, start, _now_us())
+        if scope is None:
+            _record("operator", name, start, _now_us())
+        else:  # operators run inside a CustomOp's forward/backward
+            _record("Custom Operator", f"{scope}::{name}", start, _now_us())
+
+
+@contextlib.contextmanager
+def _custom_op_span(name: str):
+    """Time the Python code of a CustomOp (``MySigmoid`` / ``_backward_MySigmoid``) in the
+    ``Custom Operator`` domain; operators it calls are recorded as ``<name>::<op>``."""
+    outer = getattr(_custom_scope, "name", None)
+    _custom_scope.name = name
+    start = _now_us()
+    try:
+        yield
+    finally:
+        _custom_scope.name = outer
+        _record("Custom Operator", f"{name}::pure_python", start, _now_us())
 
 
 def _install_hook() -> None:
@@ -140,8 +164,10 @@ def set_state(state: str = "stop", profile_process: str = "worker") -> None:
     --------
     >>> mx.profiler.set_state('run')
     """
-    global _state
+    global _state, _paused
     {"run": 1, "stop": 0}[state]  # KeyError for anything else, like MXNet
+    if state == "run" and _state == "stop":
+        _paused = False  # MXNet: a new run records again after pause() and stop
     _state = state
     if state == "run" and not _exit_dump[0]:
         _exit_dump[0] = True  # MXNet writes an undumped trace when the process ends

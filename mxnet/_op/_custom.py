@@ -43,9 +43,14 @@ class CustomOpDef(OpDef):
     dynamic_inputs = True
 
     def __init__(self):
-        super().__init__("Custom", _compute, params=[Param("op_type", "str")], inputs=(),
-                         variadic="num_args", doc="Apply a custom operator implemented in "
-                         "Python (see ``mx.operator.register``).")
+        super().__init__(
+            "Custom",
+            _compute,
+            params=[Param("op_type", "str")],
+            inputs=(),
+            variadic="num_args",
+            doc="Apply a custom operator implemented in Python (see ``mx.operator.register``).",
+        )
         self.param_map = _AnyParams({"op_type": self.params[0]})
 
     def parse_attrs(self, kwargs: dict) -> dict:
@@ -56,31 +61,43 @@ class CustomOpDef(OpDef):
                 return hit
         except TypeError:
             key = None
-        strs = {k: (v if isinstance(v, str) else str(v)) for k, v in kwargs.items()
-                if k != "num_args" and not (k.startswith("__") and k.endswith("__"))}
+        strs = {
+            k: (v if isinstance(v, str) else str(v))
+            for k, v in kwargs.items()
+            if k != "num_args" and not (k.startswith("__") and k.endswith("__"))
+        }
         op_type = strs.pop("op_type", None)
         if op_type is None:
-            raise MXNetError("Required parameter op_type of string is not presented, in "
-                             "operator Custom")
+            raise MXNetError(
+                "Required parameter op_type of string is not presented, in operator Custom"
+            )
         cls = PROPS.get(op_type)
         if cls is None:
-            raise MXNetError(f"Cannot find custom operator {op_type}; register it with "
-                             "mx.operator.register")
+            raise MXNetError(
+                f"Cannot find custom operator {op_type}; register it with mx.operator.register"
+            )
         try:
             prop = cls(**strs)
         except TypeError as e:
-            raise MXNetError(f"Custom operator {op_type}: cannot create its CustomOpProp "
-                             f"with arguments {strs}: {e}") from None
-        attrs = {"op_type": op_type, "_kwargs": strs, "_prop": prop,
-                 "_ops": {}}  # cache of created CustomOp per (shapes, dtypes, device)
+            raise MXNetError(
+                f"Custom operator {op_type}: cannot create its CustomOpProp "
+                f"with arguments {strs}: {e}"
+            ) from None
+        attrs = {
+            "op_type": op_type,
+            "_kwargs": strs,
+            "_prop": prop,
+            "_ops": {},
+        }  # cache of created CustomOp per (shapes, dtypes, device)
         if key is not None:
             self._cache[key] = attrs
         return attrs
 
     def format_attrs(self, kwargs: dict) -> dict[str, str]:
         self.parse_attrs(kwargs)
-        return {k: (v if isinstance(v, str) else str(v)) for k, v in kwargs.items()
-                if k != "num_args"}
+        return {
+            k: (v if isinstance(v, str) else str(v)) for k, v in kwargs.items() if k != "num_args"
+        }
 
     def input_names(self, attrs: dict, num_inputs: int | None = None) -> list[str]:
         return list(_get_prop(attrs).list_arguments())
@@ -127,8 +144,10 @@ def _infer_type(attrs: dict, in_types: list):
     res = prop.infer_type(args)
     ins, outs = res[0], res[1]
     aux = res[2] if len(res) > 2 else []
-    return ([dtype_name(t) for t in ins] + [dtype_name(t) for t in aux],
-            [dtype_name(t) for t in outs])
+    return (
+        [dtype_name(t) for t in ins] + [dtype_name(t) for t in aux],
+        [dtype_name(t) for t in outs],
+    )
 
 
 def _ctx_of(t: torch.Tensor):
@@ -144,8 +163,9 @@ def _operator(attrs: dict, in_shapes, in_dtypes, ctx):
     ops = attrs["_ops"]
     op = ops.get(key)
     if op is None:
-        op = _get_prop(attrs).create_operator(ctx, [list(s) for s in in_shapes],
-                                              [d for d in in_dtypes])
+        op = _get_prop(attrs).create_operator(
+            ctx, [list(s) for s in in_shapes], [d for d in in_dtypes]
+        )
         ops[key] = op
     return op
 
@@ -183,12 +203,18 @@ class _CustomFunction(torch.autograd.Function):
         in_nd = [wrap(t.detach(), mctx) for t in args]
         aux_nd = [wrap(t, mctx) for t in aux]
         dev = args[0].device if args else torch.device("cpu")
-        out_nd = [wrap(torch.zeros(s, dtype=d, device=dev), mctx)
-                  for s, d in zip(out_shapes, out_dtypes)]
+        out_nd = [
+            wrap(torch.zeros(s, dtype=d, device=dev), mctx) for s, d in zip(out_shapes, out_dtypes)
+        ]
         before = _deferred.boxes() if _deferred.PENDING[0] else []
-        with torch.no_grad(), _user_errors("forward"):
-            op.forward(is_train=state.is_train, req=["write"] * len(out_nd), in_data=in_nd,
-                       out_data=out_nd, aux=aux_nd)
+        with torch.no_grad(), _user_errors("forward"), _custom_op_span(attrs.get("op_type")):
+            op.forward(
+                is_train=state.is_train,
+                req=["write"] * len(out_nd),
+                in_data=in_nd,
+                out_data=out_nd,
+                aux=aux_nd,
+            )
         outs = tuple(o._t for o in out_nd)
         failed = _deferred.take_new(before)
         if failed is not None:  # an operator inside forward failed at run time: MXNet
@@ -209,19 +235,34 @@ class _CustomFunction(torch.autograd.Function):
         saved = ctx_.saved_tensors
         nargs, naux = ctx_.nargs, ctx_.naux
         args = saved[:nargs]
-        aux = saved[nargs:nargs + naux]
-        outs = saved[nargs + naux:]
+        aux = saved[nargs : nargs + naux]
+        outs = saved[nargs + naux :]
         mctx = ctx_.mctx
         wrap = NDArray._wrap
         in_grad = [wrap(torch.zeros_like(t), mctx) for t in args]
-        out_grad = [wrap(g if g is not None else torch.zeros_like(o), mctx)
-                    for g, o in zip(grads, outs)]
-        with torch.no_grad(), _user_errors("backward"):
-            ctx_.op.backward(req=["write"] * nargs, out_grad=out_grad,
-                             in_data=[wrap(t, mctx) for t in args],
-                             out_data=[wrap(t, mctx) for t in outs], in_grad=in_grad,
-                             aux=[wrap(t, mctx) for t in aux])
+        out_grad = [
+            wrap(g if g is not None else torch.zeros_like(o), mctx) for g, o in zip(grads, outs)
+        ]
+        with (
+            torch.no_grad(),
+            _user_errors("backward"),
+            _custom_op_span("_backward_" + str(ctx_.attrs.get("op_type"))),
+        ):
+            ctx_.op.backward(
+                req=["write"] * nargs,
+                out_grad=out_grad,
+                in_data=[wrap(t, mctx) for t in args],
+                out_data=[wrap(t, mctx) for t in outs],
+                in_grad=in_grad,
+                aux=[wrap(t, mctx) for t in aux],
+            )
         return (None, None, *[g._t for g in in_grad], *[None] * naux)
+
+
+def _custom_op_span(name):
+    from .. import profiler
+
+    return profiler._custom_op_span(name)
 
 
 def _compute(attrs: dict, *tensors: torch.Tensor) -> Any:
