@@ -305,14 +305,8 @@ def infer_shape(sym, args, kwargs, partial: bool):
     aux = aux_node_ids(order)
     variables = [n for n in order if n.op is None]
 
-    from ..util import is_np_shape
-
-    np_shape = partial and is_np_shape()
-
     def get(key):
         s = shapes.get(key)
-        if np_shape:  # NumPy shape semantics: unknown shapes None, unknown dims -1
-            return None if s is None else tuple(d if d else -1 for d in s)
         return () if s is None else tuple(s)
 
     arg_shapes = [get((id(n), 0)) for n in variables if id(n) not in aux]

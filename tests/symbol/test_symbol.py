@@ -298,7 +298,7 @@ def test_out_keyword_is_ignored_by_symbol_functions():
 
 
 def test_slice_partial_infer_keeps_unknown_sliced_dims():
-    # MXNet 1.9.1: slicing an axis of unknown size leaves it unknown (0; -1 with np_shape)
+    # MXNet 1.9.1: slicing an axis of unknown size leaves it unknown (0)
     import mxnet as mx
 
     v = mx.sym.var("data", shape=(0, 20))
@@ -307,8 +307,3 @@ def test_slice_partial_infer_keeps_unknown_sliced_dims():
     v2 = mx.sym.var("data", shape=(10, 0))
     assert mx.sym.slice_axis(v2, axis=1, begin=0, end=5).infer_shape_partial()[1] == [(10, 0)]
     assert mx.sym.slice_axis(v2, axis=0, begin=0, end=5).infer_shape_partial()[1] == [(5, 0)]
-    with mx.np_shape():
-        v3 = mx.sym.var("data", shape=(-1, 20))
-        res = mx.sym.slice(v3, begin=(None, None), end=(None, 10)).infer_shape_partial()
-        assert res[:2] == ([(-1, 20)], [(-1, 10)])
-        assert mx.sym.var("x").infer_shape_partial()[0] == [None]
