@@ -201,8 +201,8 @@ def _dropout(a, x):
     p = a["p"]
     if not (state.is_train or a["mode"] == "always") or p <= 0:
         return x.clone()
-    if p >= 1:
-        return x * 0
+    if p >= 1:  # MXNet scales the all-zero mask by 1/(1-p) = inf: NaN outputs and gradients
+        return x * math.nan
     axes = a["axes"]
     mshape = list(x.shape)
     for ax in axes:

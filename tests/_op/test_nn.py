@@ -143,6 +143,17 @@ def test_dropout_training_statistics():
     assert (function_for("Dropout")(x, p=0.3).asnumpy() == 1).all()  # inference: identity
 
 
+def test_dropout_p_one_gives_nan_as_mxnet():
+    # MXNet 1.9.1 scales the all-zero mask by 1/(1-p) = inf: NaN outputs and gradients
+    x = mx.nd.ones((3, 4))
+    x.attach_grad()
+    with mx.autograd.record():
+        y = function_for("Dropout")(x, p=1.0)
+    y.backward()
+    assert np.isnan(y.asnumpy()).all() and np.isnan(x.grad.asnumpy()).all()
+    assert (function_for("Dropout")(x, p=1.0).asnumpy() == 1).all()  # inference: identity
+
+
 def test_rrelu_training_slopes():
     x = mx.nd.array(-np.ones((100,), np.float32))
     with mx.autograd.record():
