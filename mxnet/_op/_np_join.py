@@ -197,10 +197,7 @@ def _positions(op: str, a: dict, n: int, obj: torch.Tensor | None) -> torch.Tens
     idx = obj.detach().to("cpu")
     if idx.dtype == torch.bool:
         return torch.nonzero(idx.reshape(-1)).reshape(-1)
-    if idx.dtype in (torch.int32, torch.int8, torch.uint8):
-        raise op_error(op, f"obj of type {str(idx.dtype)[6:]} is not supported (int64 or "
-                           "floating point)")
-    idx = idx.to(torch.int64).reshape(-1)
+    idx = idx.to(torch.int64).reshape(-1)  # any integer (or float) dtype, as MXNet
     return idx[(idx >= 0) & (idx < n)]  # MXNet 1.9.1 skips indices outside [0, n)
 
 

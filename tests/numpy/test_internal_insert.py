@@ -40,3 +40,10 @@ def test_insert_single_index_inserts_values_as_block():
         onp.testing.assert_array_equal(np.insert(a, obj, vals, axis=1).asnumpy(), expect)
     flat = np.insert(np.arange(6), np.array([1], dtype="int64"), np.array([7.0, 8.0]))
     assert flat.asnumpy().tolist() == [0, 7, 8, 1, 2, 3, 4, 5]
+
+
+def test_delete_accepts_any_integer_index_dtype():
+    a = np.arange(6.0).reshape(2, 3)
+    for dt in ("int8", "uint8", "int32", "int64"):
+        out = np.delete(a, np.array([0, 2], dtype=dt), axis=1)
+        assert out.asnumpy().tolist() == [[1.0], [4.0]]
