@@ -9,6 +9,8 @@ Gate orders (LSTM i, f, g, o; GRU r, z, n) equal torch's, so the kernel is torch
 
 from __future__ import annotations
 
+import warnings
+
 import torch
 
 from ..base import MXNetError
@@ -21,59 +23,85 @@ __all__: list[str] = []
 _GATES = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}
 
 
+def _proj(a) -> int | None:
+    """The LSTM projection size (LSTMP), or None."""
+    return a["projection_size"] if a["mode"] == "lstm" and a["projection_size"] else None
+
+
 def _layout(a, input_size):
-    """[(layer, direction, in_size)] in MXNet's order, and the total parameter count."""
+    """[(layer, direction, in_size)] in MXNet's order, and the total parameter count.
+
+    With a projection (LSTMP) each slot's weights are i2h (G*H, in), h2h (G*H, P) and h2r
+    (P, H), and the recurrent size is P."""
     G, H, L = _GATES[a["mode"]], a["state_size"], a["num_layers"]
+    P = _proj(a)
+    R = P or H
     D = 2 if a["bidirectional"] else 1
     slots = []
     for layer in range(L):
-        ins = input_size if layer == 0 else H * D
+        ins = input_size if layer == 0 else R * D
         for d in range(D):
             slots.append((layer, d, ins))
-    total = sum(G * H * ins + G * H * H for _, _, ins in slots) + len(slots) * 2 * G * H
-    return slots, total
+    total = sum(G * H * ins + G * H * R + (P * H if P else 0) for _, _, ins in slots)
+    return slots, total + len(slots) * 2 * G * H
 
 
 def _check(a):
-    if a["projection_size"] is not None:
-        raise MXNetError("Operator RNN: projection_size (LSTMP) is not supported")
-    if a["lstm_state_clip_min"] is not None or a["lstm_state_clip_max"] is not None:
-        raise MXNetError("Operator RNN: lstm_state_clip_min/max are not supported")
+    if _proj(a) is not None and _proj(a) >= a["state_size"]:
+        raise MXNetError(f"Operator RNN: projection_size ({_proj(a)}) must be smaller than "
+                         f"state_size ({a['state_size']})")
+    # (lstm_state_clip_min/max: MXNet's CPU kernel ignores them; only cuDNN clips)
     if a["use_sequence_length"]:
         raise MXNetError("Operator RNN: use_sequence_length=True is not supported")
 
 
 def _unpack(a, params, input_size):
+    """Torch's flat weight list (w_ih, w_hh, b_ih, b_hh[, w_hr] per layer and direction)
+    from MXNet's vector (every weight, h2r included, then every bias)."""
     G, H = _GATES[a["mode"]], a["state_size"]
+    P = _proj(a)
+    R = P or H
     slots, total = _layout(a, input_size)
     if params.numel() != total:
         raise MXNetError(f"Operator RNN: parameters has {params.numel()} elements, expected "
                          f"{total} for input size {input_size}, state_size {H}, "
                          f"num_layers {a['num_layers']}, mode {a['mode']}")
-    weights, off = [], 0
+    weights, projs, off = [], [], 0
     for _, _, ins in slots:
         w_ih = params[off:off + G * H * ins].view(G * H, ins)
         off += G * H * ins
-        w_hh = params[off:off + G * H * H].view(G * H, H)
-        off += G * H * H
+        w_hh = params[off:off + G * H * R].view(G * H, R)
+        off += G * H * R
         weights.append([w_ih, w_hh])
+        if P:
+            projs.append(params[off:off + P * H].view(P, H))
+            off += P * H
     for w in weights:
         w.append(params[off:off + G * H])
         off += G * H
         w.append(params[off:off + G * H])
         off += G * H
+    if P:
+        for w, w_hr in zip(weights, projs):
+            w.append(w_hr)
     return [t for w in weights for t in w]
 
 
 def _rnn(a, data, params, state_h, *rest):
     _check(a)
+    if data.device.type == "cuda" and (a["lstm_state_clip_min"] is not None
+                                       or a["lstm_state_clip_max"] is not None):
+        raise MXNetError("Operator RNN: lstm_state_clip_min/max (cuDNN cell-state clipping) "
+                         "are not supported on GPU")
     mode = a["mode"]
     flat = _unpack(a, params, data.shape[2])
     L, bi, p = a["num_layers"], a["bidirectional"], a["p"]
     train = state.is_train
     if mode == "lstm":
-        out, h, c = torch._VF.lstm(data, (state_h, rest[0]), flat, True, L, p, train, bi,
-                                   False)
+        with warnings.catch_warnings():  # (torch: LSTM projections run without oneDNN)
+            warnings.simplefilter("ignore", UserWarning)
+            out, h, c = torch._VF.lstm(data, (state_h, rest[0]), flat, True, L, p, train, bi,
+                                       False)
         outs = (out, h, c)
     else:
         fn = {"gru": torch._VF.gru, "rnn_tanh": torch._VF.rnn_tanh,
@@ -108,7 +136,7 @@ def _rnn_infer(a, shapes):
     shapes = list(shapes)
     shapes[1] = shapes[1] or (total,)
     st = (a["num_layers"] * D, N, a["state_size"])
-    shapes[2] = shapes[2] or st
+    shapes[2] = shapes[2] or (st[:2] + (_proj(a) or st[2],))
     if a["mode"] == "lstm" and len(shapes) > 3:
         shapes[3] = shapes[3] or st
     return shapes
@@ -118,7 +146,9 @@ def _rnn_out(a, shapes):
     T, N, _ = shapes[0]
     D = 2 if a["bidirectional"] else 1
     st = (a["num_layers"] * D, N, a["state_size"])
-    return [(T, N, D * a["state_size"])] + [st] * (len(_rnn_outputs(a)) - 1)
+    R = _proj(a) or a["state_size"]
+    outs = [(T, N, D * R), st[:2] + (R,), st]
+    return outs[:len(_rnn_outputs(a))]
 
 
 register(OpDef(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import mxnet as mx
 from tests._op.harness import Record, run_record
 
 rng = np.random.RandomState(3)
@@ -38,3 +39,34 @@ RECORDS = [
 @pytest.mark.parametrize("rec", RECORDS, ids=lambda r: r.id)
 def test_record(rec):
     run_record(rec)
+
+
+def test_rnn_lstm_projection_and_cpu_state_clip():
+    # MXNet 1.9.1: LSTMP layout (every weight incl. h2r (P, H), then every bias); the CPU
+    # kernel ignores lstm_state_clip_min/max
+    rng = np.random.RandomState(0)
+    T, N, I, H, P = 2, 1, 2, 3, 2
+    w_ih, w_hh = rng.uniform(-1, 1, (4 * H, I)), rng.uniform(-1, 1, (4 * H, P))
+    w_hr = rng.uniform(-1, 1, (P, H))
+    b_ih, b_hh = rng.uniform(-1, 1, 4 * H), rng.uniform(-1, 1, 4 * H)
+    x = rng.uniform(-1, 1, (T, N, I))
+    flat = np.concatenate([w_ih.ravel(), w_hh.ravel(), w_hr.ravel(), b_ih, b_hh])
+    sig = lambda v: 1 / (1 + np.exp(-v))  # noqa: E731
+    r, c, outs = np.zeros((N, P)), np.zeros((N, H)), []
+    for t in range(T):
+        g = x[t] @ w_ih.T + b_ih + r @ w_hh.T + b_hh
+        i, f, gg, o = np.split(g, 4, axis=1)
+        c = sig(f) * c + sig(i) * np.tanh(gg)
+        r = (sig(o) * np.tanh(c)) @ w_hr.T
+        outs.append(r)
+    args = [mx.nd.array(a) for a in (x, flat, np.zeros((1, N, P)), np.zeros((1, N, H)))]
+    for clip in ({}, {"lstm_state_clip_min": -0.01, "lstm_state_clip_max": 0.01}):
+        out, h, cell = mx.nd.RNN(*args, state_size=H, num_layers=1, mode="lstm",
+                                 projection_size=P, state_outputs=True, **clip)
+        np.testing.assert_allclose(out.asnumpy(), np.stack(outs), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(h.asnumpy()[0], r, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(cell.asnumpy()[0], c, rtol=1e-5, atol=1e-6)
+    s = mx.sym.RNN(mx.sym.var("d"), mx.sym.var("p"), mx.sym.var("s"), mx.sym.var("c"),
+                   state_size=H, num_layers=1, mode="lstm", projection_size=P, state_outputs=True)
+    arg, out_shapes, _ = s.infer_shape(d=(T, N, I))
+    assert arg[1] == (flat.size,) and arg[2] == (1, N, P) and out_shapes[0] == (T, N, P)

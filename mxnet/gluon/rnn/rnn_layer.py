@@ -183,19 +183,22 @@ class _RNNLayer(HybridBlock):
     def _forward_kernel(self, F, inputs, states, sequence_length, **kwargs):
         if self._layout == "NTC":
             inputs = F.swapaxes(inputs, dim1=0, dim2=1)
-        if self._projection_size:
-            if not isinstance(inputs, ndarray.NDArray) or self._use_sequence_length:
-                raise MXNetError("LSTM with projection_size runs imperatively only (not "
-                                 "hybridized, no sequence_length) in this build")
+        if self._projection_size and self._use_sequence_length:
+            if not isinstance(inputs, ndarray.NDArray):
+                raise MXNetError("LSTM with projection_size and use_sequence_length runs "
+                                 "imperatively only (not hybridized) in this build")
             from ._lstmp import lstmp_forward
 
             outputs, states = lstmp_forward(self, inputs, states, kwargs)
             if self._layout == "NTC":
                 outputs = F.swapaxes(outputs, dim1=0, dim2=1)
             return outputs, states
+        # MXNet's flat order: every weight (h2r too, with a projection), then every bias
+        gates = ("i2h", "h2h", "h2r") if self._projection_size else ("i2h", "h2h")
         params = [kwargs[f"{d}{layer}_{g}_{t}"].reshape(-1)
                   for t in ("weight", "bias") for layer in range(self._num_layers)
-                  for d in ["l", "r"][:self._dir] for g in ("i2h", "h2h")]
+                  for d in ["l", "r"][:self._dir] for g in gates
+                  if not (g == "h2r" and t == "bias")]
         params = F._internal._rnn_param_concat(*params, dim=0)
         rnn_args = list(states) + ([sequence_length] if self._use_sequence_length else [])
         rnn = F.RNN(inputs, params, *rnn_args, use_sequence_length=self._use_sequence_length,
