@@ -431,10 +431,13 @@ class MNISTIter(MXDataIter):
         self._bs = int(batch_size)
         self._flat = _parse_bool(flat)
         if not _parse_bool(silent):
-            shape = (self._bs, img[0].size) if self._flat else (self._bs, 1, *img.shape[1:])
+            # MXNet prints the flat batch shape as an mshadow Shape2 "(b,784)" and the 4-D
+            # one as a TShape "[b,1,28,28]"
+            dims = (self._bs, img[0].size) if self._flat else (self._bs, 1, *img.shape[1:])
+            text = ",".join(str(d) for d in dims)
             _log_info(
-                "MNISTIter: load %d images, shuffle=%d, shape=(%s)"
-                % (len(img), int(_parse_bool(shuffle)), ",".join(str(d) for d in shape))
+                "MNISTIter: load %d images, shuffle=%d, shape=%s"
+                % (len(img), int(_parse_bool(shuffle)), f"({text})" if self._flat else f"[{text}]")
             )
         self._loc = 0
         super().__init__(data_name, label_name, prefetch_buffer)

@@ -140,6 +140,8 @@ def test_mnist_shuffle_order_and_load_line(tmp_path, capsys):
         it = MNISTIter(image=str(ip), label=str(lp), batch_size=n, seed=seed, flat=True)
         assert next(iter(it)).label[0].asnumpy().tolist() == want
     assert "MNISTIter: load 10 images, shuffle=1, shape=(10,784)" in capsys.readouterr().err
+    MNISTIter(image=str(ip), label=str(lp), batch_size=5, shuffle=False)
+    assert "MNISTIter: load 10 images, shuffle=0, shape=[5,1,28,28]" in capsys.readouterr().err
     MNISTIter(image=str(ip), label=str(lp), batch_size=5, silent=True)
     assert capsys.readouterr().err == ""
 
