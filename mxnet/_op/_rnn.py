@@ -51,8 +51,8 @@ def _check(a):
         raise MXNetError(f"Operator RNN: projection_size ({_proj(a)}) must be smaller than "
                          f"state_size ({a['state_size']})")
     # (lstm_state_clip_min/max: MXNet's CPU kernel ignores them; only cuDNN clips)
-    if a["use_sequence_length"]:
-        raise MXNetError("Operator RNN: use_sequence_length=True is not supported")
+    # (use_sequence_length: MXNet's CPU kernel runs every step of every sequence, ignoring
+    # the lengths; only cuDNN masks)
 
 
 def _unpack(a, params, input_size):
@@ -93,6 +93,9 @@ def _rnn(a, data, params, state_h, *rest):
                                        or a["lstm_state_clip_max"] is not None):
         raise MXNetError("Operator RNN: lstm_state_clip_min/max (cuDNN cell-state clipping) "
                          "are not supported on GPU")
+    if data.device.type == "cuda" and a["use_sequence_length"]:
+        raise MXNetError("Operator RNN: use_sequence_length (cuDNN masking of padded steps) "
+                         "is not supported on GPU")
     mode = a["mode"]
     flat = _unpack(a, params, data.shape[2])
     L, bi, p = a["num_layers"], a["bidirectional"], a["p"]
@@ -139,6 +142,10 @@ def _rnn_infer(a, shapes):
     shapes[2] = shapes[2] or (st[:2] + (_proj(a) or st[2],))
     if a["mode"] == "lstm" and len(shapes) > 3:
         shapes[3] = shapes[3] or st
+    if a["use_sequence_length"]:
+        k = 4 if a["mode"] == "lstm" else 3
+        if len(shapes) > k:
+            shapes[k] = shapes[k] or (N,)
     return shapes
 
 

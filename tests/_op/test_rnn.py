@@ -70,3 +70,20 @@ def test_rnn_lstm_projection_and_cpu_state_clip():
                    state_size=H, num_layers=1, mode="lstm", projection_size=P, state_outputs=True)
     arg, out_shapes, _ = s.infer_shape(d=(T, N, I))
     assert arg[1] == (flat.size,) and arg[2] == (1, N, P) and out_shapes[0] == (T, N, P)
+
+
+def test_rnn_sequence_length_ignored_on_cpu_as_mxnet():
+    # MXNet 1.9.1's CPU kernel runs every step whatever sequence_length says (cuDNN masks)
+    r = np.random.RandomState(1)
+    x = mx.nd.array(r.uniform(-1, 1, (3, 2, 4)))
+    p = mx.nd.array(r.uniform(-0.5, 0.5, 4 * 5 * 4 + 4 * 5 * 5 + 2 * 4 * 5))
+    z = mx.nd.zeros((1, 2, 5))
+    a = mx.nd.RNN(x, p, z, z, state_size=5, num_layers=1, mode="lstm", state_outputs=True)
+    b = mx.nd.RNN(x, p, z, z, mx.nd.array([2, 3]), state_size=5, num_layers=1, mode="lstm",
+                  use_sequence_length=True, state_outputs=True)
+    for u, v in zip(a, b):
+        np.testing.assert_array_equal(u.asnumpy(), v.asnumpy())
+    s = mx.sym.RNN(mx.sym.var("d"), mx.sym.var("p"), mx.sym.var("s"), mx.sym.var("c"),
+                   mx.sym.var("l"), state_size=5, num_layers=1, mode="lstm",
+                   use_sequence_length=True)
+    assert s.infer_shape(d=(3, 2, 4))[0][-1] == (2,)
