@@ -335,11 +335,34 @@ class _Arctan2(torch.autograd.Function):
         return g * b / d, -g * a / d
 
 
+class _Copysign(torch.autograd.Function):
+    """copysign with MXNet's gradient: +1 where a and b have the same sign (zero counts as
+    positive), -1 elsewhere; none to b."""
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return torch.copysign(a, b)
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors
+        same = ((a >= 0) & (b >= 0)) | ((a < 0) & (b < 0))
+        ga = g * torch.where(same, 1.0, -1.0).to(g.dtype)
+        return ga, (torch.zeros_like(b) if b.requires_grad else None)
+
+
+def _copysign(a, b):
+    if torch.is_grad_enabled() and (a.requires_grad or b.requires_grad):
+        return _Copysign.apply(a, b)
+    return torch.copysign(a, b)
+
+
 # name -> (torch function, input kind: "any" | "float" | "int", exact on integers, doc)
 _BINARY = {
     "maximum": (lambda a, b: _pick(a, b, a >= b), "any", True, "Element-wise maximum"),
     "minimum": (lambda a, b: _pick(a, b, a <= b), "any", True, "Element-wise minimum"),
-    "copysign": (torch.copysign, "any", False, "First array with the sign of the second"),
+    "copysign": (_copysign, "any", False, "First array with the sign of the second"),
     "ldexp": (_ldexp, "any", False, "``x1 * 2**x2``"),
     "hypot": (torch.hypot, "float", False, "``sqrt(x1**2 + x2**2)``"),
     "arctan2": (lambda a, b: _Arctan2.apply(a, b), "float", False,
