@@ -386,7 +386,7 @@ register(OpDef("_linalg_trsm", _trsm, inputs=("A", "B"), aliases=("linalg_trsm",
 
 
 def _extractdiag(a: dict, A: torch.Tensor) -> torch.Tensor:
-    _check_matrix("_linalg_extractdiag", A)
+    _check_matrix("_linalg_extractdiag", A, square=True)
     k = a["offset"]
     if (k >= 0 and k >= A.shape[-1]) or (k < 0 and -k >= A.shape[-2]):
         raise op_error("_linalg_extractdiag", f"offset {k} is out of range for matrices of "

@@ -67,6 +67,9 @@ def _axes(op: str, axes, nd: int) -> list[int]:
 
 
 def _moments(a: dict, data: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    if not a["axes"]:
+        raise op_error("moments", "Empty axes is not supported, if you would like to do global "
+                                  "moments, please pass all axes to axes argument")
     axes = _axes("moments", a["axes"], data.dim())
     mean = data.mean(dim=axes, keepdim=True)
     var = ((data - mean) ** 2).mean(dim=axes, keepdim=True)

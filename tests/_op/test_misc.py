@@ -50,7 +50,8 @@ RECORDS = [
     Record("khatri_rao", [X, Y], ref=_khatri_rao),  # MXNet: no gradient (FGradient)
     Record("khatri_rao", [X], ref=_khatri_rao, name="khatri_rao_one"),
     Record("moments", [Y], {"axes": (0,)}, ref=_moments, grad=True, rtol=1e-4),
-    Record("moments", [Y], {"keepdims": True}, ref=_moments, name="moments_all", rtol=1e-4),
+    Record("moments", [Y], {"axes": (0, 1), "keepdims": True}, ref=_moments,
+           name="moments_all", rtol=1e-4),
     Record("cumsum", [X], ref=lambda x, **k: np.cumsum(x), grad=True, rtol=1e-5),
     Record("cumsum", [X], {"axis": 1, "dtype": "float64"},
            ref=lambda x, **k: np.cumsum(x, 1), name="cumsum_axis"),
@@ -302,3 +303,13 @@ def test_unravel_index_negative_index_uses_c_division():
     assert out.tolist() == [[0, 1, 1], [-1, 3, 1]]
     out = mx.nd.unravel_index(mx.nd.array([5, 23]), shape=(-1, 3, 4)).asnumpy()
     assert out.tolist() == [[0, 1], [1, 2], [1, 3]]
+
+
+def test_moments_needs_axes_and_extractdiag_square_matrices():
+    # MXNet 1.9.1 refuses moments without axes and extractdiag of non-square matrices
+    from mxnet.base import MXNetError
+
+    with pytest.raises(MXNetError, match="Empty axes"):
+        mx.nd.moments(mx.nd.ones((2, 3)))
+    with pytest.raises(MXNetError, match="square"):
+        mx.nd.linalg.extractdiag(mx.nd.ones((2, 3, 4)))
