@@ -230,3 +230,30 @@ def test_subgraph_names_counted_in_attrscope():
         "while_loop_cond0",
         "while_loop_func0",
     }
+
+
+def test_tojson_matches_mxnet_byte_for_byte():
+    """foreach (nested), while_loop and cond: placeholders ``a-0``, subgraph attributes,
+    identity copies and nested-object layout as MXNet 1.9.1 wrote this file."""
+    from collections import defaultdict
+
+    mx.AttrScope._subgraph_names = defaultdict(int)
+    with mx.name.NameManager():
+        a, b = mx.sym.var("a"), mx.sym.var("b")
+        o, s = mx.sym.contrib.foreach(lambda x, st: (x + st[0], [st[0] * 2]), a, [b])
+        w = mx.sym.contrib.while_loop(
+            lambda i: i < 3, lambda i: (i * 2, [i + 1]), [b], max_iterations=4
+        )
+        c = mx.sym.contrib.cond(a.sum() > 0, lambda: a * 2, lambda: b - 1)
+
+        def nested(x, st):
+            oo, ss = mx.sym.contrib.foreach(lambda y, t: (y + t[0], [t[0]]), x, [st[0]])
+            return oo, [ss[0] + 1]
+
+        n = mx.sym.contrib.foreach(nested, a, [b])
+        g = mx.sym.Group([o, s[0], w[0], w[1][0], c, n[0]])
+    with open(os.path.join(GOLDEN, "nested-tojson-symbol.json")) as f:
+        expected = f.read().rstrip("\n")
+    assert g.tojson() == expected
+    back = mx.sym.load_json(expected)
+    assert back.tojson() == expected

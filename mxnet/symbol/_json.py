@@ -73,19 +73,20 @@ def graph_dict(sym: Symbol, remove_amp_cast: bool = True):
     order = topo_order([n for n, _ in heads])
     if remove_amp_cast:
         keep = {id(n) for n, _ in heads}
-        order = [n for n in order
-                 if n.op is None or n.op.name not in _AMP_OPS or id(n) in keep]
+        order = [n for n in order if n.op is None or n.op.name not in _AMP_OPS or id(n) in keep]
     return order, heads, through
 
 
-def to_json(sym: Symbol, remove_amp_cast: bool = True) -> str:
-    """Serialise ``sym`` as MXNet 1.9.1 does."""
+def to_json(sym: Symbol, remove_amp_cast: bool = True, _subgraph: bool = False) -> str:
+    """Serialise ``sym`` as MXNet 1.9.1 does (a control-flow body, ``_subgraph``, is written
+    without the graph ``attrs``)."""
     order, heads, through = graph_dict(sym, remove_amp_cast)
     if remove_amp_cast:
         # re-walk with amp nodes bypassed
         for n in order:
-            if n.op is not None and any(s.op is not None and s.op.name in _AMP_OPS
-                                        for s, _ in n.inputs):
+            if n.op is not None and any(
+                s.op is not None and s.op.name in _AMP_OPS for s, _ in n.inputs
+            ):
                 break
         else:
             through = lambda e: e  # noqa: E731
@@ -93,8 +94,10 @@ def to_json(sym: Symbol, remove_amp_cast: bool = True) -> str:
     node_strs = []
     for n in order:
         ins = [through(e) for e in n.inputs]
-        items = [_entry(nid[id(src)], i, ver if src.op is None else 0)
-                 for (src, i), ver in zip(ins, n.in_versions)]
+        items = [
+            _entry(nid[id(src)], i, ver if src.op is None else 0)
+            for (src, i), ver in zip(ins, n.in_versions)
+        ]
         pairs = [("op", _s(n.op.name if n.op is not None else "null")), ("name", _s(n.name))]
         if n.attrs:
             pairs.append(("attrs", _obj([(k, _s(v)) for k, v in sorted(n.attrs.items())], 6)))
@@ -102,21 +105,31 @@ def to_json(sym: Symbol, remove_amp_cast: bool = True) -> str:
         if n.control_deps:
             pairs.append(("control_deps", _arr([str(nid[id(d)]) for d in n.control_deps], 6)))
         if n.subgraphs:  # control-flow bodies (_foreach)
-            pairs.append(("subgraphs", "[" + ", ".join(to_json(g, remove_amp_cast)
-                                                       for g in n.subgraphs) + "]"))
+            # nested objects, indented as MXNet's writer does
+            subs = [
+                to_json(g, remove_amp_cast, True).replace("\n", "\n" + " " * 8) for g in n.subgraphs
+            ]
+            pairs.append(
+                (
+                    "subgraphs",
+                    "[\n" + " " * 8 + (", \n" + " " * 8).join(subs) + "\n" + " " * 6 + "]",
+                )
+            )
         pad = " " * 6
-        node_strs.append("{\n" + ", \n".join(f"{pad}{_s(k)}: {v}" for k, v in pairs)
-                         + "\n    }")
+        node_strs.append("{\n" + ", \n".join(f"{pad}{_s(k)}: {v}" for k, v in pairs) + "\n    }")
     arg_nodes = [str(k) for k, n in enumerate(order) if n.op is None]
     row = [0]
     for n in order:
         row.append(row[-1] + n.num_outputs())
     head_items = [_entry(nid[id(n)], i, 0) for n, i in heads]
-    top = [("nodes", _arr(node_strs, 2, force_multi=True)),
-           ("arg_nodes", _arr(arg_nodes, 2)),
-           ("node_row_ptr", _arr([str(r) for r in row], 2)),
-           ("heads", _arr(head_items, 2)),
-           ("attrs", _graph_attrs())]
+    top = [
+        ("nodes", _arr(node_strs, 2, force_multi=True)),
+        ("arg_nodes", _arr(arg_nodes, 2)),
+        ("node_row_ptr", _arr([str(r) for r in row], 2)),
+        ("heads", _arr(head_items, 2)),
+    ]
+    if not _subgraph:
+        top.append(("attrs", _graph_attrs()))
     return "{\n" + ", \n".join(f"  {_s(k)}: {v}" for k, v in top) + "\n}"
 
 
@@ -152,8 +165,11 @@ def _fail(msg: str):
 
 
 def _parse_entry(e, where: str, limit: int) -> tuple[int, int]:
-    if not isinstance(e, list) or len(e) not in (2, 3) or not all(
-            isinstance(x, int) and not isinstance(x, bool) for x in e):
+    if (
+        not isinstance(e, list)
+        or len(e) not in (2, 3)
+        or not all(isinstance(x, int) and not isinstance(x, bool) for x in e)
+    ):
         _fail(f"{where}: an entry must be [node_id, output_index(, version)], got {e!r}")
     if not 0 <= e[0] < limit:
         _fail(f"{where}: node reference {e[0]} is out of range (must be below {limit})")
@@ -181,7 +197,7 @@ def _fix_hidden(n: Node, raw_inputs_vars) -> None:
             continue
         placed = False
         if n.op is not None:
-            arg = k[:len(k) - len(key) - 1]
+            arg = k[: len(k) - len(key) - 1]
             names = n.arg_names_raw if hasattr(n, "arg_names_raw") else None
             try:
                 names = n.op.input_names(n.op.parse_attrs(_params_only(n)))
@@ -229,8 +245,12 @@ def load_json(json_str: str) -> Symbol:
         except (TypeError, ValueError, IndexError):
             _fail(f"bad mxnet_version {mv!r}")
     if version < MXNET_VERSION:
-        logging.info("Loading symbol saved by previous version v%d.%d.%d. Attempting to "
-                     "upgrade...", version // 10000, (version // 100) % 100, version % 100)
+        logging.info(
+            "Loading symbol saved by previous version v%d.%d.%d. Attempting to upgrade...",
+            version // 10000,
+            (version // 100) % 100,
+            version % 100,
+        )
     nodes: list[Node] = []
     for k, jn in enumerate(data["nodes"]):
         if not isinstance(jn, dict):
@@ -265,8 +285,10 @@ def load_json(json_str: str) -> Symbol:
             node = Node(None, name, attrs)
         else:
             if not has_op(opname):
-                raise MXNetError(f"Invalid symbol JSON: node {k} ('{name}'): Cannot find "
-                                 f"operator '{opname}' in the operator registry")
+                raise MXNetError(
+                    f"Invalid symbol JSON: node {k} ('{name}'): Cannot find "
+                    f"operator '{opname}' in the operator registry"
+                )
             node = Node(get_op(opname), name, attrs, inputs)
             node.in_versions = versions
         deps = jn.get("control_deps") or []
@@ -288,10 +310,15 @@ def load_json(json_str: str) -> Symbol:
         if n.op is None:
             continue
         for a in n.attrs:
-            if (a not in n.op.param_map and not (a.startswith("__") and a.endswith("__"))
-                    and n.op.params):  # parameter-less operators keep any attribute
-                raise MXNetError(f"Invalid symbol JSON: node {k} ('{n.name}', operator "
-                                 f"{n.op.name}): unknown attribute '{a}'")
+            if (
+                a not in n.op.param_map
+                and not (a.startswith("__") and a.endswith("__"))
+                and n.op.params
+            ):  # parameter-less operators keep any attribute
+                raise MXNetError(
+                    f"Invalid symbol JSON: node {k} ('{n.name}', operator "
+                    f"{n.op.name}): unknown attribute '{a}'"
+                )
         n.parsed  # noqa: B018  (validate parameters now)
     if version < 900:
         _add_missing_inputs(nodes)
@@ -301,8 +328,11 @@ def load_json(json_str: str) -> Symbol:
                 _set_aux_init(n)
     if version < 905:
         for n in nodes:
-            if n.op is not None and n.op.name in ("argmax", "argmin") \
-                    and n.attrs.get("axis") == "-1":
+            if (
+                n.op is not None
+                and n.op.name in ("argmax", "argmin")
+                and n.attrs.get("axis") == "-1"
+            ):
                 del n.attrs["axis"]
                 n.invalidate()
     for k, n in enumerate(nodes):
@@ -310,13 +340,17 @@ def load_json(json_str: str) -> Symbol:
             continue
         want = len(n.arg_names()) + len(n.aux_names())
         if n.op.variadic is None and len(n.inputs) != want:
-            raise MXNetError(f"Invalid symbol JSON: node {k} ('{n.name}', operator {n.op.name}) "
-                             f"has {len(n.inputs)} inputs, expected {want} "
-                             f"({n.arg_names() + n.aux_names()})")
+            raise MXNetError(
+                f"Invalid symbol JSON: node {k} ('{n.name}', operator {n.op.name}) "
+                f"has {len(n.inputs)} inputs, expected {want} "
+                f"({n.arg_names() + n.aux_names()})"
+            )
         for src, i in n.inputs:
             if i >= src.num_outputs():
-                raise MXNetError(f"Invalid symbol JSON: node {k} ('{n.name}') reads output {i} "
-                                 f"of node '{src.name}', which has {src.num_outputs()}")
+                raise MXNetError(
+                    f"Invalid symbol JSON: node {k} ('{n.name}') reads output {i} "
+                    f"of node '{src.name}', which has {src.num_outputs()}"
+                )
     for nid, i in heads:
         if i >= nodes[nid].num_outputs():
             _fail(f"field 'heads': output {i} of node '{nodes[nid].name}' does not exist")

@@ -25,7 +25,7 @@ def foreach(body, data, init_states, name="foreach"):
     from ..base import MXNetError
     from ..name import _current_manager
     from ..ndarray.contrib import _cf_flatten, _cf_regroup
-    from ._create import Group, Variable
+    from ._create import Group
     from ._node import Node
     from .symbol import Symbol
 
@@ -36,16 +36,22 @@ def foreach(body, data, init_states, name="foreach"):
     for s in flat_data + flat_init:
         if not isinstance(s, Symbol) or len(s._outputs) != 1:
             raise MXNetError("foreach: data and init_states must be single-output Symbols")
-    node_name = _current_manager().get(None if name == "foreach" else name, "_foreach")
-    data_vars = [Variable(f"{node_name}_data{i}") for i in range(len(flat_data))]
-    state_vars = [Variable(f"{node_name}_state{i}") for i in range(len(flat_init))]
-    with AttrScope(__subgraph_name__=_unique_subgraph_name(name)):
+    sg_name = _unique_subgraph_name(name)
+    with AttrScope(__subgraph_name__=sg_name):
+        data_vars, state_vars = _placeholders(flat_data, flat_init)
         outs, states = body(_cf_regroup(data_vars, dfmt)[0], _cf_regroup(state_vars, sfmt)[0])
-    flat_out, ofmt = _cf_flatten(outs, "foreach output")
-    flat_st, st_fmt = _cf_flatten(states, "foreach states")
-    # MXNet asserts (AssertionError) the state structure and the use of every input.
-    if st_fmt != sfmt:
-        raise AssertionError("The input and output loop_vars have different format")
+        flat_out, ofmt = _cf_flatten(outs, "foreach output")
+        flat_st, st_fmt = _cf_flatten(states, "foreach states")
+        # MXNet asserts (AssertionError) the state structure and the use of every input.
+        if st_fmt != sfmt:
+            raise AssertionError("The input and output loop_vars have different format")
+        every = flat_out + flat_st
+        flat_out, flat_st = (
+            _identity_outputs(flat_out, sg_name, every),
+            _identity_outputs(flat_st, sg_name, every, flat_out),
+        )
+    # named after the body is traced, as MXNet (a nested loop gets the lower number)
+    node_name = _current_manager().get(None if name == "foreach" else name, "_foreach")
     sub = Group(flat_out + flat_st)
     names = sub.list_inputs()
     dnames = [v.name for v in data_vars]
@@ -76,7 +82,9 @@ def foreach(body, data, init_states, name="foreach"):
         "in_data_locs": str(data_locs),
         "remain_locs": str(remain_locs),
     }
-    node = Node(get_op("_foreach"), node_name, attrs)
+    from ..attribute import _current_scope
+
+    node = Node(get_op("_foreach"), node_name, _current_scope().get(attrs))
     node.subgraphs = [sub]
     node.set_inputs(entries)
     node.invalidate()
@@ -107,10 +115,12 @@ def _subgraph_inputs(subs: list, outer: dict) -> tuple[list, list]:
 
 def _subgraph_node(opname: str, node_name: str, attrs: dict, entries: list, subs: list):
     from .._op._registry import get_op
+    from ..attribute import _current_scope
     from ._node import Node
     from .symbol import Symbol
 
-    node = Node(get_op(opname), node_name, {k: str(v) for k, v in attrs.items()})
+    attrs = _current_scope().get({k: str(v) for k, v in attrs.items()})
+    node = Node(get_op(opname), node_name, attrs)
     node.subgraphs = list(subs)
     node.set_inputs(entries)
     node.invalidate()
@@ -129,6 +139,48 @@ def _unique_subgraph_name(name: str) -> str:
         name = outer + "$" + name
     AttrScope._subgraph_names[name] += 1
     return name + str(AttrScope._subgraph_names[name] - 1)
+
+
+def _placeholders(*groups) -> list:
+    """Subgraph input variables named as MXNet names them, ``<input name>-<output index>``
+    (``data-0``; nested: ``data-0-0``), created in the caller's AttrScope. A name taken
+    twice (the same Symbol passed twice) gets a ``_<k>`` suffix."""
+    from ._create import Variable
+
+    seen: set = set()
+    res = []
+    for group in groups:
+        made = []
+        for sym in group:
+            node, idx = sym._outputs[0]
+            nm = base = f"{node.name}-{idx}"
+            k = 1
+            while nm in seen:
+                nm, k = f"{base}_{k}", k + 1
+            seen.add(nm)
+            made.append(Variable(nm))
+        res.append(made)
+    return res
+
+
+def _identity_outputs(syms: list, sg_name: str, every=None, repeats=None) -> list:
+    """MXNet copies (``identity``) a subgraph output that is an input of the subgraph, was
+    not built inside it, or (foreach states) is also a step output."""
+    from . import identity
+    from ._create import Group
+
+    if not syms:
+        return []
+    inputs = set(Group(list(every if every is not None else syms)).list_inputs())
+    taken = {o.name for o in repeats} if repeats else set()
+    return [
+        identity(o)
+        if o.name in inputs
+        or o.name in taken
+        or o.list_attr().get("__subgraph_name__", "") != sg_name
+        else o
+        for o in syms
+    ]
 
 
 def _single(s, what: str):
@@ -155,7 +207,7 @@ def while_loop(cond, func, loop_vars, max_iterations=None, name="while_loop"):
     from ..base import MXNetError
     from ..name import _current_manager
     from ..ndarray.contrib import _cf_flatten, _cf_regroup
-    from ._create import Group, Variable
+    from ._create import Group
     from .symbol import Symbol
 
     if max_iterations is None:
@@ -165,19 +217,28 @@ def while_loop(cond, func, loop_vars, max_iterations=None, name="while_loop"):
     flat_vars, vfmt = _cf_flatten(loop_vars, "loop_vars")
     if not flat_vars:
         raise ValueError("loop_vars should contain at least one element")
-    node_name = _current_manager().get(None if name == "while_loop" else name, "_while_loop")
-    phs = [Variable(f"{node_name}_var{i}") for i in range(len(flat_vars))]
-    args = [phs[0]] if single else list(_cf_regroup(phs, vfmt)[0])
-    with AttrScope(__subgraph_name__=_unique_subgraph_name(name + "_cond")):
+    for v in flat_vars:
+        _single(v, "while_loop: loop_vars")
+    sg_name = _unique_subgraph_name(name + "_cond")
+    with AttrScope(__subgraph_name__=sg_name):
+        phs = _placeholders(flat_vars)[0]
+        args = [phs[0]] if single else list(_cf_regroup(phs, vfmt)[0])
         pred = _single(cond(*args), "while_loop: the return value of cond")
-    with AttrScope(__subgraph_name__=_unique_subgraph_name(name + "_func")):
+        pred = _identity_outputs([pred], sg_name)[0]
+    sg_name = _unique_subgraph_name(name + "_func")
+    with AttrScope(__subgraph_name__=sg_name):
+        phs = _placeholders(flat_vars)[0]
+        args = [phs[0]] if single else list(_cf_regroup(phs, vfmt)[0])
         step_out, new_vars = func(*args)
-    step_out = [] if step_out is None else step_out
-    new_vars = [] if new_vars is None else new_vars
-    flat_out, ofmt = _cf_flatten(
-        list(step_out) if isinstance(step_out, tuple) else step_out, "while output"
-    )
-    flat_new, _ = _cf_flatten(new_vars, "loop_vars")
+        step_out = [] if step_out is None else step_out
+        new_vars = [] if new_vars is None else new_vars
+        flat_out, ofmt = _cf_flatten(
+            list(step_out) if isinstance(step_out, tuple) else step_out, "while output"
+        )
+        flat_new, _ = _cf_flatten(new_vars, "loop_vars")
+        wrapped = _identity_outputs(flat_out + flat_new, sg_name)
+        flat_out, flat_new = wrapped[: len(flat_out)], wrapped[len(flat_out) :]
+    node_name = _current_manager().get(None if name == "while_loop" else name, "_while_loop")
     if len(flat_new) != len(flat_vars):
         raise ValueError("The length of loop_vars should be consistent during the loop")
     cond_g, func_g = Group([pred]), Group(flat_out + flat_new)
@@ -222,22 +283,30 @@ def cond(pred, then_func, else_func, name="cond"):
     from ..attribute import AttrScope
     from ..name import _current_manager
     from ..ndarray.contrib import _cf_flatten, _cf_regroup
-    from ._create import Group
+    from . import identity
+    from ._create import Group, Variable
 
-    node_name = _current_manager().get(None if name == "cond" else name, "_cond")
-    _unique_subgraph_name(name + "_pred")
-    with AttrScope(__subgraph_name__=_unique_subgraph_name(name + "_then")):
-        then_out = then_func()
-    with AttrScope(__subgraph_name__=_unique_subgraph_name(name + "_else")):
-        else_out = else_func()
-    flat_then, tfmt = _cf_flatten(then_out, "then_func output")
-    flat_else, _ = _cf_flatten(else_out, "else_func output")
+    # MXNet computes the predicate outside: its subgraph is the identity of an input named
+    # after the predicate's output (``_greater_scalar0_output``).
+    pred = _single(pred, "cond: pred")
+    pred_var = Variable(pred.list_outputs()[0])
+    with AttrScope(__subgraph_name__=_unique_subgraph_name(name + "_pred")):
+        pred_out = identity(pred_var)
+    sg_name = _unique_subgraph_name(name + "_then")
+    with AttrScope(__subgraph_name__=sg_name):
+        flat_then, tfmt = _cf_flatten(then_func(), "then_func output")
+        flat_then = _identity_outputs(flat_then, sg_name)
+    sg_name = _unique_subgraph_name(name + "_else")
+    with AttrScope(__subgraph_name__=sg_name):
+        flat_else, _ = _cf_flatten(else_func(), "else_func output")
+        flat_else = _identity_outputs(flat_else, sg_name)
     if len(flat_then) != len(flat_else):
         raise ValueError(
             f"cond: then_func gives {len(flat_then)} outputs but else_func gives {len(flat_else)}"
         )
-    subs = [Group([_single(pred, "cond: pred")]), Group(flat_then), Group(flat_else)]
-    entries, (clocs, tlocs, elocs) = _subgraph_inputs(subs, {})
+    node_name = _current_manager().get(None if name == "cond" else name, "_cond")
+    subs = [Group([pred_out]), Group(flat_then), Group(flat_else)]
+    entries, (clocs, tlocs, elocs) = _subgraph_inputs(subs, {pred_var.name: pred._outputs[0]})
     res = _subgraph_node(
         "_cond",
         node_name,
