@@ -257,3 +257,17 @@ def test_tojson_matches_mxnet_byte_for_byte():
     assert g.tojson() == expected
     back = mx.sym.load_json(expected)
     assert back.tojson() == expected
+
+
+def test_control_flow_error_messages_and_imperative_state_count():
+    a = nd.arange(6).reshape((3, 2))
+    with pytest.raises(ValueError, match="The current array is not a scalar"):
+        nd.contrib.cond(nd.array([1, 0]), lambda: a, lambda: a * 2)
+    # imperative foreach does not check how many states the body returns (as MXNet)
+    _, states = nd.contrib.foreach(lambda x, st: (x, [st[0], st[0]]), a, [nd.zeros((2,))])
+    assert len(states) == 2
+    x, p = mx.sym.var("x"), mx.sym.var("p")
+    with pytest.raises(ValueError, match="Number of outputs differs between then-branch"):
+        mx.sym.contrib.cond(p, lambda: [x, x], lambda: x)
+    with pytest.raises(ValueError, match="The number of loop_vars should be consistent"):
+        mx.sym.contrib.while_loop(lambda i: i < 3, lambda i: (i, [i + 1, i]), [x], max_iterations=3)

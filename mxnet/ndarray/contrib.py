@@ -13,27 +13,84 @@ def _scale_array(weight, rescale_grad):
     return array([rescale_grad], ctx=weight.context, dtype="float32")
 
 
-def adamw_update(weight, grad, mean, var, rescale_grad, lr, eta, beta1=0.9, beta2=0.999,
-                 epsilon=1e-8, wd=0, clip_gradient=-1, out=None, name=None, **kwargs):
+def adamw_update(
+    weight,
+    grad,
+    mean,
+    var,
+    rescale_grad,
+    lr,
+    eta,
+    beta1=0.9,
+    beta2=0.999,
+    epsilon=1e-8,
+    wd=0,
+    clip_gradient=-1,
+    out=None,
+    name=None,
+    **kwargs,
+):
     """AdamW update; ``rescale_grad`` may be a float (MXNet's contrib front end)."""
     from ._namespace import function_for
 
     return function_for("_adamw_update")(
-        weight, grad, mean, var, _scale_array(weight, rescale_grad), lr=lr, eta=eta,
-        beta1=beta1, beta2=beta2, epsilon=epsilon, wd=wd, clip_gradient=clip_gradient,
-        out=out, name=name, **kwargs)
+        weight,
+        grad,
+        mean,
+        var,
+        _scale_array(weight, rescale_grad),
+        lr=lr,
+        eta=eta,
+        beta1=beta1,
+        beta2=beta2,
+        epsilon=epsilon,
+        wd=wd,
+        clip_gradient=clip_gradient,
+        out=out,
+        name=name,
+        **kwargs,
+    )
 
 
-def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, lr, eta, beta1=0.9,
-                    beta2=0.999, epsilon=1e-8, wd=0, clip_gradient=-1, out=None, name=None,
-                    **kwargs):
+def mp_adamw_update(
+    weight,
+    grad,
+    mean,
+    var,
+    weight32,
+    rescale_grad,
+    lr,
+    eta,
+    beta1=0.9,
+    beta2=0.999,
+    epsilon=1e-8,
+    wd=0,
+    clip_gradient=-1,
+    out=None,
+    name=None,
+    **kwargs,
+):
     """Multi-precision AdamW update; ``rescale_grad`` may be a float."""
     from ._namespace import function_for
 
     return function_for("_mp_adamw_update")(
-        weight, grad, mean, var, weight32, _scale_array(weight, rescale_grad), lr=lr, eta=eta,
-        beta1=beta1, beta2=beta2, epsilon=epsilon, wd=wd, clip_gradient=clip_gradient,
-        out=out, name=name, **kwargs)
+        weight,
+        grad,
+        mean,
+        var,
+        weight32,
+        _scale_array(weight, rescale_grad),
+        lr=lr,
+        eta=eta,
+        beta1=beta1,
+        beta2=beta2,
+        epsilon=epsilon,
+        wd=wd,
+        clip_gradient=clip_gradient,
+        out=out,
+        name=name,
+        **kwargs,
+    )
 
 
 __all__ += ["adamw_update", "mp_adamw_update"]
@@ -98,8 +155,9 @@ def _cf_flatten(obj, what: str):
             fmt.append(sub)
         return flat, fmt
     if not hasattr(obj, "_outputs") and not hasattr(obj, "_t"):
-        raise ValueError(f"{what} should be an NDArray/Symbol or a nested list of them, "
-                         f"got {type(obj).__name__}")
+        raise ValueError(
+            f"{what} should be an NDArray/Symbol or a nested list of them, got {type(obj).__name__}"
+        )
     return [obj], 0
 
 
@@ -120,9 +178,8 @@ def _cf_scalar(x, kind, what: str):
     from .ndarray import NDArray
 
     if isinstance(x, NDArray):
-        if x.size != 1:
-            raise ValueError(f"{what} should be a scalar (an NDArray of size 1), got shape "
-                             f"{x.shape}")
+        if x.size != 1:  # MXNet's asscalar() error
+            raise ValueError("The current array is not a scalar")
         x = x.asscalar()
     try:
         return kind(x)
@@ -157,11 +214,7 @@ def foreach(body, data, init_states):
         eles = _cf_regroup([d[t] for d in flat_data], dfmt)[0]
         outs, states = body(eles, states)
         flat_out, ofmt = _cf_flatten(outs, "foreach output")
-        flat_st, fmt = _cf_flatten(states, "foreach states")
-        if len(flat_st) != len(flat_init):
-            raise ValueError("the number of states changed in the loop body of foreach: "
-                             f"{len(flat_init)} -> {len(flat_st)}")
-        outputs.append(flat_out)
+        outputs.append(flat_out)  # MXNet does not check the states imperatively
     if not outputs:
         raise ValueError("foreach: the input sequence has length 0")
     stacked = [_op.stack(*items, axis=0) for items in zip(*outputs)]
@@ -196,8 +249,7 @@ def while_loop(cond, func, loop_vars, max_iterations=None):
     loop_vars = _cf_regroup(flat_vars, vfmt)[0]
     loop_list = [loop_vars] if single else list(loop_vars)
     steps, outputs, ofmt = 0, [], None
-    while steps < max_iterations and _cf_scalar(cond(*loop_list), bool,
-                                                  "Return value of cond"):
+    while steps < max_iterations and _cf_scalar(cond(*loop_list), bool, "Return value of cond"):
         step_out, new_vars = func(*loop_list)
         if step_out is None:
             step_out = []
@@ -207,19 +259,22 @@ def while_loop(cond, func, loop_vars, max_iterations=None):
         if len(new_list) != len(loop_list):
             raise ValueError("The length of loop_vars should be consistent during the loop")
         loop_list = new_list
-        flat_out, ofmt = _cf_flatten(list(step_out) if isinstance(step_out, tuple)
-                                     else step_out, "while output")
+        flat_out, ofmt = _cf_flatten(
+            list(step_out) if isinstance(step_out, tuple) else step_out, "while output"
+        )
         outputs.append(flat_out)
         steps += 1
         if len(flat_out) != len(outputs[0]):
-            raise ValueError("Number of elements in step_output should be the same in each "
-                             "step")
+            raise ValueError("Number of elements in step_output should be the same in each step")
     stacked = []
     for items in zip(*outputs):
         items = [x.expand_dims(0) for x in items]
         if steps != max_iterations:
-            pad = zeros((max_iterations - steps,) + tuple(items[0].shape[1:]),
-                        ctx=items[0].context, dtype=items[0].dtype)
+            pad = zeros(
+                (max_iterations - steps,) + tuple(items[0].shape[1:]),
+                ctx=items[0].context,
+                dtype=items[0].dtype,
+            )
             items.append(pad)
         stacked.append(_op.concat(*items, dim=0))
     if ofmt is not None:
@@ -248,49 +303,72 @@ def _flat(groups):
     return [x for g in groups for x in g]
 
 
-def multi_adamw_update(weights, grads, mean, var, rescale_grad, lrs, wds, etas, out=None,
-                       name=None, size=0, **kwargs):
+def multi_adamw_update(
+    weights, grads, mean, var, rescale_grad, lrs, wds, etas, out=None, name=None, size=0, **kwargs
+):
     """AdamW update of several weights at once (MXNet's contrib front end)."""
     from ._namespace import function_for
 
     ins = _flat(zip(weights, grads, mean, var)) + [_scale_array(weights[0], rescale_grad)]
-    return function_for("_multi_adamw_update")(*ins, out=out, lrs=lrs, wds=wds, etas=etas,
-                                               **kwargs)
+    return function_for("_multi_adamw_update")(*ins, out=out, lrs=lrs, wds=wds, etas=etas, **kwargs)
 
 
-def multi_mp_adamw_update(weights, grads, mean, var, weights32, rescale_grad, lrs, wds, etas,
-                          out=None, name=None, size=0, **kwargs):
+def multi_mp_adamw_update(
+    weights,
+    grads,
+    mean,
+    var,
+    weights32,
+    rescale_grad,
+    lrs,
+    wds,
+    etas,
+    out=None,
+    name=None,
+    size=0,
+    **kwargs,
+):
     """Multi-precision AdamW update of several weights at once."""
     from ._namespace import function_for
 
     ins = _flat(zip(weights, grads, mean, var, weights32)) + [
-        _scale_array(weights[0], rescale_grad)]
-    return function_for("_multi_mp_adamw_update")(*ins, out=out, lrs=lrs, wds=wds, etas=etas,
-                                                  **kwargs)
+        _scale_array(weights[0], rescale_grad)
+    ]
+    return function_for("_multi_mp_adamw_update")(
+        *ins, out=out, lrs=lrs, wds=wds, etas=etas, **kwargs
+    )
 
 
-def multi_lamb_update(weights, grads, mean, var, step_count, lrs, wds, out=None, num_tensors=0,
-                      **kwargs):
+def multi_lamb_update(
+    weights, grads, mean, var, step_count, lrs, wds, out=None, num_tensors=0, **kwargs
+):
     """LAMB update of several weights at once."""
     from ._namespace import function_for
 
     ins = _flat(zip(weights, grads, mean, var))
-    return function_for("_multi_lamb_update")(*ins, out=out, step_count=step_count,
-                                              learning_rates=lrs, wds=wds, **kwargs)
+    return function_for("_multi_lamb_update")(
+        *ins, out=out, step_count=step_count, learning_rates=lrs, wds=wds, **kwargs
+    )
 
 
-def multi_mp_lamb_update(weights, grads, mean, var, weights32, step_count, lrs, wds, out=None,
-                         num_tensors=0, **kwargs):
+def multi_mp_lamb_update(
+    weights, grads, mean, var, weights32, step_count, lrs, wds, out=None, num_tensors=0, **kwargs
+):
     """Multi-precision LAMB update of several weights at once."""
     from ._namespace import function_for
 
     ins = _flat(zip(weights, grads, mean, var, weights32))
-    return function_for("_multi_mp_lamb_update")(*ins, out=out, step_count=step_count,
-                                                 learning_rates=lrs, wds=wds, **kwargs)
+    return function_for("_multi_mp_lamb_update")(
+        *ins, out=out, step_count=step_count, learning_rates=lrs, wds=wds, **kwargs
+    )
 
 
-__all__ += ["multi_adamw_update", "multi_mp_adamw_update", "multi_lamb_update",
-            "multi_mp_lamb_update"]
+__all__ += [
+    "multi_adamw_update",
+    "multi_mp_adamw_update",
+    "multi_lamb_update",
+    "multi_mp_lamb_update",
+]
 
 
 def rand_zipfian(true_classes, num_sampled, range_max, ctx=None):

@@ -240,7 +240,7 @@ def while_loop(cond, func, loop_vars, max_iterations=None, name="while_loop"):
         flat_out, flat_new = wrapped[: len(flat_out)], wrapped[len(flat_out) :]
     node_name = _current_manager().get(None if name == "while_loop" else name, "_while_loop")
     if len(flat_new) != len(flat_vars):
-        raise ValueError("The length of loop_vars should be consistent during the loop")
+        raise ValueError("The number of loop_vars should be consistent during the loop")
     cond_g, func_g = Group([pred]), Group(flat_out + flat_new)
     fnames = func_g.list_inputs()
     missing = [p.name for p in phs if p.name not in fnames]
@@ -301,9 +301,7 @@ def cond(pred, then_func, else_func, name="cond"):
         flat_else, _ = _cf_flatten(else_func(), "else_func output")
         flat_else = _identity_outputs(flat_else, sg_name)
     if len(flat_then) != len(flat_else):
-        raise ValueError(
-            f"cond: then_func gives {len(flat_then)} outputs but else_func gives {len(flat_else)}"
-        )
+        raise ValueError("Number of outputs differs between then-branch and else-branch")
     node_name = _current_manager().get(None if name == "cond" else name, "_cond")
     subs = [Group([pred_out]), Group(flat_then), Group(flat_else)]
     entries, (clocs, tlocs, elocs) = _subgraph_inputs(subs, {pred_var.name: pred._outputs[0]})
