@@ -179,6 +179,7 @@ def make_nd_function(op: OpDef, public: str, module: str) -> Callable:
     parse = op.parse_attrs
     NDArray_ = _NDArray
     np_op = public.startswith("_np")  # NumPy-interface operators take mx.np arrays
+    active = op.active_inputs
 
     if variadic:
         def fn(*args, out=None, name=None, **kwargs):
@@ -206,6 +207,14 @@ def make_nd_function(op: OpDef, public: str, module: str) -> Callable:
                     if pname in kwargs:
                         raise TypeError(f"{public}() got multiple values for argument '{pname}'")
                     kwargs[pname] = v
+                rest = args[nslots + len(pnames):]
+                if rest:  # MXNet's signature: (inputs..., params..., out=None, name=None)
+                    if len(rest) > 2:
+                        raise TypeError(f"{public}() takes at most "
+                                        f"{nslots + len(pnames) + 2} positional arguments")
+                    if out is not None:
+                        raise TypeError(f"{public}() got multiple values for argument 'out'")
+                    out = rest[0]
             inputs = []
             for i, x in enumerate(ins):
                 if x is None:
@@ -216,6 +225,12 @@ def make_nd_function(op: OpDef, public: str, module: str) -> Callable:
                 if x.__class__ is not NDArray_ and not x._LEGACY and not np_op:
                     raise TypeError(legacy_only_message(public))
                 inputs.append(x)
-            return invoke(op, parse(kwargs), inputs, out)
+            attrs = parse(kwargs)
+            if active is not None:  # inputs depend on the attrs (no_bias, act_type...)
+                want = len(op.input_names(attrs)) + len(op.aux_names(attrs))
+                if len(inputs) > want:  # e.g. gamma of a non-prelu LeakyReLU
+                    raise MXNetError(f"Operator {op.name} expects {want} inputs, but got "
+                                     f"{len(inputs)} instead.")
+            return invoke(op, attrs, inputs, out)
 
     return finish(fn, op, public, module, "NDArray")

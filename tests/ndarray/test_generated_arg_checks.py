@@ -60,3 +60,17 @@ def test_ndarray_has_no_scalar_conversions():
         [1, 2, 3][mx.nd.array([1], dtype="int32")]
     assert a.asscalar() == 1.5 and bool(a)
     assert float(mx.np.array([1.5])) == 1.5 and int(mx.np.array([2.5])) == 2
+
+
+def test_positional_out_and_inactive_inputs_as_mxnet():
+    # MXNet 1.9.1's generated signature is (inputs..., params..., out=None, name=None)
+    from mxnet.base import MXNetError
+
+    a, b = mx.nd.ones((2, 3)), mx.nd.zeros((2, 3))
+    assert mx.nd.relu(a * 2, b) is b and b.asnumpy().sum() == 12
+    assert mx.nd.sum(a, 1, True).shape == (2, 1)  # params stay positional before out
+    # an input the attrs leave unused is refused (gamma of a leaky LeakyReLU)
+    with pytest.raises(MXNetError, match="expects 1 inputs, but got 2"):
+        mx.nd.LeakyReLU(a, b)
+    with pytest.raises(MXNetError, match="expects 2 inputs, but got 3"):
+        mx.nd.FullyConnected(a, mx.nd.ones((4, 3)), mx.nd.ones(4), num_hidden=4, no_bias=True)
