@@ -11,7 +11,7 @@ __all__ = ["nd", "ndarray", "sym", "symbol", "autograd", "io", "onnx", "tensorbo
 
 def __getattr__(name: str):
     # ``mx.contrib.amp`` is imported on first use (it pulls in gluon and module)
-    if name == "amp":
+    if name in ("amp", "quantization"):
         import importlib
 
         return importlib.import_module(".amp", __name__)

@@ -13,3 +13,7 @@ def test_quantization_entry_points_raise_named_errors():
     for name in ("quantize_model", "quantize_net", "quantize_graph", "calib_graph"):
         with pytest.raises(MXNetError, match=f"quantization.{name}: INT8"):
             getattr(quantization, name)(sym, {}, {})
+
+
+def test_quantization_reachable_as_attribute():
+    assert mx.contrib.quantization.quantize_net.__name__ == "quantize_net"
