@@ -90,7 +90,7 @@ def _record(domain: str, name: str, start_us: float, end_us: float, kind: str = 
             dom = _stats.setdefault(domain, {})
             if kind == "i":
                 return
-            ms = (end_us - start_us) / 1000.0
+            ms = round(end_us - start_us) / 1000.0  # MXNet keeps whole microseconds
             s = dom.get(name)
             if s is None:
                 dom[name] = [1, ms, ms, ms]

@@ -69,3 +69,14 @@ def test_run_after_pause_and_stop_records_again(tmp_path):
         assert _time_stats()["operator"]["sqrt"]["Count"] == 1
     finally:
         profiler.set_state("stop")
+
+
+def test_aggregate_times_are_whole_microseconds(tmp_path):
+    _start(tmp_path)
+    try:
+        mx.nd.sqrt(mx.nd.ones((50, 50))).wait_to_read()
+        stat = _time_stats()["operator"]["sqrt"]
+    finally:
+        profiler.set_state("stop")
+    for key in ("Total", "Min", "Max"):
+        assert abs(stat[key] * 1000 - round(stat[key] * 1000)) < 1e-6
