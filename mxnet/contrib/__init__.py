@@ -10,9 +10,9 @@ __all__ = ["nd", "ndarray", "sym", "symbol", "autograd", "io", "onnx", "tensorbo
 
 
 def __getattr__(name: str):
-    # ``mx.contrib.amp`` is imported on first use (it pulls in gluon and module)
+    # ``mx.contrib.amp`` (it pulls in gluon and module) and ``quantization`` load on first use
     if name in ("amp", "quantization"):
         import importlib
 
-        return importlib.import_module(".amp", __name__)
+        return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
