@@ -86,5 +86,8 @@ def finish(fn: Callable, op: OpDef, public: str, module: str, out_type: str) -> 
     fn.__qualname__ = public
     fn.__module__ = module
     fn.__doc__ = build_doc(op, out_type)
-    fn.__signature__ = build_signature(op)
+    # MXNet's generated signatures end with (out, name) on NDArray functions and with
+    # (name, attr, out) on Symbol functions
+    tail = ("name", "attr", "out") if out_type == "Symbol" else ("out", "name")
+    fn.__signature__ = build_signature(op, tail)
     return fn

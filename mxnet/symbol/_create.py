@@ -224,8 +224,14 @@ def make_sym_function(op: OpDef, public: str, called: str, module: str) -> Calla
                         sym_kwargs[slots[i]] = a
                 elif i - nslots < len(pnames):
                     params[pnames[i - nslots]] = a
+                elif i - nslots - len(pnames) < 3:  # MXNet's tail: name, attr, out
+                    k = i - nslots - len(pnames)
+                    if k == 0:
+                        name = a
+                    elif k == 1:
+                        attr = a
                 else:
-                    raise TypeError(f"{public}() takes at most {nslots + len(pnames)} "
+                    raise TypeError(f"{public}() takes at most {nslots + len(pnames) + 3} "
                                     f"positional arguments")
             for k, v in kwargs.items():
                 if isinstance(v, Symbol) or (k in slots and v is None):

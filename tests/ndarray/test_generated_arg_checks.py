@@ -74,3 +74,14 @@ def test_positional_out_and_inactive_inputs_as_mxnet():
         mx.nd.LeakyReLU(a, b)
     with pytest.raises(MXNetError, match="expects 2 inputs, but got 3"):
         mx.nd.FullyConnected(a, mx.nd.ones((4, 3)), mx.nd.ones(4), num_hidden=4, no_bias=True)
+
+
+def test_symbol_functions_take_name_attr_out_positionally():
+    # MXNet 1.9.1: mx.sym.<op>(inputs..., params..., name=None, attr=None, out=None)
+    import inspect
+
+    x = mx.sym.var("x")
+    assert mx.sym.relu(x, "myrelu").name == "myrelu"
+    assert mx.sym.sum(x, 1, True, False, "s").name == "s"
+    assert list(inspect.signature(mx.sym.relu).parameters)[1:4] == ["name", "attr", "out"]
+    assert list(inspect.signature(mx.nd.relu).parameters)[1:3] == ["out", "name"]
