@@ -29,7 +29,7 @@ def test_library_and_rtc_raise_clearly(tmp_path):
     with pytest.raises(mx.MXNetError, match="CustomOp"):
         mx.library.load(os.fspath(lib))
     with pytest.raises(mx.MXNetError, match="not supported"):
-        mx.rtc.CudaModule("extern \"C\" __global__ void k() {}")
+        mx.rtc.CudaModule('extern "C" __global__ void k() {}')
 
 
 def test_aliases():
@@ -109,5 +109,10 @@ def test_symbol_optimize_for_known_backends():
     o = s.optimize_for("MKLDNN")
     assert o.list_arguments() == s.list_arguments() and o.tojson() == s.tojson()
     assert s.get_backend_symbol("MKLDNN").list_outputs() == s.list_outputs()
-    with pytest.raises(mx.MXNetError, match="foo"):
-        s.optimize_for("foo")
+    # MXNet 1.9.1: optimize_for logs an unknown backend and returns the graph unchanged;
+    # get_backend_symbol raises; 'default' needs operator names from the C API
+    assert s.optimize_for("foo").tojson() == s.tojson()
+    with pytest.raises(mx.MXNetError, match="foo is not found"):
+        s.get_backend_symbol("foo")
+    with pytest.raises(mx.MXNetError, match="op_names"):
+        s.optimize_for("default")

@@ -54,10 +54,16 @@ def _link_int_outputs(fn, tensors, aux, outs):
     if steps is None:  # operators whose MXNet integer kernels differentiate to zero
         steps = prog._int_steps = [
             (_zero_grad_compute(st[0]),) + tuple(st[1:])
-            if getattr(st[5].op, "int_grad_zero", False) else st for st in prog.steps]
+            if getattr(st[5].op, "int_grad_zero", False)
+            else st
+            for st in prog.steps
+        ]
     try:
-        souts = prog._raw([t if s is None else s for s, t in zip(shadows, tensors)], aux,
-                          steps if not prog.partial else None)
+        souts = prog._raw(
+            [t if s is None else s for s, t in zip(shadows, tensors)],
+            aux,
+            steps if not prog.partial else None,
+        )
     except (MXNetError, RuntimeError, TypeError, ValueError):
         return outs
     res = list(outs)
@@ -108,9 +114,11 @@ def _flatten(args, inout_str):
     if args is None:
         return [None], -1
     if not isinstance(args, (list, tuple)):
-        raise ValueError(f"When hybridized, the {inout_str} of HybridBlock {inout_str} must be "
-                         f"(nested) list of Symbol or NDArray, but got {args} of type "
-                         f"{type(args)}")
+        raise ValueError(
+            f"When hybridized, the {inout_str} of HybridBlock {inout_str} must be "
+            f"(nested) list of Symbol or NDArray, but got {args} of type "
+            f"{type(args)}"
+        )
     flat, fmts = [], []
     for i in args:
         arg, fmt = _flatten(i, inout_str)
@@ -124,13 +132,20 @@ def _match_default_nones(flat, fmt, stored):
     on default values; returns ``flat`` aligned with the stored format."""
     n = min(len(fmt), len(stored)) if isinstance(fmt, list) and isinstance(stored, list) else 0
     longer = fmt if len(fmt) > len(stored) else stored
-    valid = (isinstance(fmt, list) and isinstance(stored, list) and len(fmt) != len(stored)
-             and fmt[:n] == stored[:n] and all(f == -1 for f in longer[n:]))
+    valid = (
+        isinstance(fmt, list)
+        and isinstance(stored, list)
+        and len(fmt) != len(stored)
+        and fmt[:n] == stored[:n]
+        and all(f == -1 for f in longer[n:])
+    )
     if not valid:
-        raise ValueError("The argument structure of HybridBlock does not match the cached "
-                         f"version. Stored format = {fmt}, input format = {stored}")
+        raise ValueError(
+            "The argument structure of HybridBlock does not match the cached "
+            f"version. Stored format = {fmt}, input format = {stored}"
+        )
     extra = len(longer) - n  # each trailing None is one flat entry
-    return flat[:len(flat) - extra] if len(fmt) > len(stored) else flat + [None] * extra
+    return flat[: len(flat) - extra] if len(fmt) > len(stored) else flat + [None] * extra
 
 
 def _regroup(args, fmt):
@@ -139,9 +154,11 @@ def _regroup(args, fmt):
             return args[0], args[1:]
         if fmt == -1:
             if args[0] is not None:
-                raise ValueError("We do not support passing types that are not None when the "
-                                 "initial HybridBlock has received NoneType and has been "
-                                 f"hybridized. Received arg = {args[0]}, fmt = {fmt}.")
+                raise ValueError(
+                    "We do not support passing types that are not None when the "
+                    "initial HybridBlock has received NoneType and has been "
+                    f"hybridized. Received arg = {args[0]}, fmt = {fmt}."
+                )
             return None, args[1:]
         return args[:fmt], args[fmt:]
     ret = []
@@ -226,7 +243,8 @@ class HybridBlock(Block):
             raise ValueError(
                 f"Children of HybridBlock must also be HybridBlock, but {block} has type "
                 f"{type(block)}. If you are using Sequential, please try HybridSequential "
-                "instead.")
+                "instead."
+            )
         super().register_child(block, name)
         self._clear_cached_op()
 
@@ -254,9 +272,12 @@ class HybridBlock(Block):
         self._flags = list(kwargs.items())
         self._clear_cached_op()
         if active and (self._forward_hooks or self._forward_pre_hooks):
-            warnings.warn(f'"{self}" is being hybridized while still having forward hook/'
-                          f'pre-hook. If "{self}" is a child of HybridBlock, the hooks will not '
-                          "take effect.", stacklevel=2)
+            warnings.warn(
+                f'"{self}" is being hybridized while still having forward hook/'
+                f'pre-hook. If "{self}" is a child of HybridBlock, the hooks will not '
+                "take effect.",
+                stacklevel=2,
+            )
         super().hybridize(active, **kwargs)
 
     def cast(self, dtype):
@@ -267,20 +288,31 @@ class HybridBlock(Block):
         """Override to define the computation with ``F`` (``mx.nd`` or ``mx.sym``)."""
         raise abstract(self, "hybrid_forward")
 
-    def optimize_for(self, x, *args, backend=None, clear=False, static_alloc=False,
-                     static_shape=False, inline_limit=2, forward_bulk_size=None,
-                     backward_bulk_size=None, **kwargs):
+    def optimize_for(
+        self,
+        x,
+        *args,
+        backend=None,
+        clear=False,
+        static_alloc=False,
+        static_shape=False,
+        inline_limit=2,
+        forward_bulk_size=None,
+        backward_bulk_size=None,
+        **kwargs,
+    ):
         """Hybridize for ``backend`` and run one forward pass on ``x`` (returns None, as
         MXNet). The graph is not partitioned: mxnet-ng's programs fuse by themselves (see
-        ``Symbol.optimize_for``); unknown backend names raise MXNetError."""
+        ``Symbol.optimize_for``)."""
         if backend is not None:
             from ..symbol._frontend import _check_backend
 
             _check_backend("optimize_for", backend)
         if clear:
             self._clear_cached_op()
-        self.hybridize(True, static_alloc=static_alloc, static_shape=static_shape,
-                       inline_limit=inline_limit)
+        self.hybridize(
+            True, static_alloc=static_alloc, static_shape=static_shape, inline_limit=inline_limit
+        )
         self(x, *args)
 
     # -- eager / symbolic dispatch ------------------------------------------------------
@@ -307,11 +339,15 @@ class HybridBlock(Block):
             return self._eager_forward(x)  # the common eager call: one array in
         has_sym, has_nd, ctxs = _scan((x,) + args)
         if has_sym and has_nd:
-            raise ValueError("In HybridBlock, we do not support mixed NDArrays and Symbols "
-                             "types for the input. Please check the type of the args.\n")
+            raise ValueError(
+                "In HybridBlock, we do not support mixed NDArrays and Symbols "
+                "types for the input. Please check the type of the args.\n"
+            )
         if not has_sym and not has_nd:
-            raise ValueError("In HybridBlock, there must be one NDArray or one Symbol in the "
-                             "input. Please check the type of the args.\n")
+            raise ValueError(
+                "In HybridBlock, there must be one NDArray or one Symbol in the "
+                "input. Please check the type of the args.\n"
+            )
         if has_nd:
             ctx = ctxs[0]
             if self._active:
@@ -320,7 +356,8 @@ class HybridBlock(Block):
                         "Find multiple contexts in the input, After hybridized, the "
                         "HybridBlock only supports one input context. You can print the "
                         "ele.ctx in the input arguments to inspect their contexts. Find all "
-                        f"contexts = {set(ctxs)}")
+                        f"contexts = {set(ctxs)}"
+                    )
                 with Context(ctx):  # a fresh object: nested `with` on one object would leak
                     return self._call_cached_op(x, *args)
             with Context(ctx):
@@ -353,8 +390,9 @@ class HybridBlock(Block):
             sym = _symbol_mod()
             flat, self._in_format = _flatten(list(args), "input")
             if len(flat) > 1:
-                inputs = [sym.var(f"data{i}") if a is not None else None
-                          for i, a in enumerate(flat)]
+                inputs = [
+                    sym.var(f"data{i}") if a is not None else None for i, a in enumerate(flat)
+                ]
             else:
                 inputs = [sym.var("data")] if flat[0] is not None else [None]
             F = pick_F(sym, True)
@@ -363,8 +401,9 @@ class HybridBlock(Block):
             else:  # as MXNet, an mx.np.ndarray argument is a _Symbol input in any mode
                 from ..numpy.multiarray import ndarray as _np_ndarray
 
-                inputs = [to_np(i) if isinstance(a, _np_ndarray) else i
-                          for i, a in zip(inputs, flat)]
+                inputs = [
+                    to_np(i) if isinstance(a, _np_ndarray) else i for i, a in zip(inputs, flat)
+                ]
             grouped = _regroup(inputs, self._in_format)[0]
             params = {i: j.var() for i, j in self._reg_params.items()}
             with self.name_scope():
@@ -378,8 +417,7 @@ class HybridBlock(Block):
                 from ..symbol.numpy import _Symbol
 
                 outs_list = out if isinstance(out, (list, tuple)) else [out]
-                self._np_graph = bool(outs_list) and all(isinstance(o, _Symbol)
-                                                         for o in outs_list)
+                self._np_graph = bool(outs_list) and all(isinstance(o, _Symbol) for o in outs_list)
             out, self._out_format = _flatten(out, "output")
             self._cached_graph = inputs, sym.Group(out)
         return self._cached_graph
@@ -426,8 +464,7 @@ class HybridBlock(Block):
                 b._active = True
 
     def _call_cached_op(self, *args):
-        if (len(args) == 1 and isinstance(args[0], ndarray.NDArray)
-                and self._in_format == [0]):
+        if len(args) == 1 and isinstance(args[0], ndarray.NDArray) and self._in_format == [0]:
             flat, fmt = [args[0]], [0]  # fast path: one array in
         else:
             flat, fmt = _flatten(list(args), "input")
@@ -444,12 +481,14 @@ class HybridBlock(Block):
             entry = self._build_callable(graph_inputs, out)
             self._callables[key] = entry
         fn, in_src, aux_params, conv = entry
-        ctx = flat[0].context if flat[0] is not None else next(
-            a.context for a in flat if a is not None)
+        ctx = (
+            flat[0].context
+            if flat[0] is not None
+            else next(a.context for a in flat if a is not None)
+        )
         if _freed.ANY[0] and _state.is_recording:
             _freed.detach_freed(flat)  # arrays of a backpropagated graph are constants
-        tensors = [flat[src]._t if src.__class__ is int else src.data(ctx)._t
-                   for src in in_src]
+        tensors = [flat[src]._t if src.__class__ is int else src.data(ctx)._t for src in in_src]
         aux = [p.data(ctx)._t for p in aux_params]
         hook = self.__dict__.get("_op_hook")
         if hook is not None:
@@ -460,20 +499,28 @@ class HybridBlock(Block):
                 outs = _link_int_outputs(fn, tensors, aux, outs)
             # MXNet writes the whole graph's parameter gradients (zeros where none reached)
             in_arrays = [flat[s] if s.__class__ is int else s.data(ctx) for s in in_src]
-            outs = _graph_grads.touch(outs, [a for a, s in zip(in_arrays, in_src)
-                                             if s.__class__ is not int and a._grad is not None
-                                             and a._grad_req != "null"])
+            outs = _graph_grads.touch(
+                outs,
+                [
+                    a
+                    for a, s in zip(in_arrays, in_src)
+                    if s.__class__ is not int and a._grad is not None and a._grad_req != "null"
+                ],
+            )
         else:  # outside autograd.record() no graph is built
             if conv:
                 # convolution graphs run faster with NHWC strides (same logical NCHW shapes):
                 # measured 1.3-1.7x on ResNet-50 inference on the 2-core CPU machine. Fused
                 # inference convolutions (CPU) prepack their weights: only data is converted.
-                data_only = (not _state.is_train and ctx.device_type != "gpu"
-                             and fusion_enabled())
-                tensors = [t.contiguous(memory_format=torch.channels_last)
-                           if t.dim() == 4 and t.is_floating_point()
-                           and not (data_only and src.__class__ is not int) else t
-                           for t, src in zip(tensors, in_src)]
+                data_only = not _state.is_train and ctx.device_type != "gpu" and fusion_enabled()
+                tensors = [
+                    t.contiguous(memory_format=torch.channels_last)
+                    if t.dim() == 4
+                    and t.is_floating_point()
+                    and not (data_only and src.__class__ is not int)
+                    else t
+                    for t, src in zip(tensors, in_src)
+                ]
             with torch.no_grad():
                 outs = fn(tensors, aux, _state.is_train)
             if conv:
@@ -506,12 +553,14 @@ class HybridBlock(Block):
             flags = dict(self._flags)
             # MXNet's CachedOp records its graph inlined only up to inline_limit operators,
             # and never with static_alloc
-            inline = (not flags.get("static_alloc", False)
-                      and _num_ops(sym) <= int(flags.get("inline_limit", 2)))
+            inline = not flags.get("static_alloc", False) and _num_ops(sym) <= int(
+                flags.get("inline_limit", 2)
+            )
             hit = self.__dict__["_inline_memo"] = (sym, self._flags, inline)
         inline = hit[2]
-        call = _graph_grads.CallRecord(sym, [*prog.arg_names, *prog.aux_names],
-                                       _prov_inputs(arrays), inline)
+        call = _graph_grads.CallRecord(
+            sym, [*prog.arg_names, *prog.aux_names], _prov_inputs(arrays), inline
+        )
         box = _deferred.first_box(flat) if _deferred.PENDING[0] else None
         for i, o in enumerate(res):
             o._prov = (call, i)
@@ -546,13 +595,17 @@ class HybridBlock(Block):
             elif n in params:
                 in_src.append(params[n])
             else:
-                raise MXNetError(f"HybridBlock {self.name}: graph input '{n}' is neither a "
-                                 "block input nor a Parameter of this block")
+                raise MXNetError(
+                    f"HybridBlock {self.name}: graph input '{n}' is neither a "
+                    "block input nor a Parameter of this block"
+                )
         aux_params = []
         for n in aux_names:
             if n not in params:
-                raise MXNetError(f"HybridBlock {self.name}: auxiliary state '{n}' is not a "
-                                 "Parameter of this block")
+                raise MXNetError(
+                    f"HybridBlock {self.name}: auxiliary state '{n}' is not a "
+                    "Parameter of this block"
+                )
             aux_params.append(params[n])
         from .._executor._program import CHANNELS_LAST_MIN_CONVS, channels_last_enabled
 
@@ -590,8 +643,10 @@ class HybridBlock(Block):
         >>> net.hybridize(); _ = net(x); net.export('model')  # doctest: +SKIP
         """
         if not self._cached_graph:
-            raise RuntimeError("Please first call block.hybridize() and then run forward with "
-                               "this block at least once before calling export.")
+            raise RuntimeError(
+                "Please first call block.hybridize() and then run forward with "
+                "this block at least once before calling export."
+            )
         sym = self._cached_graph[1]
         sym_filename = f"{path}-symbol.json"
         sym.save(sym_filename, remove_amp_cast=remove_amp_cast)
@@ -604,8 +659,10 @@ class HybridBlock(Block):
             elif name in aux_names:
                 arg_dict[f"aux:{name}"] = param._reduce()
             else:
-                warnings.warn(f"Parameter '{name}' is not used by the exported graph and is "
-                              "not saved", stacklevel=2)
+                warnings.warn(
+                    f"Parameter '{name}' is not used by the exported graph and is not saved",
+                    stacklevel=2,
+                )
         params_filename = f"{path}-{epoch:04d}.params"
         ndarray.save(params_filename, arg_dict)  # MXNet 1.9.1 returns nothing
 

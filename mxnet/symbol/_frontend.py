@@ -9,8 +9,21 @@ import numpy as np
 from ._create import create_op_symbol
 from .symbol import Symbol
 
-__all__ = ["split_v2", "pow", "power", "maximum", "minimum", "hypot", "zeros", "ones", "full", "arange",
-           "linspace", "eye", "histogram"]
+__all__ = [
+    "split_v2",
+    "pow",
+    "power",
+    "maximum",
+    "minimum",
+    "hypot",
+    "zeros",
+    "ones",
+    "full",
+    "arange",
+    "linspace",
+    "eye",
+    "histogram",
+]
 
 
 def _binary(left, right, names: tuple[str, str, str], pyfn, what: str):
@@ -34,8 +47,7 @@ def pow(base, exp):  # noqa: A001
     >>> mx.sym.pow(mx.sym.Variable('x'), 2).name
     '_powerscalar0'
     """
-    return _binary(base, exp, ("_Power", "_PowerScalar", "_RPowerScalar"),
-                   lambda a, b: a ** b, "pow")
+    return _binary(base, exp, ("_Power", "_PowerScalar", "_RPowerScalar"), lambda a, b: a**b, "pow")
 
 
 def power(base, exp):
@@ -45,20 +57,35 @@ def power(base, exp):
 
 def maximum(left, right):
     """Element-wise maximum of symbols and scalars."""
-    return _binary(left, right, ("_Maximum", "_MaximumScalar", "_MaximumScalar"),
-                   lambda a, b: a if a > b else b, "maximum")
+    return _binary(
+        left,
+        right,
+        ("_Maximum", "_MaximumScalar", "_MaximumScalar"),
+        lambda a, b: a if a > b else b,
+        "maximum",
+    )
 
 
 def minimum(left, right):
     """Element-wise minimum of symbols and scalars."""
-    return _binary(left, right, ("_Minimum", "_MinimumScalar", "_MinimumScalar"),
-                   lambda a, b: a if a < b else b, "minimum")
+    return _binary(
+        left,
+        right,
+        ("_Minimum", "_MinimumScalar", "_MinimumScalar"),
+        lambda a, b: a if a < b else b,
+        "minimum",
+    )
 
 
 def hypot(left, right):
     """Element-wise ``sqrt(left**2 + right**2)``."""
-    return _binary(left, right, ("_Hypot", "_HypotScalar", "_HypotScalar"),
-                   lambda a, b: float(np.hypot(a, b)), "hypot")
+    return _binary(
+        left,
+        right,
+        ("_Hypot", "_HypotScalar", "_HypotScalar"),
+        lambda a, b: float(np.hypot(a, b)),
+        "hypot",
+    )
 
 
 def _creation(opname: str, params: dict, name=None, attr=None) -> Symbol:
@@ -68,43 +95,66 @@ def _creation(opname: str, params: dict, name=None, attr=None) -> Symbol:
 def zeros(shape, dtype=None, **kwargs) -> Symbol:
     """A symbol of zeros (``_zeros``); dtype defaults to float32."""
     name, attr = kwargs.pop("name", None), kwargs.pop("attr", None)
-    return _creation("_zeros", {"shape": shape, "dtype": dtype or np.float32, **kwargs},
-                     name, attr)
+    return _creation("_zeros", {"shape": shape, "dtype": dtype or np.float32, **kwargs}, name, attr)
 
 
 def ones(shape, dtype=None, **kwargs) -> Symbol:
     """A symbol of ones (``_ones``); dtype defaults to float32."""
     name, attr = kwargs.pop("name", None), kwargs.pop("attr", None)
-    return _creation("_ones", {"shape": shape, "dtype": dtype or np.float32, **kwargs},
-                     name, attr)
+    return _creation("_ones", {"shape": shape, "dtype": dtype or np.float32, **kwargs}, name, attr)
 
 
 def full(shape, val, dtype=None, **kwargs) -> Symbol:
     """A symbol filled with ``val`` (``_full``)."""
     name, attr = kwargs.pop("name", None), kwargs.pop("attr", None)
-    return _creation("_full", {"shape": shape, "dtype": dtype or np.float32,
-                               "value": float(val), **kwargs}, name, attr)
+    return _creation(
+        "_full",
+        {"shape": shape, "dtype": dtype or np.float32, "value": float(val), **kwargs},
+        name,
+        attr,
+    )
 
 
-def arange(start, stop=None, step=1.0, repeat=1, infer_range=False, name=None,
-           dtype=None) -> Symbol:
+def arange(
+    start, stop=None, step=1.0, repeat=1, infer_range=False, name=None, dtype=None
+) -> Symbol:
     """Evenly spaced values in ``[start, stop)`` (``_arange``)."""
-    return _creation("_arange", {"start": start, "stop": stop, "step": step, "repeat": repeat,
-                                 "infer_range": infer_range, "dtype": dtype or np.float32},
-                     name)
+    return _creation(
+        "_arange",
+        {
+            "start": start,
+            "stop": stop,
+            "step": step,
+            "repeat": repeat,
+            "infer_range": infer_range,
+            "dtype": dtype or np.float32,
+        },
+        name,
+    )
 
 
 def linspace(start, stop, num, endpoint=True, name=None, dtype=None) -> Symbol:
     """``num`` evenly spaced values from ``start`` to ``stop`` (``_linspace``)."""
-    return _creation("_linspace", {"start": start, "stop": stop, "num": num,
-                                   "endpoint": endpoint, "dtype": dtype or np.float32}, name)
+    return _creation(
+        "_linspace",
+        {
+            "start": start,
+            "stop": stop,
+            "num": num,
+            "endpoint": endpoint,
+            "dtype": dtype or np.float32,
+        },
+        name,
+    )
 
 
 def eye(N, M=0, k=0, dtype=None, **kwargs) -> Symbol:
     """A 2-D identity-like symbol (``_eye``)."""
     name, attr = kwargs.pop("name", None), kwargs.pop("attr", None)
-    return _creation("_eye", {"N": N, "M": M, "k": k, "dtype": dtype or np.float32, **kwargs},
-                     name, attr)
+    return _creation(
+        "_eye", {"N": N, "M": M, "k": k, "dtype": dtype or np.float32, **kwargs}, name, attr
+    )
+
 
 def split_v2(ary, indices_or_sections, axis: int = 0, squeeze_axis: bool = False):
     """Split a symbol into outputs by section count or split points.
@@ -164,18 +214,41 @@ _BACKENDS = ("MKLDNN", "MKLDNN_QUANTIZE", "ONEDNN", "ONEDNN_QUANTIZE", "TensorRT
 
 
 def _check_backend(name: str, backend) -> None:
+    """MXNet 1.9.1: ``default``/``default_v2`` need operator names set through the C API
+    (MXNetError here); ``optimize_for`` logs an unknown backend and returns the graph
+    unchanged, ``get_backend_symbol`` raises MXNetError for it."""
+    import logging
+
     from ..base import MXNetError
 
+    if backend in ("default", "default_v2"):
+        raise MXNetError(
+            f"Symbol.{name}: Cannot find attribute op_names in SubgraphProperty "
+            f"(the '{backend}' backend partitions by operator names set through "
+            "MXNet's C API, which mxnet-ng does not have)"
+        )
     if backend not in _BACKENDS:
-        raise MXNetError(f"Symbol.{name}: subgraph backend '{backend}' cannot be found "
-                         f"(known: {', '.join(_BACKENDS)})")
+        if name == "get_backend_symbol":
+            raise MXNetError(f"SubgraphProperty {backend} is not found in SubgraphBackendRegistry")
+        logging.warning("Error optimizing for backend '%s' cannot be found", backend)
 
 
-def _optimize_for(self, backend, args=None, aux=None, ctx=None, shape_dict=None,
-                  type_dict=None, stype_dict=None, skip_infer=False, **kwargs):
+def _optimize_for(
+    self,
+    backend,
+    args=None,
+    aux=None,
+    ctx=None,
+    shape_dict=None,
+    type_dict=None,
+    stype_dict=None,
+    skip_infer=False,
+    **kwargs,
+):
     """The graph prepared for ``backend``. mxnet-ng's executors already fuse what MXNet's
     oneDNN backend partitions (convolution chains at inference), so the graph comes back
-    unchanged (same arguments, outputs and results); unknown backends raise MXNetError."""
+    unchanged (same arguments, outputs and results), as MXNet returns it for a backend it
+    does not know."""
     _check_backend("optimize_for", backend)
     return self.__copy__()
 

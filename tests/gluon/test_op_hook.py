@@ -18,14 +18,21 @@ def test_op_hook_output_and_input_names():
     seen = []
     net.register_op_hook(lambda n, op, arr: seen.append((mx.base.py_str(n), py(op), arr.shape)))
     net(mx.nd.ones((1, 4)))
-    assert seen == [("hs_d0_fwd_output", "FullyConnected", (1, 3)),
-                    ("hs_d0_relu_fwd_output", "Activation", (1, 3)),
-                    ("hs_d1_fwd_output", "FullyConnected", (1, 2))]
+    assert seen == [
+        ("hs_d0_fwd_output", "FullyConnected", (1, 3)),
+        ("hs_d0_relu_fwd_output", "Activation", (1, 3)),
+        ("hs_d1_fwd_output", "FullyConnected", (1, 2)),
+    ]
     seen.clear()
     net.register_op_hook(lambda n, op, arr: seen.append(py(n)), monitor_all=True)
     out = net(mx.nd.ones((1, 4)))
-    assert seen[:5] == ["hs_d0_fwd_data", "hs_d0_fwd_weight", "hs_d0_fwd_bias",
-                        "hs_d0_fwd_output", "hs_d0_relu_fwd_input0"]
+    assert seen[:5] == [
+        "hs_d0_fwd_data",
+        "hs_d0_fwd_weight",
+        "hs_d0_fwd_bias",
+        "hs_d0_fwd_output",
+        "hs_d0_relu_fwd_input0",
+    ]
     assert out.asnumpy().tolist() == [[12.0, 12.0]]
 
 
@@ -48,5 +55,7 @@ def test_optimize_for_hybridizes_and_runs():
     assert net(mx.nd.ones((1, 4))).asnumpy().tolist() == [[12.0, 12.0]]
     import pytest
 
-    with pytest.raises(mx.MXNetError, match="foo"):
-        net.optimize_for(mx.nd.ones((1, 4)), backend="foo")
+    # MXNet 1.9.1 logs an unknown backend and runs the block unpartitioned
+    assert net.optimize_for(mx.nd.ones((1, 4)), backend="foo") is None
+    with pytest.raises(mx.MXNetError, match="op_names"):
+        net.optimize_for(mx.nd.ones((1, 4)), backend="default")
