@@ -180,6 +180,7 @@ def make_nd_function(op: OpDef, public: str, module: str) -> Callable:
     NDArray_ = _NDArray
     np_op = public.startswith("_np")  # NumPy-interface operators take mx.np arrays
     active = op.active_inputs
+    wants: dict = {}  # id(parsed attrs) -> (attrs, number of inputs they take)
 
     if variadic:
         def fn(*args, out=None, name=None, **kwargs):
@@ -227,7 +228,13 @@ def make_nd_function(op: OpDef, public: str, module: str) -> Callable:
                 inputs.append(x)
             attrs = parse(kwargs)
             if active is not None:  # inputs depend on the attrs (no_bias, act_type...)
-                want = len(op.input_names(attrs)) + len(op.aux_names(attrs))
+                hit = wants.get(id(attrs))  # (parsed attrs are cached: keep them alive)
+                if hit is None or hit[0] is not attrs:
+                    if len(wants) > 256:
+                        wants.clear()
+                    hit = wants[id(attrs)] = (
+                        attrs, len(op.input_names(attrs)) + len(op.aux_names(attrs)))
+                want = hit[1]
                 if len(inputs) > want:  # e.g. gamma of a non-prelu LeakyReLU
                     raise MXNetError(f"Operator {op.name} expects {want} inputs, but got "
                                      f"{len(inputs)} instead.")
