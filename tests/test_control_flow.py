@@ -271,3 +271,40 @@ def test_control_flow_error_messages_and_imperative_state_count():
         mx.sym.contrib.cond(p, lambda: [x, x], lambda: x)
     with pytest.raises(ValueError, match="The number of loop_vars should be consistent"):
         mx.sym.contrib.while_loop(lambda i: i < 3, lambda i: (i, [i + 1, i]), [x], max_iterations=3)
+
+
+def test_exported_body_uses_outer_results_as_inputs(tmp_path):
+    """A cond branch reading a foreach result gets it as an input (MXNet's subgraph cut):
+    the loop runs once, and the exported JSON is the one MXNet 1.9.1 wrote."""
+    from collections import defaultdict
+
+    class _Block(gluon.HybridBlock):
+        def __init__(self, **kw):
+            super().__init__(**kw)
+            with self.name_scope():
+                self.d = gluon.nn.Dense(3, flatten=False, in_units=3)
+
+        def hybrid_forward(self, F, x, h):
+            def step(xt, st):
+                o = self.d(xt) + st[0]
+                return o, [o * 2]
+
+            out, st = F.contrib.foreach(step, x, [h])
+            c = F.contrib.cond(out.sum() > 0, lambda: out * 2, lambda: out - 1)
+            return c, st[0]
+
+    mx.AttrScope._subgraph_names = defaultdict(int)
+    with mx.name.NameManager():
+        net = _Block(prefix="l0_")
+        net.initialize(mx.init.One())
+        net.hybridize()
+        c, s = net(nd.ones((4, 2, 3)), nd.ones((2, 3)))
+        net.export(str(tmp_path / "m"))
+    assert (c.sum().asscalar(), s.sum().asscalar()) == (1116.0, 636.0)
+    with open(tmp_path / "m-symbol.json") as f:
+        got = f.read()
+    with open(os.path.join(GOLDEN, "hybrid-cut-symbol.json")) as f:
+        assert got == f.read()
+    cond = [n for n in json.loads(got)["nodes"] if n["op"] == "_cond"][0]
+    for sub in cond["subgraphs"]:
+        assert all(n["op"] != "_foreach" for n in sub["nodes"])

@@ -53,6 +53,7 @@ def foreach(body, data, init_states, name="foreach"):
     # named after the body is traced, as MXNet (a nested loop gets the lower number)
     node_name = _current_manager().get(None if name == "foreach" else name, "_foreach")
     sub = Group(flat_out + flat_st)
+    cut = _cut_subgraph(sub, sg_name)
     names = sub.list_inputs()
     dnames = [v.name for v in data_vars]
     snames = [v.name for v in state_vars]
@@ -72,7 +73,7 @@ def foreach(body, data, init_states, name="foreach"):
     entries = (
         [s._outputs[0] for s in flat_data]
         + [s._outputs[0] for s in flat_init]
-        + [(by_name[names[k]], 0) for k in remain_locs]
+        + [cut.get(names[k], (by_name[names[k]], 0)) for k in remain_locs]
     )
     attrs = {
         "num_args": str(len(entries) + 1),
@@ -93,22 +94,30 @@ def foreach(body, data, init_states, name="foreach"):
     return out_syms, _cf_regroup(res[len(flat_out) :], sfmt)[0]
 
 
-def _subgraph_inputs(subs: list, outer: dict) -> tuple[list, list]:
+def _subgraph_inputs(subs: list, outer: dict, cuts: list | None = None) -> tuple[list, list]:
     """Ordered union of the subgraphs' inputs as outer entries, and each subgraph's locs.
 
     ``outer`` maps placeholder names to outer entries; other inputs are free variables.
+    ``cuts`` (one dict per subgraph, from :func:`_cut_subgraph`): as MXNet, a cut outer
+    variable is shared by name, a cut operator output is an input of its subgraph only.
     """
     from ._node import topo_order
 
     entries, pos, locs = [], {}, []
-    for sub in subs:
+    for k, sub in enumerate(subs):
+        cut = cuts[k] if cuts else {}
         nodes = {n.name: n for n in topo_order([e[0] for e in sub._outputs]) if n.op is None}
         mine = []
         for nm in sub.list_inputs():
-            if nm not in pos:
-                pos[nm] = len(entries)
-                entries.append(outer[nm] if nm in outer else (nodes[nm], 0))
-            mine.append(pos[nm])
+            if nm in cut:
+                key = nm if cut[nm][0].op is None else (k, nm)
+                src = cut[nm]
+            else:
+                key, src = nm, (outer[nm] if nm in outer else (nodes[nm], 0))
+            if key not in pos:
+                pos[key] = len(entries)
+                entries.append(src)
+            mine.append(pos[key])
         locs.append(mine)
     return entries, locs
 
@@ -183,6 +192,42 @@ def _identity_outputs(syms: list, sg_name: str, every=None, repeats=None) -> lis
     ]
 
 
+def _cut_subgraph(sub, sg_name: str) -> dict:
+    """MXNet's subgraph cut: an input of a node of the body that comes from outside the body
+    (a node without the body's ``__subgraph_name__``) becomes a fresh variable named as that
+    output (``_greater_scalar0_output``; an outer variable keeps its name). Outer nodes are
+    thus computed once outside the loop/branch. Returns {variable name: outer entry}."""
+    from ._create import Variable
+    from ._node import topo_order
+
+    heads = [e[0] for e in sub._outputs]
+    if not heads or heads[0].attrs.get("__subgraph_name__") != sg_name:
+        return {}
+    cut: dict = {}
+    fresh: dict = {}
+    for n in topo_order(heads):
+        if n.attrs.get("__subgraph_name__") != sg_name or not n.inputs:
+            continue
+        new, vers, changed = [], [], False
+        for (src, i), v in zip(n.inputs, n.in_versions):
+            if src.attrs.get("__subgraph_name__") == sg_name:
+                new.append((src, i))
+                vers.append(v)
+                continue
+            key = (id(src), i)
+            if key not in fresh:
+                nm = src.name if src.op is None else src.output_names()[i]
+                fresh[key] = Variable(nm)._outputs[0][0]
+                cut.setdefault(nm, (src, i))
+            new.append((fresh[key], 0))
+            vers.append(0)
+            changed = True
+        if changed:
+            n.set_inputs(new, versions=vers)
+            n.invalidate()
+    return cut
+
+
 def _single(s, what: str):
     from ..base import MXNetError
     from .symbol import Symbol
@@ -219,7 +264,7 @@ def while_loop(cond, func, loop_vars, max_iterations=None, name="while_loop"):
         raise ValueError("loop_vars should contain at least one element")
     for v in flat_vars:
         _single(v, "while_loop: loop_vars")
-    sg_name = _unique_subgraph_name(name + "_cond")
+    cond_sg = sg_name = _unique_subgraph_name(name + "_cond")
     with AttrScope(__subgraph_name__=sg_name):
         phs = _placeholders(flat_vars)[0]
         args = [phs[0]] if single else list(_cf_regroup(phs, vfmt)[0])
@@ -242,6 +287,7 @@ def while_loop(cond, func, loop_vars, max_iterations=None, name="while_loop"):
     if len(flat_new) != len(flat_vars):
         raise ValueError("The number of loop_vars should be consistent during the loop")
     cond_g, func_g = Group([pred]), Group(flat_out + flat_new)
+    cuts = [_cut_subgraph(cond_g, cond_sg), _cut_subgraph(func_g, sg_name)]
     fnames = func_g.list_inputs()
     missing = [p.name for p in phs if p.name not in fnames]
     if missing:
@@ -251,7 +297,7 @@ def while_loop(cond, func, loop_vars, max_iterations=None, name="while_loop"):
     outer = {
         p.name: _single(v, "while_loop: loop_vars")._outputs[0] for p, v in zip(phs, flat_vars)
     }
-    entries, (clocs, flocs) = _subgraph_inputs([cond_g, func_g], outer)
+    entries, (clocs, flocs) = _subgraph_inputs([cond_g, func_g], outer, cuts)
     res = _subgraph_node(
         "_while_loop",
         node_name,
@@ -284,18 +330,18 @@ def cond(pred, then_func, else_func, name="cond"):
     from ..name import _current_manager
     from ..ndarray.contrib import _cf_flatten, _cf_regroup
     from . import identity
-    from ._create import Group, Variable
+    from ._create import Group
 
     # MXNet computes the predicate outside: its subgraph is the identity of an input named
-    # after the predicate's output (``_greater_scalar0_output``).
+    # after the predicate's output (``_greater_scalar0_output``), made by the cut.
     pred = _single(pred, "cond: pred")
-    pred_var = Variable(pred.list_outputs()[0])
-    with AttrScope(__subgraph_name__=_unique_subgraph_name(name + "_pred")):
-        pred_out = identity(pred_var)
-    sg_name = _unique_subgraph_name(name + "_then")
-    with AttrScope(__subgraph_name__=sg_name):
+    pred_sg = _unique_subgraph_name(name + "_pred")
+    with AttrScope(__subgraph_name__=pred_sg):
+        pred_out = identity(pred)
+    then_sg = _unique_subgraph_name(name + "_then")
+    with AttrScope(__subgraph_name__=then_sg):
         flat_then, tfmt = _cf_flatten(then_func(), "then_func output")
-        flat_then = _identity_outputs(flat_then, sg_name)
+        flat_then = _identity_outputs(flat_then, then_sg)
     sg_name = _unique_subgraph_name(name + "_else")
     with AttrScope(__subgraph_name__=sg_name):
         flat_else, _ = _cf_flatten(else_func(), "else_func output")
@@ -304,7 +350,8 @@ def cond(pred, then_func, else_func, name="cond"):
         raise ValueError("Number of outputs differs between then-branch and else-branch")
     node_name = _current_manager().get(None if name == "cond" else name, "_cond")
     subs = [Group([pred_out]), Group(flat_then), Group(flat_else)]
-    entries, (clocs, tlocs, elocs) = _subgraph_inputs(subs, {pred_var.name: pred._outputs[0]})
+    cuts = [_cut_subgraph(g, sg) for g, sg in zip(subs, (pred_sg, then_sg, sg_name))]
+    entries, (clocs, tlocs, elocs) = _subgraph_inputs(subs, {}, cuts)
     res = _subgraph_node(
         "_cond",
         node_name,
