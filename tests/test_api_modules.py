@@ -116,3 +116,10 @@ def test_symbol_optimize_for_known_backends():
         s.get_backend_symbol("foo")
     with pytest.raises(mx.MXNetError, match="op_names"):
         s.optimize_for("default")
+
+
+def test_contrib_quant_alias():
+    from mxnet.contrib import quantization
+
+    assert mx.contrib.quant is quantization
+    assert callable(mx.contrib.quant.quantize_model)

@@ -10,9 +10,12 @@ __all__ = ["nd", "ndarray", "sym", "symbol", "autograd", "io", "onnx", "tensorbo
 
 
 def __getattr__(name: str):
-    # ``mx.contrib.amp`` (it pulls in gluon and module) and ``quantization`` load on first use
-    if name in ("amp", "quantization"):
+    # ``mx.contrib.amp`` (it pulls in gluon and module) and ``quantization`` (MXNet also
+    # names it ``mx.contrib.quant``) load on first use
+    if name in ("amp", "quantization", "quant"):
         import importlib
 
-        return importlib.import_module("." + name, __name__)
+        mod = importlib.import_module("." + ("quantization" if name == "quant" else name), __name__)
+        globals()[name] = mod
+        return mod
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
