@@ -42,6 +42,10 @@ def _front(pyname: str, opname: str, inputs: tuple, params: tuple, doc: str):
         arrays = [vals[k] for k in inputs if vals.get(k) is not None]
         attrs = {k: vals[k] for k in params if vals.get(k) is not None}
         attrs.update({k: v for k, v in kwargs.items() if v is not None})
+        if any(hasattr(a, "_outputs") for a in arrays):  # symbols: MXNet's node name hint
+            from ..symbol.numpy import np_symbol_call
+
+            return np_symbol_call(opname, arrays, attrs, name=name, hint=pyname)
         return np_call(opname, arrays, attrs, out)
 
     sig = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)

@@ -56,3 +56,24 @@ def test_sym_np_dir_lists_front_ends():
     names = dir(mx.sym.np)
     for n in ("sum", "tensordot", "linalg", "random", "einsum", "full", "_Symbol"):
         assert n in names
+
+
+def test_npx_node_names_follow_front_end_names():
+    mx.npx.set_np()
+    try:
+        x = mx.sym.var("x").as_np_ndarray()
+        w = mx.sym.var("w").as_np_ndarray()
+        fc = mx.sym.npx.fully_connected(x, w, num_hidden=3, no_bias=True)
+        assert fc.name.startswith("fully_connected")
+        assert mx.sym.npx.fully_connected(x, w, num_hidden=3, no_bias=True, name="fc1").name \
+            == "fc1"
+        from mxnet.gluon import nn
+
+        ln = nn.LayerNorm(prefix="ln_")
+        ln.initialize()
+        ln.hybridize()
+        ln(np.ones((2, 3)))
+        sym = ln._cached_graph[1]
+        assert sym.name == "ln_layer_norm0"
+    finally:
+        mx.npx.reset_np()

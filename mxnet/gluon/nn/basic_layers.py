@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 
+from ...util import is_np_array
 from ..block import Block, HybridBlock, _indent
 from .activations import Activation
 
@@ -332,6 +333,9 @@ class LayerNorm(HybridBlock):
         _norm_params(self, in_channels, center, scale, beta_initializer, gamma_initializer)
 
     def hybrid_forward(self, F, data, gamma, beta):
+        if is_np_array():  # NumPy mode: npx.layer_norm (node named layer_norm<N>, as MXNet)
+            return F.npx.layer_norm(data, gamma=gamma, beta=beta, axis=self._axis,
+                                    eps=self._epsilon)
         return F.LayerNorm(data, gamma=gamma, beta=beta, axis=self._axis, eps=self._epsilon)
 
     def __repr__(self):

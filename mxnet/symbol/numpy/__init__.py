@@ -35,8 +35,12 @@ def _hint(opname: str) -> str:
     return opname.lower()
 
 
-def np_symbol_call(opname: str, inputs: list, attrs: dict | None = None, name=None):
-    """Apply registry operator ``opname`` to symbol ``inputs``; returns ``_Symbol``."""
+def np_symbol_call(opname: str, inputs: list, attrs: dict | None = None, name=None,
+                   hint: str | None = None):
+    """Apply registry operator ``opname`` to symbol ``inputs``; returns ``_Symbol``.
+
+    ``name`` names the node; otherwise it is numbered after ``hint`` (the front end's name,
+    as MXNet's ``npx.fully_connected`` gives ``fully_connected0``) or the operator's."""
     from ...name import NameManager
     from .._create import _current_manager, create_op_symbol
 
@@ -51,7 +55,7 @@ def np_symbol_call(opname: str, inputs: list, attrs: dict | None = None, name=No
                             "ndarray. Please call `as_np_ndarray()` upon the legacy ndarray "
                             "to convert it to an MXNet numpy ndarray, and then feed the "
                             "converted array to this operator.")
-    full = _current_manager().get(name, _hint(opname))
+    full = _current_manager().get(name, hint or _hint(opname))
     with NameManager():  # the name is final: no second prefix
         res = create_op_symbol(opname, list(inputs), {}, dict(attrs or {}), name=full)
     return _as_np_sym(res)
