@@ -70,8 +70,11 @@ def _now_us() -> float:
     return (time.perf_counter() - _t0) * 1e6
 
 
-def _record(domain: str, name: str, start_us: float, end_us: float, kind: str = "X") -> None:
-    """Store one duration (or instant) in the trace and the aggregate statistics."""
+def _record(
+    domain: str, name: str, start_us: float, end_us: float, kind: str = "X", value=None
+) -> None:
+    """Store one duration (``X``), instant marker (``n``, ``value`` = scope letter) or counter
+    value (``C``) in the trace and the aggregate statistics."""
     if not _active():
         return
     with _lock:
@@ -85,18 +88,25 @@ def _record(domain: str, name: str, start_us: float, end_us: float, kind: str = 
         }
         if kind == "X":
             ev["dur"] = end_us - start_us
+        elif kind == "C":
+            ev["args"] = {name: value}
+        elif kind == "n":
+            ev["s"] = value
         _events.append(ev)
         if _config.get("aggregate_stats"):
             dom = _stats.setdefault(domain, {})
-            if kind == "i":
+            if kind == "n":
                 return
-            ms = round(end_us - start_us) / 1000.0  # MXNet keeps whole microseconds
+            if kind == "C":  # MXNet: Total is the current value, Min/Max over the values
+                ms = value / 1000.0
+            else:
+                ms = round(end_us - start_us) / 1000.0  # MXNet keeps whole microseconds
             s = dom.get(name)
             if s is None:
                 dom[name] = [1, ms, ms, ms]
             else:
                 s[0] += 1
-                s[1] += ms
+                s[1] = ms if kind == "C" else s[1] + ms
                 s[2] = min(s[2], ms)
                 s[3] = max(s[3], ms)
 
@@ -412,7 +422,7 @@ class Counter:
 
     def _mark(self):
         now = _now_us()
-        _record(str(self.domain), self.name, now, now)
+        _record(str(self.domain), self.name, now, now, kind="C", value=self.value)
 
     def set_value(self, value):
         self.value = value
@@ -451,7 +461,9 @@ class Marker:
 
     def mark(self, scope="process"):
         now = _now_us()
-        _record(f"{self.domain},instant_marker", self.name, now, now, kind="i")
+        _record(
+            f"{self.domain},instant_marker", self.name, now, now, kind="n", value=str(scope)[:1]
+        )
 
 
 @contextlib.contextmanager

@@ -80,3 +80,25 @@ def test_aggregate_times_are_whole_microseconds(tmp_path):
         profiler.set_state("stop")
     for key in ("Total", "Min", "Max"):
         assert abs(stat[key] * 1000 - round(stat[key] * 1000)) < 1e-6
+
+
+def test_counter_values_and_marker_in_trace_and_stats(tmp_path):
+    _start(tmp_path)
+    try:
+        dom = profiler.Domain("D")
+        c = profiler.Counter(dom, "cnt", 3)
+        c += 2
+        c -= 1
+        profiler.Marker(dom, "mk").mark("process")
+        stat = _time_stats()["D"]["cnt"]
+        profiler.dump()
+    finally:
+        profiler.set_state("stop")
+    # MXNet aggregates a counter's values: Total is the current one, Min/Max over all
+    assert (stat["Count"], stat["Total"], stat["Min"], stat["Max"]) == (3, 0.004, 0.003, 0.005)
+    with open(tmp_path / "prof.json") as f:
+        events = json.load(f)["traceEvents"]
+    counts = [e["args"]["cnt"] for e in events if e.get("ph") == "C" and e["name"] == "cnt"]
+    assert counts == [3, 5, 4]
+    marks = [e for e in events if e.get("name") == "mk"]
+    assert marks[0]["ph"] == "n" and marks[0]["s"] == "p"
