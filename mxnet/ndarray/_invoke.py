@@ -188,7 +188,7 @@ def make_nd_function(op: OpDef, public: str, module: str) -> Callable:
                 if not isinstance(a, NDArray_):
                     raise AssertionError(
                         f"Positional arguments must have NDArray type, but got {a}")
-                if a.__class__ is not NDArray_ and not a._LEGACY and not np_op:
+                if a.__class__ is not NDArray_ and not a._CLASSIC and not np_op:
                     raise TypeError(legacy_only_message(public))
             if kwargs:
                 kwargs = {k: v for k, v in kwargs.items() if v is not _Null}
@@ -223,7 +223,7 @@ def make_nd_function(op: OpDef, public: str, module: str) -> Callable:
                 if not isinstance(x, NDArray_):
                     raise AssertionError(
                         f"Argument {slots[i]} must have NDArray type, but got {x}")
-                if x.__class__ is not NDArray_ and not x._LEGACY and not np_op:
+                if x.__class__ is not NDArray_ and not x._CLASSIC and not np_op:
                     raise TypeError(legacy_only_message(public))
                 inputs.append(x)
             attrs = parse(kwargs)

@@ -113,7 +113,7 @@ class NDArray(ArithMixin):
     __array_priority__ = 1000.0
     __array_ufunc__ = None  # NumPy operators defer to NDArray's (MXNet raises TypeError)
     _ARITH = NDARRAY_TABLE
-    _LEGACY = True  # classic mx.nd operators take it (mx.np arrays are refused)
+    _CLASSIC = True  # classic mx.nd operators take it (mx.np arrays are refused)
 
     def _arith_call(self, opname, inputs, attrs, out=None):
         return _op_call(opname, inputs, attrs, out)

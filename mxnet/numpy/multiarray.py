@@ -112,7 +112,7 @@ class ndarray(NpOperatorsMixin, NDArray):  # noqa: N801  (MXNet's class name)
 
     __slots__ = ()
     _ARITH = NP_TABLE
-    _LEGACY = False
+    _CLASSIC = False  # refused by classic mx.nd operators
 
     def _arith_call(self, opname, inputs, attrs, out=None):
         return np_call(opname, inputs, attrs, out)
