@@ -570,6 +570,12 @@ class HybridBlock(Block):
     def _build_callable(self, graph_inputs, out):
         from .._executor._program import compile_enabled, compile_program
 
+        backend = dict(self._flags).get("backend")
+        if backend is not None:  # hybridize(backend=...): checked when the graph is built
+            from ..symbol._frontend import _check_backend
+
+            _check_backend("optimize_for", backend)
+
         prog = compile_program(out)
         # under autograd.record a hybridized block computes exactly like the same block run
         # imperatively (NCHW convolutions); inference converts its data itself (below)

@@ -59,3 +59,15 @@ def test_optimize_for_hybridizes_and_runs():
     assert net.optimize_for(mx.nd.ones((1, 4)), backend="foo") is None
     with pytest.raises(mx.MXNetError, match="op_names"):
         net.optimize_for(mx.nd.ones((1, 4)), backend="default")
+
+
+def test_hybridize_backend_checked_at_first_call():
+    import pytest
+
+    net = _net()
+    net.hybridize(backend="default")  # accepted here; MXNet fails when it builds the graph
+    with pytest.raises(mx.MXNetError, match="op_names"):
+        net(mx.nd.ones((1, 4)))
+    net = _net()
+    net.hybridize(backend="MKLDNN")
+    assert net(mx.nd.ones((1, 4))).asnumpy().tolist() == [[12.0, 12.0]]
