@@ -170,6 +170,11 @@ def legacy_only_message(public: str) -> str:
             "operator.")
 
 
+# variadic operators whose count MXNet's generated functions do not fill in (no
+# key_var_num_args): the caller gives it, as MXNet 1.9.1 requires
+_EXPLICIT_COUNT = frozenset({"amp_multicast", "reset_arrays", "multi_sum_sq", "multi_all_finite"})
+
+
 def make_nd_function(op: OpDef, public: str, module: str) -> Callable:
     """Build ``mx.nd.<public>`` for ``op``: positional inputs, then params in schema order."""
     slots = op.input_slots
@@ -180,6 +185,7 @@ def make_nd_function(op: OpDef, public: str, module: str) -> Callable:
     NDArray_ = _NDArray
     np_op = public.startswith("_np")  # NumPy-interface operators take mx.np arrays
     active = op.active_inputs
+    explicit = op.name in _EXPLICIT_COUNT
     wants: dict = {}  # id(parsed attrs) -> (attrs, number of inputs they take)
 
     if variadic:
@@ -192,8 +198,14 @@ def make_nd_function(op: OpDef, public: str, module: str) -> Callable:
                     raise TypeError(legacy_only_message(public))
             if kwargs:
                 kwargs = {k: v for k, v in kwargs.items() if v is not _Null}
-            kwargs[variadic] = len(args)
-            return invoke(op, parse(kwargs), list(args), out)
+            if not explicit:
+                kwargs[variadic] = len(args)
+                return invoke(op, parse(kwargs), list(args), out)
+            attrs = parse(kwargs)  # MXNet fills no count here: a required one is refused
+            if attrs[variadic] != len(args):
+                raise MXNetError(f"Operator {op.name} expects {attrs[variadic]} inputs, but "
+                                 f"got {len(args)} instead.")
+            return invoke(op, attrs, list(args), out)
     else:
         def fn(*args, out=None, name=None, **kwargs):
             if kwargs:

@@ -85,3 +85,18 @@ def test_symbol_functions_take_name_attr_out_positionally():
     assert mx.sym.sum(x, 1, True, False, "s").name == "s"
     assert list(inspect.signature(mx.sym.relu).parameters)[1:4] == ["name", "attr", "out"]
     assert list(inspect.signature(mx.nd.relu).parameters)[1:3] == ["out", "name"]
+
+
+def test_count_parameters_mxnet_does_not_fill():
+    # MXNet 1.9.1 fills num_args of concat/add_n/... but not these counts
+    from mxnet.base import MXNetError
+
+    a = mx.nd.ones((2, 2))
+    with pytest.raises(MXNetError, match="Required parameter num_outputs"):
+        mx.nd.amp_multicast(a, a)
+    with pytest.raises(MXNetError, match="Required parameter num_arrays"):
+        mx.nd.multi_sum_sq(a, a)
+    with pytest.raises(MXNetError, match="expects 1 inputs, but got 2"):
+        mx.nd.multi_all_finite(a, a)
+    assert mx.nd.multi_sum_sq(a, a, num_arrays=2).asnumpy().tolist() == [4, 4]
+    assert mx.nd.add_n(a, a).shape == (2, 2)
