@@ -103,7 +103,29 @@ def _mean(x, axes, keep):
     return torch.mean(x.double(), dim=axes, keepdim=keep)
 
 
+class _ProdGrad(torch.autograd.Function):
+    """Product over ``axes`` whose gradient is MXNet's ``out / x`` (NaN at zero inputs)."""
+
+    @staticmethod
+    def forward(ctx, x, axes):  # type: ignore[override]
+        out = x
+        for a in reversed(axes):
+            out = torch.prod(out, dim=a, keepdim=True)
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        x, out = ctx.saved_tensors
+        return g * out / x, None
+
+
 def _prod(x, axes, keep):
+    if x.requires_grad and x.is_floating_point():
+        out = _ProdGrad.apply(x, tuple(axes))
+        if keep:
+            return out
+        return out.reshape([d for i, d in enumerate(x.shape) if i not in axes])
     for a in reversed(axes):
         x = torch.prod(x, dim=a, keepdim=keep)
     return x

@@ -186,3 +186,14 @@ def test_errors():
         mx.nd.topk(x, ret_typ="foo")
     with pytest.raises(mx.base.MXNetError, match="Cannot find argument 'foo'"):
         mx.nd.sum(x, foo=1)
+
+
+def test_prod_gradient_is_out_over_x_as_mxnet():
+    # MXNet 1.9.1 differentiates prod as out / x: NaN at zero inputs
+    a = mx.nd.array([[0.0, 1], [2, 2]])
+    a.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.prod(a, axis=1)
+    y.backward()
+    g = a.grad.asnumpy()
+    assert np.isnan(g[0, 0]) and g[0, 1] == 0 and g[1].tolist() == [2, 2]
