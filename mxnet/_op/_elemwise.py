@@ -37,7 +37,7 @@ def _rint(x):
 def _float_only(fn):
     def f(x):
         if not x.is_floating_point():
-            return fn(x.to(torch.float32)).to(x.dtype)
+            return fn(x.to(torch.float64)).to(x.dtype)
         return fn(x)
 
     return f

@@ -396,3 +396,11 @@ def test_constant_outputs_send_zero_gradients():
         y = x * 2 + mx.nd.BlockGrad(x)
     y.backward()
     np.testing.assert_array_equal(x.grad.asnumpy(), np.full(3, 2.0))
+
+
+def test_integer_unary_math_in_double_then_truncated():
+    # MXNet 1.9.1 evaluates math functions of integer arrays in double precision
+    x = mx.nd.array([4, 5, 10, 100], dtype="int32")
+    assert mx.nd.erf(x).asnumpy().tolist() == [0, 0, 1, 1]
+    assert mx.nd.tanh(x).asnumpy().tolist() == [0, 0, 0, 1]
+    assert mx.nd.erf(x).dtype == np.int32
