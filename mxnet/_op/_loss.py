@@ -53,7 +53,20 @@ def _run(fn, data, label=None):
 # SoftmaxOutput
 
 
+_TYPE_NAMES = {torch.float16: "float16", torch.float32: "float32", torch.float64: "float64",
+               torch.uint8: "uint8", torch.int8: "int8", torch.int32: "int32",
+               torch.int64: "int64", torch.bool: "bool", torch.bfloat16: "bfloat16"}
+
+
+def _uniform_type_error(label_dtype, data_dtype) -> MXNetError:
+    return MXNetError(f"Error in operator SoftmaxOutput: This layer requires uniform type. "
+                      f"Expected '{_TYPE_NAMES.get(data_dtype, data_dtype)}' v.s. given "
+                      f"'{_TYPE_NAMES.get(label_dtype, label_dtype)}' at 'label'")
+
+
 def _softmax_output(a, data, label):
+    if label.dtype != data.dtype:  # MXNet 1.9.1's type check
+        raise _uniform_type_error(label.dtype, data.dtype)
     n = data.shape[0]
     multi, keep = a["multi_output"], a["preserve_shape"]
 
@@ -133,6 +146,9 @@ def _softmax_output_type(a, ins):
     d = ins[0]
     if d is None:
         return list(ins), [None]
+    if len(ins) > 1 and ins[1] is not None and ins[1] != d:
+        raise MXNetError(f"This layer requires uniform type. Expected '{d}' v.s. given "
+                         f"'{ins[1]}' at 'label'")
     return [d] + [d if t is None else t for t in ins[1:]], [d]
 
 

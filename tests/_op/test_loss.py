@@ -103,3 +103,15 @@ def test_mae_regression_gradient_at_ties_is_minus_one():
         y = mx.nd.MAERegressionOutput(a, mx.nd.array([0.0, 2, -1, 1]))
     y.backward()
     assert a.grad.asnumpy().tolist() == [-1, -1, -1, 1]
+
+
+def test_softmax_output_requires_label_of_data_dtype():
+    # MXNet 1.9.1: "This layer requires uniform type" (imperative and in type inference)
+    from mxnet.base import MXNetError
+
+    with pytest.raises(MXNetError, match="uniform type"):
+        mx.nd.SoftmaxOutput(mx.nd.ones((2, 3)), mx.nd.array([0, 1], dtype="int32"))
+    s = mx.sym.SoftmaxOutput(mx.sym.var("d"), mx.sym.var("l"))
+    with pytest.raises(MXNetError, match="uniform type"):
+        s.infer_type(d="float32", l="int32")
+    assert mx.nd.SoftmaxOutput(mx.nd.ones((2, 3)), mx.nd.array([0, 1])).shape == (2, 3)
