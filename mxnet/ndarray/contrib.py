@@ -13,87 +13,33 @@ def _scale_array(weight, rescale_grad):
     return array([rescale_grad], ctx=weight.context, dtype="float32")
 
 
-def adamw_update(
-    weight,
-    grad,
-    mean,
-    var,
-    rescale_grad,
-    lr,
-    eta,
-    beta1=0.9,
-    beta2=0.999,
-    epsilon=1e-8,
-    wd=0,
-    clip_gradient=-1,
-    out=None,
-    name=None,
-    **kwargs,
-):
+def _adamw(opname, arrays, rescale_grad, hyper, out, name, kwargs):
+    """Call the registry's AdamW kernel ``opname``; a float ``rescale_grad`` becomes an
+    array on the weight's context (MXNet's contrib front end)."""
+    from ._namespace import function_for
+
+    return function_for(opname)(*arrays, _scale_array(arrays[0], rescale_grad), **hyper,
+                                out=out, name=name, **kwargs)
+
+
+def adamw_update(weight, grad, mean, var, rescale_grad, lr, eta, beta1=0.9, beta2=0.999,
+                 epsilon=1e-8, wd=0, clip_gradient=-1, out=None, name=None, **kwargs):
     """AdamW update; ``rescale_grad`` may be a float (MXNet's contrib front end)."""
-    from ._namespace import function_for
-
-    return function_for("_adamw_update")(
-        weight,
-        grad,
-        mean,
-        var,
-        _scale_array(weight, rescale_grad),
-        lr=lr,
-        eta=eta,
-        beta1=beta1,
-        beta2=beta2,
-        epsilon=epsilon,
-        wd=wd,
-        clip_gradient=clip_gradient,
-        out=out,
-        name=name,
-        **kwargs,
-    )
+    hyper = dict(lr=lr, eta=eta, beta1=beta1, beta2=beta2, epsilon=epsilon, wd=wd,
+                 clip_gradient=clip_gradient)
+    return _adamw("_adamw_update", (weight, grad, mean, var), rescale_grad, hyper, out, name,
+                  kwargs)
 
 
-def mp_adamw_update(
-    weight,
-    grad,
-    mean,
-    var,
-    weight32,
-    rescale_grad,
-    lr,
-    eta,
-    beta1=0.9,
-    beta2=0.999,
-    epsilon=1e-8,
-    wd=0,
-    clip_gradient=-1,
-    out=None,
-    name=None,
-    **kwargs,
-):
+def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, lr, eta, beta1=0.9,
+                    beta2=0.999, epsilon=1e-8, wd=0, clip_gradient=-1, out=None, name=None,
+                    **kwargs):
     """Multi-precision AdamW update; ``rescale_grad`` may be a float."""
-    from ._namespace import function_for
+    hyper = dict(lr=lr, eta=eta, beta1=beta1, beta2=beta2, epsilon=epsilon, wd=wd,
+                 clip_gradient=clip_gradient)
+    return _adamw("_mp_adamw_update", (weight, grad, mean, var, weight32), rescale_grad, hyper,
+                  out, name, kwargs)
 
-    return function_for("_mp_adamw_update")(
-        weight,
-        grad,
-        mean,
-        var,
-        weight32,
-        _scale_array(weight, rescale_grad),
-        lr=lr,
-        eta=eta,
-        beta1=beta1,
-        beta2=beta2,
-        epsilon=epsilon,
-        wd=wd,
-        clip_gradient=clip_gradient,
-        out=out,
-        name=name,
-        **kwargs,
-    )
-
-
-__all__ += ["adamw_update", "mp_adamw_update"]
 
 
 def isnan(data):

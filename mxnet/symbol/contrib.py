@@ -405,23 +405,17 @@ def _scale_symbol(rescale_grad):
     return sym.full(shape=(1,), val=rescale_grad)
 
 
-def adamw_update(
-    weight,
-    grad,
-    mean,
-    var,
-    rescale_grad,
-    lr,
-    eta,
-    beta1=0.9,
-    beta2=0.999,
-    epsilon=1e-8,
-    wd=0,
-    clip_gradient=-1,
-    out=None,
-    name=None,
-    **kwargs,
-):
+def _adamw(opname, inputs, rescale_grad, hyper, out, name, kwargs):
+    """The ``_internal`` AdamW node ``opname``; a float ``rescale_grad`` becomes a
+    ``full((1,), rescale_grad)`` node, as in MXNet."""
+    from . import _internal
+
+    return getattr(_internal, opname)(**inputs, rescale_grad=_scale_symbol(rescale_grad),
+                                      **hyper, out=out, name=name, **kwargs)
+
+
+def adamw_update(weight, grad, mean, var, rescale_grad, lr, eta, beta1=0.9, beta2=0.999,
+                 epsilon=1e-8, wd=0, clip_gradient=-1, out=None, name=None, **kwargs):
     """Symbolic AdamW update (``_adamw_update``); a float ``rescale_grad`` becomes a
     ``full((1,), rescale_grad)`` node, as in MXNet.
 
@@ -430,45 +424,15 @@ def adamw_update(
     >>> w, g, m, v = (mx.sym.var(n) for n in 'wgmv')
     >>> s = mx.sym.contrib.adamw_update(w, g, m, v, 1.0, lr=0.1, eta=1.0)
     """
-    from . import _internal
-
-    return _internal._adamw_update(
-        weight=weight,
-        grad=grad,
-        mean=mean,
-        var=var,
-        rescale_grad=_scale_symbol(rescale_grad),
-        lr=lr,
-        eta=eta,
-        beta1=beta1,
-        beta2=beta2,
-        epsilon=epsilon,
-        wd=wd,
-        clip_gradient=clip_gradient,
-        out=out,
-        name=name,
-        **kwargs,
-    )
+    hyper = dict(lr=lr, eta=eta, beta1=beta1, beta2=beta2, epsilon=epsilon, wd=wd,
+                 clip_gradient=clip_gradient)
+    inputs = dict(weight=weight, grad=grad, mean=mean, var=var)
+    return _adamw("_adamw_update", inputs, rescale_grad, hyper, out, name, kwargs)
 
 
-def mp_adamw_update(
-    weight,
-    grad,
-    mean,
-    var,
-    weight32,
-    rescale_grad,
-    lr,
-    eta,
-    beta1=0.9,
-    beta2=0.999,
-    epsilon=1e-8,
-    wd=0,
-    clip_gradient=-1,
-    out=None,
-    name=None,
-    **kwargs,
-):
+def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, lr, eta, beta1=0.9,
+                    beta2=0.999, epsilon=1e-8, wd=0, clip_gradient=-1, out=None, name=None,
+                    **kwargs):
     """Symbolic multi-precision AdamW update (``_mp_adamw_update``).
 
     Examples
@@ -476,26 +440,10 @@ def mp_adamw_update(
     >>> w, g, m, v, w32 = (mx.sym.var(n) for n in ('w', 'g', 'm', 'v', 'w32'))
     >>> s = mx.sym.contrib.mp_adamw_update(w, g, m, v, w32, 1.0, lr=0.1, eta=1.0)
     """
-    from . import _internal
-
-    return _internal._mp_adamw_update(
-        weight=weight,
-        grad=grad,
-        mean=mean,
-        var=var,
-        weight32=weight32,
-        rescale_grad=_scale_symbol(rescale_grad),
-        lr=lr,
-        eta=eta,
-        beta1=beta1,
-        beta2=beta2,
-        epsilon=epsilon,
-        wd=wd,
-        clip_gradient=clip_gradient,
-        out=out,
-        name=name,
-        **kwargs,
-    )
+    hyper = dict(lr=lr, eta=eta, beta1=beta1, beta2=beta2, epsilon=epsilon, wd=wd,
+                 clip_gradient=clip_gradient)
+    inputs = dict(weight=weight, grad=grad, mean=mean, var=var, weight32=weight32)
+    return _adamw("_mp_adamw_update", inputs, rescale_grad, hyper, out, name, kwargs)
 
 
 __all__ += ["adamw_update", "mp_adamw_update"]
