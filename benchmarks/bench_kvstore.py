@@ -48,7 +48,7 @@ def worker(sizes, rounds: int) -> None:
         raw_t: list = []
         kv.pushpull(mb, arr)  # warm-up (connection buffers, allocations)
         dist.all_reduce(raw)
-        for _ in range(rounds * max(2, 32 // mb)):  # alternate: load hits both alike
+        for _ in range(rounds * max(4, 64 // mb)):  # alternate: load hits both alike
             _times(lambda k=mb, a=arr: kv.pushpull(k, a), kv_t)
             _times(lambda t=raw: dist.all_reduce(t), raw_t)
         rows.append((mb, 4 * n / _quantile(kv_t) / 1e6, 4 * n / _quantile(raw_t) / 1e6))

@@ -144,6 +144,8 @@ class Group:
         except Exception as e:  # noqa: BLE001
             raise self._failed(what, e) from None
 
+    chunk_bytes = _CHUNK_BYTES
+
     def allreduce_one_chunk(self, t: torch.Tensor, what: str) -> bool:
         """Sum ``t`` in place with one blocking collective when it fits one chunk (the same
         collective :meth:`start_allreduce` would issue); False when it does not fit."""

@@ -27,6 +27,15 @@ _DIST_UNSUPPORTED = {
 }
 
 
+_LAZY_CLONE = getattr(torch, "_lazy_clone", None)
+
+
+def _shared_copy(t: torch.Tensor) -> torch.Tensor:
+    """A copy of ``t`` that moves no bytes until one side is written (torch's copy-on-write
+    clone: the side written first gets its own memory); a plain clone where torch lacks it."""
+    return _LAZY_CLONE(t) if _LAZY_CLONE is not None else t.clone()
+
+
 def _shape_str(shape) -> str:
     return "[" + ",".join(str(s) for s in shape) + "]"
 
@@ -79,6 +88,8 @@ class KVStore(KVStoreBase):
             raise MXNetError(f"KVStore '{name}': {_DIST_UNSUPPORTED[name]}")
         self._type = "dist_sync" if name == "dist" else name
         self._store: dict = {}
+        # key -> (pushed tensor, its copy-on-write clone held as the stored value) (pushpull)
+        self._cow: dict = {}
         self._init_stypes: dict = {}
         self._key_is_str: bool | None = None
         self._updater = None
@@ -187,14 +198,24 @@ class KVStore(KVStoreBase):
                 return False
 
             return update
-        if in_place and src.is_contiguous() and not src.requires_grad:
-            flat_dst, flat_src = dst.view(-1), src.view(-1)
-            works = group.start_allreduce(src, src, what)
+        if in_place and src.is_contiguous() and not vals[0]._t.requires_grad:
+            src = vals[0]._t  # (the array's own tensor: the store's clone is keyed on it)
+            dst = None  # (no reference to the store's clone may outlive _unshare)
+            self._unshare(key, stored, src)
+            try:
+                works = group.start_allreduce(src, src, what)
+            except BaseException:
+                self._share(key, stored, src)
+                raise
 
-            def keep(a: int, b: int) -> None:
-                flat_dst[a:b].copy_(flat_src[a:b])
+            def keep() -> bool:
+                try:
+                    group.finish(works, what)
+                finally:
+                    self._share(key, stored, src)
+                return True
 
-            return lambda: group.finish(works, what, after=keep) or True
+            return keep
         works = group.start_allreduce(src, dst, what)
         return lambda: group.finish(works, what) or False
 
@@ -262,8 +283,9 @@ class KVStore(KVStoreBase):
 
     def _fast_pushpull(self, key, value: NDArray) -> bool:
         """The common ``dist_sync`` call, ``pushpull(key, array)`` with no optimizer on the
-        store: one blocking allreduce in the array itself, then the stored copy. Returns
-        False (nothing done) off this path."""
+        store: one blocking allreduce in the array itself, which the store then keeps as a
+        copy-on-write clone (see :meth:`_share`). Returns False (nothing done) off this
+        path."""
         group = self._group
         if (group is None or self._updater is not None or self._compression is not None
                 or key.__class__ not in (int, str)):
@@ -276,10 +298,33 @@ class KVStore(KVStoreBase):
                 or src.device != dst.device or not src.is_contiguous()
                 or not dst.is_contiguous() or not group.can_pipeline(src)):
             return False
-        if not group.allreduce_one_chunk(src, f"push of key {key}"):
+        if src.numel() * src.element_size() > group.chunk_bytes:
             return False
-        dst.copy_(src)
+        dst = None  # (no reference to the store's clone may outlive _unshare)
+        self._unshare(key, stored, src)
+        try:
+            group.allreduce_one_chunk(src, f"push of key {key}")
+        finally:
+            self._share(key, stored, src)
         return True
+
+    def _unshare(self, key, stored: NDArray, src: torch.Tensor) -> None:
+        """Before ``src`` is summed in place: if the stored value of ``key`` is still a
+        copy-on-write clone of ``src`` (nothing wrote ``src`` since the last ``pushpull``),
+        drop that clone, which is about to be replaced, so that the sum does not copy it."""
+        held = self._cow.pop(key, None)
+        if held is not None and held[0] is src and held[1] is stored._t:
+            stored._t = src
+        del held  # (the clone's last reference)
+        # take ownership of src's memory here, once: left to the collectives, each chunk's
+        # thread would resolve the copy-on-write state concurrently
+        src.data_ptr()
+
+    def _share(self, key, stored: NDArray, src: torch.Tensor) -> None:
+        """After ``src`` holds the workers' sum: store it as a copy-on-write clone (the bytes
+        move only if the caller later writes ``src`` in place, e.g. the next backward)."""
+        stored._t = _shared_copy(src)
+        self._cow[key] = (src, stored._t)
 
     def broadcast(self, key, value, out, priority=0):
         """``init`` each key with ``value`` then ``pull`` it into ``out``."""

@@ -113,6 +113,28 @@ def module_train(kvstore, x, y, batch):
     return np.concatenate([params[k].asnumpy().ravel() for k in sorted(params)])
 
 
+def cow_semantics(kv, rank):
+    """The stored value after an in-place pushpull survives later writes to the array
+    (the store keeps a copy-on-write clone): one array within a chunk, one over it (the
+    job runs with 16-byte chunks)."""
+    got = []
+    for key, size in ((12, 3), (13, 6)):
+        a = mx.nd.ones((size,)) * (rank + 1)
+        kv.init(key, mx.nd.zeros((size,)))
+        kv.pushpull(key, a)  # a = 3
+        kv.pushpull(key, a)  # a = 6 (the store's clone of a is dropped, not copied)
+        a[:] = 100  # written in place: the store keeps 6
+        a += 1
+        p = mx.nd.zeros((size,))
+        kv.pull(key, out=p)
+        kv.pushpull(key, a)  # a = 202
+        q = mx.nd.zeros((size,))
+        kv.pull(key, out=q)
+        a[:] = -1
+        got += [p[:3].asnumpy(), q[:3].asnumpy(), a[:3].asnumpy()]
+    return np.stack(got)
+
+
 def run_sync(outdir):
     kv = kvs.create("dist_sync")
     rank, n = kv.rank, kv.num_workers
@@ -127,9 +149,10 @@ def run_sync(outdir):
     kv.pushpull(11, both)
     pulled = mx.nd.zeros((6,))
     kv.pull(11, out=pulled)
+    res_cow = cow_semantics(kv, rank)
     x, y = data()
     xs, ys = shard(x, rank, n), shard(y, rank, n)
-    res = {"n": n, "first": first.asnumpy(), "summed": summed[1].asnumpy(),
+    res = {"cow": res_cow, "n": n, "first": first.asnumpy(), "summed": summed[1].asnumpy(),
            "pushpull": np.stack([both.asnumpy(), pulled.asnumpy()]), "raw": raw_train(kv, xs, ys), "gluon": gluon_train("dist_sync", xs, ys),
            "module": module_train("dist_sync", shard(x, rank, n, 4), shard(y, rank, n, 4),
                                   batch=4 // n)}

@@ -62,6 +62,7 @@ def test_dist_sync_raw_gluon_module_match_one_process_and_dead_worker(tmp_path):
         np.testing.assert_array_equal(r["first"], np.full((2, 2), 5.0))  # rank 0's init
         np.testing.assert_array_equal(r["summed"], np.full((2, 2), 2 * 1 + 2 * 2.0))
         np.testing.assert_array_equal(r["pushpull"], np.stack([np.arange(6) * 3.0] * 2))
+        np.testing.assert_array_equal(r["cow"], np.repeat([[6.0], [202], [-1]] * 2, 3, 1))
         for k, v in ref.items():
             np.testing.assert_allclose(r[k], v, rtol=1e-5, atol=1e-5, err_msg=k)
         for uok in (0, 1):  # reductions started during backward change nothing
