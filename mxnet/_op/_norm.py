@@ -54,28 +54,42 @@ class _InferNorm(torch.autograd.Function):
         return dx, None, None, None
 
 
-class _MoveStats(torch.autograd.Function):
-    """Identity whose backward folds the batch statistics into the moving ones.
+class _TrainNorm(torch.autograd.Function):
+    """Training-mode batch normalization over dim 1 as one graph node: torch's fused kernels
+    both ways, the output a fresh tensor (so a following relu may overwrite it in place).
 
-    MXNet 1.9.1 updates ``moving_mean``/``moving_var`` when BatchNorm's gradient is
-    computed, not in the forward pass: a training-mode forward that is never
-    back-propagated (``train_mode`` without recording, a graph that is dropped, a frozen
-    block no gradient reaches, an executor bound with ``grad_req='null'``) leaves them as
-    they were.
+    Its backward also folds the batch statistics into the moving ones: MXNet 1.9.1 updates
+    ``moving_mean``/``moving_var`` when BatchNorm's gradient is computed, not in the forward
+    pass, so a training-mode forward that is never back-propagated (``train_mode`` without
+    recording, a graph that is dropped, a frozen block no gradient reaches, an executor
+    bound with ``grad_req='null'``) leaves them as they were. ``fixed``: gamma is taken as
+    one (``fix_gamma``) and its gradient is zero.
     """
 
     @staticmethod
-    def forward(ctx, out, stats):
-        ctx.stats = stats
-        return out.view_as(out)
+    def forward(ctx, x, gamma, beta, eps, fixed, moving):
+        w = torch.ones_like(gamma) if fixed else gamma
+        out, smean, sinvstd = torch.native_batch_norm(x, w, beta, None, None, True, 0.0, eps)
+        var = (sinvstd.double().pow(-2) - eps).clamp_min(0).to(smean.dtype)
+        ctx.save_for_backward(x, w, smean, sinvstd)
+        ctx.eps, ctx.fixed, ctx.moving, ctx.var = eps, fixed, moving, var
+        ctx.mark_non_differentiable(smean, var)
+        return out, smean, var
 
     @staticmethod
-    def backward(ctx, g):
-        mean, var, mmean, mvar, m = ctx.stats
+    def backward(ctx, g, _gmean, _gvar):
+        x, w, smean, sinvstd = ctx.saved_tensors
+        need = ctx.needs_input_grad
+        gx, gw, gb = torch.ops.aten.native_batch_norm_backward(
+            g, x, w, None, None, smean, sinvstd, True, ctx.eps,
+            [need[0], need[1] and not ctx.fixed, need[2]])
+        if need[1] and ctx.fixed:
+            gw = torch.zeros_like(w)
+        mmean, mvar, m = ctx.moving
         with torch.no_grad():
-            mmean.mul_(m).add_(mean.to(mmean.dtype), alpha=1 - m)
-            mvar.mul_(m).add_(var.to(mvar.dtype), alpha=1 - m)
-        return g, None
+            mmean.mul_(m).add_(smean.to(mmean.dtype), alpha=1 - m)
+            mvar.mul_(m).add_(ctx.var.to(mvar.dtype), alpha=1 - m)
+        return gx, gw, gb, None, None, None
 
 
 def _batchnorm(a, x, gamma, beta, mmean, mvar):
@@ -84,23 +98,18 @@ def _batchnorm(a, x, gamma, beta, mmean, mvar):
     bs = _bshape(x.dim(), ax)
     eps = a["eps"]
     gamma, beta = gamma.to(x.dtype), beta.to(x.dtype)
-    if a["fix_gamma"]:
-        # gamma is treated as one; its gradient is zero
-        gamma = gamma * 0 + 1 if gamma.requires_grad else torch.ones_like(gamma)
     xc = x if ax == 1 else x.movedim(ax, 1)
     if x.dim() < 2:
         raise MXNetError(f"BatchNorm: data needs at least 2 dims, got {tuple(x.shape)}")
     if state.is_train and not a["use_global_stats"]:
         # one pass: the kernel returns the batch mean and inverse std it normalised with
         # (it also accepts one value per channel, where MXNet returns beta)
-        out, smean, sinvstd = torch.native_batch_norm(xc, gamma, beta, None, None, True, 0.0,
-                                                      eps)
-        with torch.no_grad():
-            mean = smean.detach()
-            var = (sinvstd.detach().double().pow(-2) - eps).clamp_min(0).to(mean.dtype)
-        if out.requires_grad:  # MXNet moves the statistics in BatchNorm's backward pass
-            out = _MoveStats.apply(out, (mean, var, mmean, mvar, a["momentum"]))
+        out, mean, var = _TrainNorm.apply(xc, gamma, beta, eps, bool(a["fix_gamma"]),
+                                          (mmean, mvar, a["momentum"]))
     else:
+        if a["fix_gamma"]:
+            # gamma is treated as one; its gradient is zero
+            gamma = gamma * 0 + 1 if gamma.requires_grad else torch.ones_like(gamma)
         mean, var = mmean.to(x.dtype), mvar.to(x.dtype)
         if not a["use_global_stats"] and torch.is_grad_enabled() and x.requires_grad:
             # MXNet 1.9.1 back-propagates through the moving statistics as if they were the
