@@ -53,6 +53,7 @@ class Program:
         self.last_watch: list | None = None  # (node name, input tensors) of a monitored run
         self._infer_steps: list[Step] | None | bool = False  # False: not built yet
         self._fast: list[Step] | None | bool = False
+        self.fused_fallbacks = 0  # runs whose rewritten steps failed where plain ones ran
 
     def _fast_steps(self) -> list[Step] | None:
         """The steps with relus that overwrite their dead inputs and max pooling moved before
@@ -239,6 +240,13 @@ class Program:
                 except (RuntimeError, ValueError, IndexError, TypeError):
                     # run again step by step to name the failing node
                     outs = self._checked(inputs, aux)
+                    if fused:  # the plain steps ran: the rewritten ones cannot (e.g. an
+                        # in-place step autograd refuses); keep to the plain ones from now on
+                        self.fused_fallbacks += 1
+                        if fused is self._fast:
+                            self._fast = None
+                        else:
+                            self._infer_steps = None
                 if fused:
                     outs = [o.contiguous() for o in outs]
             if self.cl_inputs:
