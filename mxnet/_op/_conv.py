@@ -14,6 +14,7 @@ import torch
 import torch.nn.functional as F
 
 from ..base import MXNetError
+from ._conv_phase import phase_conv2d, phase_conv_applies
 from ._nn import fill, no_bias_inputs
 from ._params import Param
 from ._registry import OpDef, get_op, register
@@ -76,7 +77,10 @@ def _conv(a, x, w, b=None):
     if w.shape[0] != a["num_filter"]:
         raise MXNetError(f"Convolution: weight shape {tuple(w.shape)} does not match "
                          f"num_filter={a['num_filter']}")
-    out = _CONV[nd](x, w, b, s, p, d, a["num_group"])
+    if nd == 2 and phase_conv_applies(x, w, s, d, a["num_group"]):
+        out = phase_conv2d(x, w, b, s, p)  # faster input gradient over few channels
+    else:
+        out = _CONV[nd](x, w, b, s, p, d, a["num_group"])
     return to_cl(out) if cl else out
 
 
