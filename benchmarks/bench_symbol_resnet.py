@@ -98,13 +98,20 @@ def measure(mx, batch: int, size: int, iters: int, compile_: bool = False) -> di
             "first_step_s": first}
 
 
-def serve(mx, batch: int, size: int, compile_: bool) -> None:
-    """Step server: warm up, say ready, then run one timed step per ``step`` line on stdin."""
+def serve(mx, batch: int, size: int, compile_: bool, warmup: int = 6) -> None:
+    """Step server: warm up, say ready, then run one timed step per ``step`` line on stdin.
+
+    Warm-up steps let allocator pools and caches settle: MXNet plans its memory at bind,
+    mxnet-ng's heap (see mxnet/_malloc.py) reaches its steady size over the first steps of
+    ResNet-50 (at batch 32 steps 2-5 page-fault 50-420k times, up to 2x a steady step;
+    measured 2026-11-23)."""
     step = _setup(mx, batch, size, compile_)
     t0 = time.perf_counter()
     step()
-    step()  # two warm-ups: allocator pools and caches settle
-    print(json.dumps({"first_step_s": (time.perf_counter() - t0) / 2}), flush=True)
+    first = time.perf_counter() - t0
+    for _ in range(warmup - 1):
+        step()
+    print(json.dumps({"first_step_s": first}), flush=True)
     for line in sys.stdin:
         if line.strip() != "step":
             break
@@ -157,6 +164,7 @@ def main():
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--size", type=int, default=224)
     ap.add_argument("--iters", type=int, default=3, help="timed steps per side")
+    ap.add_argument("--warmup", type=int, default=6, help="untimed steps per side first")
     ap.add_argument("--threads", type=int, default=0, help="threads for both (0: defaults)")
     ap.add_argument("--oracle", default="/root/.cache/mxnet-oracle/bin/python")
     ap.add_argument("--no-compile", action="store_true", help="skip the compile switch run")
@@ -170,7 +178,7 @@ def main():
         if a.threads and "torch" in sys.modules:
             sys.modules["torch"].set_num_threads(a.threads)
         if a.serve:
-            serve(mx, a.batch, a.size, a.compile)
+            serve(mx, a.batch, a.size, a.compile, a.warmup)
         else:
             print(json.dumps(measure(mx, a.batch, a.size, a.iters)))
         return
@@ -182,7 +190,7 @@ def main():
     ours_env = dict(env, PYTHONPATH=repo + os.pathsep + env.get("PYTHONPATH", ""))
     me = os.path.abspath(__file__)
     args = ["--serve", "--batch", str(a.batch), "--size", str(a.size), "--threads",
-            str(a.threads)]
+            str(a.threads), "--warmup", str(a.warmup)]
     oracle = None
     if os.path.exists(a.oracle):
         oracle = _Server("mxnet 1.9.1 (oracle)", [a.oracle, me, *args], env)
@@ -202,8 +210,8 @@ def main():
         rows.append((ours, mark))
     if oracle:
         oracle.close()
-    print(f"ResNet-50 forward+backward, batch {a.batch}, {a.size}x{a.size}, {a.iters} timed "
-          f"steps per side alternating between the processes, threads "
+    print(f"ResNet-50 forward+backward, batch {a.batch}, {a.size}x{a.size}, {a.warmup} warm-up "
+          f"and {a.iters} timed steps per side alternating between the processes, threads "
           f"{a.threads or 'default'}; median step time")
 
     def show(srv, walls, cpus, ref=None):

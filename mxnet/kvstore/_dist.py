@@ -7,6 +7,7 @@ variables are mapped onto those when present.
 
 from __future__ import annotations
 
+import atexit
 import datetime
 import os
 
@@ -33,6 +34,16 @@ def _map_dmlc_env(env) -> None:
 
 
 _CHUNK_BYTES = int(os.getenv("MXNET_KVSTORE_CHUNK_BYTES", str(4 << 20)))
+
+
+def _leave_group() -> None:
+    import torch.distributed as dist
+
+    try:
+        if dist.is_initialized():
+            dist.destroy_process_group()
+    except Exception:  # noqa: BLE001 - exiting anyway; a dead peer must not block it
+        pass
 
 
 def _timeout() -> float:
@@ -67,6 +78,9 @@ class Group:
             except Exception as e:  # noqa: BLE001 - rendezvous failures of any kind
                 raise MXNetError(f"KVStore '{kv_type}': joining the worker group failed "
                                  f"within {_timeout():.0f}s: {e}") from None
+            # a group left to the interpreter's teardown sometimes aborts the finished
+            # process ('terminate called without an active exception', exit code -6)
+            atexit.register(_leave_group)
         self.backend = dist.get_backend()
         if self.rank == 0 and int(os.getenv("DMLC_NUM_SERVER", "0") or 0) > 0:
             from ._ps import release_servers
