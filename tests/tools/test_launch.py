@@ -155,4 +155,5 @@ def test_finished_dist_sync_job_exits_cleanly(tmp_path):
               "work()\n")
     for _ in range(4):
         rc, log = _launch(["-n", "2"], ["-c", script], tmp_path, timeout=60, module=False)
-        assert rc == 0 and "terminate" not in log and log.count("sum 256.0") == 2, log
+        assert rc == 0 and "terminate" not in log and log.count("256.0") == 2, log  # (prints of
+        # the two workers may interleave)
