@@ -278,6 +278,10 @@ class Executor:
                 cb(name, NDArray._wrap(t, ctx))
 
         self._last_is_train = bool(is_train)
+        # the last forward's graph (kept for repeated backward calls) goes now: alive through
+        # this run, its saved activations would double the peak memory of a training step
+        self._out_t = None
+        self._leaves = None
         box = None
         if PENDING[0] or self._failed is not None:
             box = self._forward_failure_state()

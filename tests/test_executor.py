@@ -250,3 +250,34 @@ def test_channels_last_only_for_deep_conv_graphs():
         deep = sym.Convolution(deep, kernel=(3, 3), num_filter=4, pad=(1, 1), name=f'd{i}')
     assert not shallow.simple_bind(mx.cpu(), x=(1, 3, 8, 8))._prog.cl_inputs
     assert deep.simple_bind(mx.cpu(), x=(1, 3, 8, 8))._prog.cl_inputs
+
+
+def test_training_forward_releases_the_last_graph_first():
+    """The graph kept for repeated backward calls (and its saved activations) is dropped
+    when the next forward starts, not when it ends: a training step's peak memory holds one
+    step's activations, not two. Repeated backward after one forward still works."""
+    import gc
+    import weakref
+
+    x = mx.sym.Variable("data")
+    net = mx.sym.Activation(mx.sym.FullyConnected(x, num_hidden=8, name="fc"), act_type="tanh")
+    ex = net.simple_bind(mx.cpu(), data=(4, 5), grad_req="add")
+    for arr in ex.arg_arrays:
+        arr[:] = np.random.RandomState(0).uniform(-1, 1, arr.shape)
+    ex.forward(is_train=True)
+    ex.backward(mx.nd.ones((4, 8)))
+    ex.backward(mx.nd.ones((4, 8)))  # twice: the graph is kept between backward calls
+    once = ex.grad_dict["fc_bias"].asnumpy()
+    np.testing.assert_allclose(once, 2 * (1 - ex.outputs[0].asnumpy() ** 2).sum(0), rtol=1e-5)
+    old = weakref.ref(ex._out_t[0])
+    seen = []
+    run = ex._prog.run
+
+    def watch(*a, **k):
+        gc.collect()
+        seen.append(old() is None)
+        return run(*a, **k)
+
+    ex._prog.run = watch
+    ex.forward(is_train=True)
+    assert seen == [True]
