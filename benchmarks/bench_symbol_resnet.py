@@ -101,10 +101,8 @@ def measure(mx, batch: int, size: int, iters: int, compile_: bool = False) -> di
 def serve(mx, batch: int, size: int, compile_: bool, warmup: int = 6) -> None:
     """Step server: warm up, say ready, then run one timed step per ``step`` line on stdin.
 
-    Warm-up steps let allocator pools and caches settle: MXNet plans its memory at bind,
-    mxnet-ng's heap (see mxnet/_malloc.py) reaches its steady size over the first steps of
-    ResNet-50 (at batch 32 steps 2-5 page-fault 50-420k times, up to 2x a steady step;
-    measured 2026-11-23)."""
+    Warm-up steps let allocator pools and caches settle: MXNet plans its memory at bind;
+    mxnet-ng's heap (see mxnet/_malloc.py) grows to its steady size in the first steps."""
     step = _setup(mx, batch, size, compile_)
     t0 = time.perf_counter()
     step()
