@@ -7,6 +7,8 @@ BatchNorm updates its moving statistics (auxiliary states) in place while traini
 
 from __future__ import annotations
 
+import functools
+
 import torch
 import torch.nn.functional as F
 
@@ -85,11 +87,36 @@ class _TrainNorm(torch.autograd.Function):
             [need[0], need[1] and not ctx.fixed, need[2]])
         if need[1] and ctx.fixed:
             gw = torch.zeros_like(w)
-        mmean, mvar, m = ctx.moving
-        with torch.no_grad():
-            mmean.mul_(m).add_(smean.to(mmean.dtype), alpha=1 - m)
-            mvar.mul_(m).add_(ctx.var.to(mvar.dtype), alpha=1 - m)
+        _fold_moving(smean, ctx.var, ctx.moving, None)
         return gx, gw, gb, None, None, None
+
+
+def _fold_moving(smean, var, moving, _grads) -> None:
+    """Gradient pre-hook of a training BatchNorm node: fold the batch statistics into the
+    moving ones (MXNet 1.9.1 updates them in BatchNorm's backward pass)."""
+    mmean, mvar, m = moving
+    with torch.no_grad():
+        mmean.mul_(m).add_(smean.to(mmean.dtype), alpha=1 - m)
+        mvar.mul_(m).add_(var.to(mvar.dtype), alpha=1 - m)
+
+
+def _train_norm(x, gamma, beta, eps, fixed, moving):
+    """Training-mode batch normalization over dim 1: ``(out, batch mean, batch variance)``.
+
+    With a learned gamma under autograd this is torch's own node (its backward runs no
+    Python) plus a gradient pre-hook that updates the moving statistics: about half the
+    per-call cost of :class:`_TrainNorm`, which matters for nets of many small layers.
+    :class:`_TrainNorm` serves ``fix_gamma`` (gamma stays in the graph, its gradient is
+    zero) and ``torch.compile`` (which traces functions, not node hooks).
+    """
+    if fixed or not torch.is_grad_enabled() or torch.compiler.is_compiling():
+        return _TrainNorm.apply(x, gamma, beta, eps, fixed, moving)
+    out, smean, sinvstd = torch.native_batch_norm(x, gamma, beta, None, None, True, 0.0, eps)
+    var = (sinvstd.double().pow(-2) - eps).clamp_min(0).to(smean.dtype)
+    node = out.grad_fn
+    if node is not None:
+        node.register_prehook(functools.partial(_fold_moving, smean, var, moving))
+    return out, smean, var
 
 
 def _batchnorm(a, x, gamma, beta, mmean, mvar):
@@ -104,8 +131,8 @@ def _batchnorm(a, x, gamma, beta, mmean, mvar):
     if state.is_train and not a["use_global_stats"]:
         # one pass: the kernel returns the batch mean and inverse std it normalised with
         # (it also accepts one value per channel, where MXNet returns beta)
-        out, mean, var = _TrainNorm.apply(xc, gamma, beta, eps, bool(a["fix_gamma"]),
-                                          (mmean, mvar, a["momentum"]))
+        out, mean, var = _train_norm(xc, gamma, beta, eps, bool(a["fix_gamma"]),
+                                     (mmean, mvar, a["momentum"]))
     else:
         if a["fix_gamma"]:
             # gamma is treated as one; its gradient is zero

@@ -95,6 +95,30 @@ def test_batchnorm_moving_stats_and_visibility():
     np.testing.assert_array_equal(mm.asnumpy(), mm0)
 
 
+def test_batchnorm_learned_gamma_updates_moving_stats_in_backward_only():
+    # the learned-gamma training path is torch's own autograd node plus a gradient hook
+    # (no Python autograd.Function): same MXNet semantics as the fix_gamma path
+    bn = function_for("BatchNorm")
+    xn = rng.uniform(-1, 1, (4, 2, 3)).astype(np.float32)
+    x, g, b = mx.nd.array(xn), mx.nd.array([2.0, 0.5]), mx.nd.array([0.1, -0.2])
+    mm, mv = mx.nd.zeros(2), mx.nd.ones(2)
+    for v in (x, g, b):
+        v.attach_grad()
+    with mx.autograd.record():
+        y = bn(x, g, b, mm, mv, fix_gamma=False, momentum=0.25, eps=1e-5)
+    assert type(y._t.grad_fn).__name__ == "NativeBatchNormBackward0"
+    np.testing.assert_array_equal(mm.asnumpy(), [0, 0])  # not in the forward pass
+    y.backward(mx.nd.array(xn * 2))
+    np.testing.assert_allclose(mm.asnumpy(), 0.75 * xn.mean((0, 2)), rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(mv.asnumpy(), 0.25 + 0.75 * xn.var((0, 2)), rtol=1e-5)
+    xhat = (xn - xn.mean((0, 2), keepdims=True)) / np.sqrt(xn.var((0, 2), keepdims=True) + 1e-5)
+    np.testing.assert_allclose(g.grad.asnumpy(), (xn * 2 * xhat).sum((0, 2)), rtol=1e-4)
+    np.testing.assert_allclose(b.grad.asnumpy(), (xn * 2).sum((0, 2)), rtol=1e-5)
+    with mx.autograd.record():  # a training forward without backward leaves them alone
+        bn(x, g, b, mm, mv, fix_gamma=False)
+    np.testing.assert_allclose(mm.asnumpy(), 0.75 * xn.mean((0, 2)), rtol=1e-5, atol=1e-7)
+
+
 def test_batchnorm_fix_gamma_gradient_is_zero():
     bn = function_for("BatchNorm")
     x = mx.nd.array(np.random.RandomState(0).uniform(-1, 1, (4, 2)))
