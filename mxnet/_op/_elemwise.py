@@ -13,6 +13,7 @@ from ..base import MXNetError
 from ._params import Param
 from ._registry import OpDef, get_op, register
 from ._shape_rules import broadcast_out, elemwise_out, same_out
+from ._tanh import tanh as fast_tanh
 from ._unary_grad import _GammaFn, _OnesGrad, _Pointwise, acosh_mx, asinh_mx
 
 
@@ -79,7 +80,7 @@ _UNARY = {
     "arctan": (_float_only(torch.atan), True, (), "Element-wise inverse tangent."),
     "sinh": (_float_only(torch.sinh), True, (), "Hyperbolic sine."),
     "cosh": (_float_only(torch.cosh), True, (), "Hyperbolic cosine."),
-    "tanh": (_float_only(torch.tanh), True, (), "Hyperbolic tangent."),
+    "tanh": (_float_only(fast_tanh), True, (), "Hyperbolic tangent."),
     "arcsinh": (_float_only(asinh_mx), True, (), "Inverse hyperbolic sine."),
     "arccosh": (_float_only(acosh_mx), True, (), "Inverse hyperbolic cosine."),
     "arctanh": (_float_only(torch.atanh), True, (), "Inverse hyperbolic tangent."),

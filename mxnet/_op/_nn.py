@@ -15,6 +15,7 @@ from ._params import Param
 from ._registry import OpDef, register
 from ._shape_rules import same_out, same_type
 from ._state import state
+from ._tanh import tanh as fast_tanh
 
 __all__: list[str] = []
 
@@ -98,7 +99,7 @@ def _softsign(x):
     return x / (1 + x.abs())
 
 
-_ACT = {"relu": torch.relu, "sigmoid": torch.sigmoid, "tanh": torch.tanh,
+_ACT = {"relu": torch.relu, "sigmoid": torch.sigmoid, "tanh": fast_tanh,
         "softrelu": F.softplus, "softsign": _softsign}
 
 

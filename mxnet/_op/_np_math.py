@@ -22,6 +22,7 @@ from ..base import MXNetError
 from ._elemwise import _rint
 from ._params import Param
 from ._registry import OpDef, register
+from ._tanh import tanh as fast_tanh
 from ._unary_grad import acosh_mx, asinh_mx
 
 __all__ = ["UNARY_NAMES", "BINARY_NAMES"]
@@ -142,7 +143,7 @@ _UNARY = {
     "arctan": (_float_math, torch.atan, "Inverse tangent"),
     "sinh": (_float_math, torch.sinh, "Hyperbolic sine"),
     "cosh": (_float_math, torch.cosh, "Hyperbolic cosine"),
-    "tanh": (_float_math, torch.tanh, "Hyperbolic tangent"),
+    "tanh": (_float_math, fast_tanh, "Hyperbolic tangent"),
     "arcsinh": (_float_math, asinh_mx, "Inverse hyperbolic sine"),
     "arccosh": (_float_math, acosh_mx, "Inverse hyperbolic cosine"),
     "arctanh": (_float_math, torch.atanh, "Inverse hyperbolic tangent"),
