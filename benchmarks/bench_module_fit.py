@@ -1,9 +1,14 @@
-"""``Module.fit`` images/sec of the seed's LeNet symbol (MNIST-shaped synthetic data).
+"""``Module.fit`` images/sec of a symbolic net on synthetic data.
 
-Public MXNet API only, so the same file runs under mxnet-ng and under real MXNet:
+``--model lenet`` (default): the seed's LeNet symbol on MNIST-shaped data, batch 128.
+``--model mobilenet0.25``: the Gluon model zoo's MobileNet 0.25 turned into a symbol
+(``net(mx.sym.var('data'))``, as MXNet's ``example/gluon/image_classification.py
+--mode symbolic`` does) on CIFAR-shaped 3x32x32 data, 10 classes: many small layers, so it
+measures per-operator overhead. Public MXNet API only, so the same file runs under
+mxnet-ng and under real MXNet:
 
-    .venv/bin/python benchmarks/bench_module_fit.py              # this interpreter
-    .venv/bin/python benchmarks/bench_module_fit.py --compare    # side by side with MXNet
+    .venv/bin/python benchmarks/bench_module_fit.py [--model M]              # this interpreter
+    .venv/bin/python benchmarks/bench_module_fit.py [--model M] --compare    # beside MXNet
 """
 
 import argparse
@@ -31,16 +36,27 @@ def lenet(mx):
     return mx.sym.SoftmaxOutput(net, name="softmax")
 
 
-def run(batch, nbatches, epochs):
+def mobilenet(mx):
+    from mxnet.gluon.model_zoo import vision
+
+    net = vision.get_model("mobilenet0.25", classes=10)
+    return mx.sym.SoftmaxOutput(net(mx.sym.var("data")), name="softmax")
+
+
+MODELS = {"lenet": (lenet, (1, 28, 28)), "mobilenet0.25": (mobilenet, (3, 32, 32))}
+
+
+def run(batch, nbatches, epochs, model="lenet"):
     import numpy as np
 
     import mxnet as mx
 
+    build, shape = MODELS[model]
     rng = np.random.RandomState(0)
-    x = rng.rand(batch * nbatches, 1, 28, 28).astype("float32")
+    x = rng.rand(batch * nbatches, *shape).astype("float32")
     y = rng.randint(0, 10, batch * nbatches).astype("float32")
     it = mx.io.NDArrayIter(x, y, batch_size=batch)
-    mod = mx.mod.Module(lenet(mx), context=mx.cpu())
+    mod = mx.mod.Module(build(mx), context=mx.cpu())
     mod.fit(it, num_epoch=1, optimizer="sgd", optimizer_params={"learning_rate": 0.05})
     tic = time.time()
     mod.fit(it, num_epoch=epochs, optimizer="sgd", optimizer_params={"learning_rate": 0.05})
@@ -50,16 +66,20 @@ def run(batch, nbatches, epochs):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--batch", type=int, default=128)
+    p.add_argument("--model", choices=sorted(MODELS), default="lenet")
+    p.add_argument("--batch", type=int, default=None, help="128 (lenet), 32 (mobilenet0.25)")
     p.add_argument("--nbatches", type=int, default=20)
     p.add_argument("--epochs", type=int, default=2)
     p.add_argument("--compare", action="store_true")
     p.add_argument("--oracle", default=os.environ.get("MXNET_ORACLE_PYTHON", DEFAULT_ORACLE))
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
+    if args.batch is None:
+        args.batch = 128 if args.model == "lenet" else 32
     if not args.compare:
-        rate = run(args.batch, args.nbatches, args.epochs)
-        print(json.dumps({"img_s": rate}) if args.json else f"LeNet Module.fit: {rate:.1f} img/s")
+        rate = run(args.batch, args.nbatches, args.epochs, args.model)
+        print(json.dumps({"img_s": rate}) if args.json
+              else f"{args.model} Module.fit: {rate:.1f} img/s")
         return
     env = dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1"))
     rows = []
@@ -68,13 +88,14 @@ def main():
         if not os.path.exists(py):
             print(f"{label}: interpreter {py} not found, skipped")
             continue
-        out = subprocess.run([py, os.path.abspath(__file__), "--json", "--batch",
+        out = subprocess.run([py, os.path.abspath(__file__), "--json", "--model", args.model,
+                              "--batch",
                               str(args.batch), "--nbatches", str(args.nbatches), "--epochs",
                               str(args.epochs)], env={**env, **extra}, cwd="/tmp",
                              capture_output=True, text=True, check=True).stdout
         rows.append((label, json.loads(out.strip().splitlines()[-1])["img_s"]))
     for label, rate in rows:
-        print(f"{label:12s} LeNet Module.fit batch {args.batch}: {rate:8.1f} img/s")
+        print(f"{label:12s} {args.model} Module.fit batch {args.batch}: {rate:8.1f} img/s")
     if len(rows) == 2:
         print(f"ratio mxnet-ng / MXNet (img/s): {rows[0][1] / rows[1][1]:.2f}x")
 

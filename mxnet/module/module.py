@@ -420,7 +420,13 @@ class Module(BaseModule):
         self._params_dirty = True
         group = self._exec_group
         ndev = len(self._context)
-        sparse = {n for n, st in _param_stypes(self._symbol).items() if st == "row_sparse"}
+        sparse = self.__dict__.get("_row_sparse_params")
+        if sparse is None:  # the symbol never changes: look its attributes up once
+            sparse = self._row_sparse_params = {
+                n for n, st in _param_stypes(self._symbol).items() if st == "row_sparse"}
+        # as MXNet 1.9.1 (model._update_params): one updater call per device with every
+        # parameter, so that optimizers with aggregate_num > 0 update them in groups
+        updates: list[list] = [[] for _ in range(ndev)]
         for i, (args, grads) in enumerate(zip(group.param_arrays, group.grad_arrays)):
             if grads[0] is None:
                 continue
@@ -437,7 +443,11 @@ class Module(BaseModule):
                 self._kvstore.push(name, grads, priority=-i)
                 self._kvstore.pull(name, grads, priority=-i)
             for k, (w, g) in enumerate(zip(args, grads)):
-                self._updater(i * ndev + k, g, w)
+                updates[k].append((i * ndev + k, g, w))
+        for dev in updates:
+            if dev:
+                idx, gs, ws = zip(*dev)
+                self._updater(list(idx), list(gs), list(ws))
 
     def get_outputs(self, merge_multi_context=True):
         assert self.binded and self.params_initialized, \

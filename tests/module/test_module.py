@@ -267,3 +267,23 @@ def test_state_names_set_and_get_states():
     assert not np.allclose(first[0].asnumpy(), second[0].asnumpy())
     with pytest.raises(mx.MXNetError):
         mod.set_states(states=first, value=1)
+
+
+def test_update_calls_the_updater_once_per_device_with_every_parameter():
+    # MXNet 1.9.1 (model._update_params): updater(indices, grads, weights) with lists, so
+    # that optimizers with aggregate_num > 0 update parameters in groups
+    mod = mx.mod.Module(net(), context=[mx.cpu(0), mx.cpu(1)])
+    mod.bind(data_shapes=[("data", (4, 10))], label_shapes=[("softmax_label", (4,))])
+    mod.init_params(mx.init.Xavier())
+    mod.init_optimizer(kvstore=None, optimizer="sgd", optimizer_params={"learning_rate": 0.1})
+    batch = mx.io.DataBatch([mx.nd.array(np.random.RandomState(0).rand(4, 10))],
+                            [mx.nd.array([0, 1, 2, 2])])
+    mod.forward_backward(batch)
+    before = {k: v.asnumpy() for k, v in mod.get_params()[0].items()}
+    calls, real = [], mod._updater
+    mod._updater = lambda i, g, w: calls.append(i) or real(i, g, w)
+    mod.update()
+    n = len(mod._exec_group.param_names)
+    assert calls == [list(range(0, 2 * n, 2)), list(range(1, 2 * n, 2))]
+    after = mod.get_params()[0]
+    assert all(not np.array_equal(before[k], after[k].asnumpy()) for k in before)
