@@ -179,6 +179,29 @@ def test_compile_switch_runs():
     assert ex.grad_dict['x'].asnumpy().tolist() == [2.0, 2.0, 2.0]
 
 
+def test_compile_switch_runs_a_pooled_conv_net_like_eager():
+    # max pooling runs through oneDNN tensors in eager mode; traced graphs must not (torch's
+    # fake oneDNN tensors carry wrong strides: the next convolution failed to compile)
+    d = sym.Variable('data')
+    net = sym.Convolution(d, kernel=(3, 3), num_filter=4, name='c1')
+    net = sym.Pooling(sym.Activation(net, act_type='tanh'), kernel=(2, 2), stride=(2, 2),
+                      pool_type='max')
+    net = sym.Convolution(net, kernel=(2, 2), num_filter=3, name='c2')
+    rng = np.random.RandomState(0)
+    vals = {'data': rng.rand(2, 1, 10, 10), 'c1_weight': rng.rand(4, 1, 3, 3) - 0.5,
+            'c1_bias': rng.rand(4), 'c2_weight': rng.rand(3, 4, 2, 2) - 0.5, 'c2_bias': rng.rand(3)}
+    res = []
+    for comp in (False, True):
+        ex = net.simple_bind(mx.cpu(), compile=comp, data=(2, 1, 10, 10))
+        for k, v in vals.items():
+            ex.arg_dict[k][:] = v
+        ex.forward(is_train=True)
+        ex.backward(mx.nd.ones((2, 3, 3, 3)))
+        res.append((ex.outputs[0].asnumpy(), ex.grad_dict['c1_weight'].asnumpy()))
+    for a, b in zip(*res):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
 def test_runtime_error_names_node():
     a, b = sym.Variable('a'), sym.Variable('b')
     s = sym.elemwise_add(a, b, name='adder')

@@ -308,8 +308,8 @@ def _onednn_max_pool_ok(x, k, s, p, ceil) -> bool:
     result and the gradient (first maximum of each window) are identical."""
     if (x.dtype != torch.float32 or x.device.type != "cpu" or ceil or any(p)
             or tuple(k) != tuple(s) or x.dim() != 4 or x.numel() == 0
-            or not _onednn_available()):
-        return False
+            or torch.compiler.is_compiling() or not _onednn_available()):
+        return False  # (traced graphs: torch's fake oneDNN tensors carry wrong strides)
     if x.is_contiguous(memory_format=torch.channels_last) and not x.is_contiguous():
         return x.shape[1] % 8 != 0
     return x.is_contiguous()

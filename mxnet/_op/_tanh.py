@@ -57,7 +57,7 @@ class _OneDNNTanh(torch.autograd.Function):
 def tanh(x: torch.Tensor) -> torch.Tensor:
     """``torch.tanh(x)``, through oneDNN where that is faster (see the module notes)."""
     if (x.dtype != torch.float32 or x.device.type != "cpu" or x.numel() < _MIN_NUMEL
-            or not x.is_contiguous() or not _enabled() or torch.compiler.is_compiling()):
+            or not x.is_contiguous() or torch.compiler.is_compiling() or not _enabled()):
         return torch.tanh(x)
     if x.requires_grad and torch.is_grad_enabled():
         return _OneDNNTanh.apply(x)
