@@ -86,14 +86,15 @@ def _conv(a, x, w, b=None):
 
 def _conv_shape(a, s):
     d = s[0]
-    if d is not None:
-        c, g, k = _chan(a, d), a["num_group"], tuple(a["kernel"])
-        if c % g:
-            raise MXNetError(f"Convolution: input channels {c} not divisible by num_group={g}")
-        if channel_last(a["layout"]):
-            fill(s, 1, (a["num_filter"], *k, c // g))
-        else:
-            fill(s, 1, (a["num_filter"], c // g, *k))
+    if d is None:  # MXNet 1.9.1 infers nothing here until the data shape is known
+        return s
+    c, g, k = _chan(a, d), a["num_group"], tuple(a["kernel"])
+    if c % g:
+        raise MXNetError(f"Convolution: input channels {c} not divisible by num_group={g}")
+    if channel_last(a["layout"]):
+        fill(s, 1, (a["num_filter"], *k, c // g))
+    else:
+        fill(s, 1, (a["num_filter"], c // g, *k))
     if not a["no_bias"]:
         fill(s, 2, (a["num_filter"],))
     return s

@@ -63,9 +63,10 @@ def _fc(a, x, w, b=None):
 
 def _fc_shape(a, s):
     d = s[0]
-    if d is not None:
-        k = math.prod(d[1:]) if a["flatten"] else d[-1]
-        fill(s, 1, (a["num_hidden"], k))
+    if d is None:  # MXNet 1.9.1 infers nothing here until the data shape is known
+        return s
+    k = math.prod(d[1:]) if a["flatten"] else d[-1]
+    fill(s, 1, (a["num_hidden"], k))
     if not a["no_bias"]:
         nh = a["num_hidden"]
         if len(s) < 3 or s[2] is None or tuple(s[2]) != (nh, 1):  # (num_hidden, 1) also accepted
@@ -238,7 +239,8 @@ def _embedding(a, data, weight):
 
 
 def _embedding_shape(a, s):
-    fill(s, 1, (a["input_dim"], a["output_dim"]))
+    if s[0] is not None:  # as MXNet 1.9.1: nothing is inferred before the data shape
+        fill(s, 1, (a["input_dim"], a["output_dim"]))
     return s
 
 

@@ -208,6 +208,24 @@ def test_infer_shape_partial_and_warn():
 
 
 @needs_nn
+def test_infer_shape_partial_waits_for_the_data_shape():
+    # MXNet 1.9.1: FullyConnected/Convolution/Embedding infer no parameter shape (not even
+    # the bias) before their data shape is known
+    d = sym.Variable('d')
+    fc = sym.FullyConnected(d, num_hidden=4, name='fc')
+    assert fc.infer_shape_partial() == ([(), (), ()], [()], [])
+    assert fc.infer_shape_partial(d=(2, 3))[0] == [(2, 3), (4, 3), (4,)]
+    w = sym.Variable('fc_weight', shape=(4, 7))
+    assert sym.FullyConnected(d, weight=w, num_hidden=4).infer_shape_partial()[0] == \
+        [(), (4, 7), ()]
+    cv = sym.Convolution(d, kernel=(3, 3), num_filter=2, name='cv')
+    assert cv.infer_shape_partial() == ([(), (), ()], [()], [])
+    em = sym.Embedding(d, input_dim=5, output_dim=3, name='em')
+    assert em.infer_shape_partial() == ([(), ()], [()], [])
+    assert em.infer_shape_partial(d=(2,))[0] == [(2,), (5, 3)]
+
+
+@needs_nn
 def test_infer_shape_inconsistent_names_node_and_shapes():
     f = sym.FullyConnected(sym.Variable('data'), num_hidden=3, name='fc')
     with pytest.raises(MXNetError) as e:
