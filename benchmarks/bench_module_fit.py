@@ -71,6 +71,7 @@ def main():
     p.add_argument("--nbatches", type=int, default=20)
     p.add_argument("--epochs", type=int, default=2)
     p.add_argument("--compare", action="store_true")
+    p.add_argument("--rounds", type=int, default=3, help="alternating runs per side (--compare)")
     p.add_argument("--oracle", default=os.environ.get("MXNET_ORACLE_PYTHON", DEFAULT_ORACLE))
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
@@ -82,22 +83,26 @@ def main():
               else f"{args.model} Module.fit: {rate:.1f} img/s")
         return
     env = dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1"))
-    rows = []
-    for label, py, extra in (("mxnet-ng", sys.executable, {"PYTHONPATH": REPO}),
-                             ("MXNet 1.9.1", args.oracle, {})):
-        if not os.path.exists(py):
-            print(f"{label}: interpreter {py} not found, skipped")
-            continue
-        out = subprocess.run([py, os.path.abspath(__file__), "--json", "--model", args.model,
-                              "--batch",
-                              str(args.batch), "--nbatches", str(args.nbatches), "--epochs",
-                              str(args.epochs)], env={**env, **extra}, cwd="/tmp",
-                             capture_output=True, text=True, check=True).stdout
-        rows.append((label, json.loads(out.strip().splitlines()[-1])["img_s"]))
-    for label, rate in rows:
-        print(f"{label:12s} {args.model} Module.fit batch {args.batch}: {rate:8.1f} img/s")
-    if len(rows) == 2:
-        print(f"ratio mxnet-ng / MXNet (img/s): {rows[0][1] / rows[1][1]:.2f}x")
+    sides = [(label, py, extra) for label, py, extra in (
+        ("mxnet-ng", sys.executable, {"PYTHONPATH": REPO}), ("MXNet 1.9.1", args.oracle, {}))
+        if os.path.exists(py) or print(f"{label}: interpreter {py} not found, skipped")]
+    rates: dict = {label: [] for label, _, _ in sides}
+    # the sides alternate, one process each per round: machine load drifts over minutes
+    for _ in range(args.rounds):
+        for label, py, extra in sides:
+            out = subprocess.run([py, os.path.abspath(__file__), "--json", "--model", args.model,
+                                  "--batch", str(args.batch), "--nbatches", str(args.nbatches),
+                                  "--epochs", str(args.epochs)], env={**env, **extra},
+                                 cwd="/tmp", capture_output=True, text=True, check=True).stdout
+            rates[label].append(json.loads(out.strip().splitlines()[-1])["img_s"])
+    med = {label: sorted(r)[len(r) // 2] for label, r in rates.items()}
+    for label, r in rates.items():
+        runs = " ".join(f"{v:.0f}" for v in r)
+        print(f"{label:12s} {args.model} Module.fit batch {args.batch}: {med[label]:8.1f} img/s "
+              f"(median of {len(r)} alternating runs: {runs})")
+    if len(med) == 2:
+        ours, theirs = med["mxnet-ng"], med["MXNet 1.9.1"]
+        print(f"ratio mxnet-ng / MXNet (img/s): {ours / theirs:.2f}x")
 
 
 if __name__ == "__main__":
