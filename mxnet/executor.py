@@ -11,9 +11,11 @@ compiled graph. It pays off for inference and on GPU; for CPU training of conv n
 eager path is usually as fast (see ``benchmarks/bench_symbol_resnet.py``). The monitor
 callback always runs the eager, step-by-step path.
 
-Memory format: arguments feeding 2-D convolutions run in channels-last memory (same
-shapes, NHWC strides), which oneDNN/cuDNN convolutions prefer; outputs are returned
-contiguous. ``MXNET_NG_CHANNELS_LAST=0`` turns this off.
+Memory format: in graphs of 8 or more 2-D convolutions, arguments feeding them run in
+channels-last memory (same shapes, NHWC strides), which oneDNN/cuDNN convolutions prefer,
+when the images have 64x64 pixels or more or the graph holds grouped convolutions (dense
+convolutions over tiny maps are slower in it); outputs are returned contiguous.
+``MXNET_NG_CHANNELS_LAST=0`` turns this off.
 
 Storage types: the graph always runs on dense tensors, but when an argument is sparse (or
 the graph holds ``cast_storage``/``dot``/``retain``...) the outputs get the storage type
