@@ -340,12 +340,17 @@ def _is_csr(v: Any) -> bool:
     return getattr(v, 'stype', 'default') == 'csr'
 
 
+def _is_h5py_dataset(v: Any) -> bool:
+    """True for an ``h5py.Dataset`` (read lazily, a batch at a time, as MXNet does)."""
+    return type(v).__name__ == 'Dataset' and type(v).__module__.startswith('h5py')
+
+
 def _init_data(data: Any, allow_empty: bool, default_name: str) -> list:
     """Canonical ``[(name, NDArray)]`` list, sorted by name."""
     assert (data is not None) or allow_empty
     if data is None:
         data = []
-    if isinstance(data, (np.ndarray, NDArray)):
+    if isinstance(data, (np.ndarray, NDArray)) or _is_h5py_dataset(data):
         data = [data]
     if isinstance(data, list):
         if not allow_empty:
@@ -361,7 +366,7 @@ def _init_data(data: Any, allow_empty: bool, default_name: str) -> list:
     for k, v in data.items():
         if _is_scipy_csr(v):
             v = _csr(v.toarray())
-        elif not isinstance(v, NDArray):
+        elif not isinstance(v, NDArray) and not _is_h5py_dataset(v):
             try:
                 v = array(v)
             except Exception:  # noqa: BLE001 - reported as MXNet does
@@ -477,6 +482,9 @@ class NDArrayIter(DataIter):
         ax = self.layout.find('N')
         out = []
         for _, v in source:
+            if _is_h5py_dataset(v):
+                out.append(self._h5py_rows(v, start, end))
+                continue
             t = v._t
             n = t.shape[ax]
             s, e = max(0, min(start, n)), max(0, min(end, n))
@@ -485,6 +493,17 @@ class NDArrayIter(DataIter):
                 continue
             out.append(NDArray._wrap(t.narrow(ax, s, max(0, e - s)).clone(), v._ctx))
         return out
+
+    def _h5py_rows(self, v: Any, start: int, end: int) -> NDArray:
+        """Rows for ``idx[start:end]`` of an h5py dataset, read in increasing order.
+
+        MXNet 1.9.1 then reorders the sorted rows by ``argsort(idx[start:end])`` (not by its
+        inverse), so a shuffled batch of an h5py dataset comes in that order; kept as is, so
+        data and labels read from h5py pair up exactly as they do in MXNet.
+        """
+        rows = self.idx[max(0, start):max(0, end)]
+        picked = np.asarray(v[np.sort(rows).tolist()])
+        return array(picked[np.argsort(rows, kind='stable')])
 
     def _concat(self, first: list, second: list) -> list:
         if not first or not second:
@@ -546,7 +565,9 @@ class NDArrayIter(DataIter):
         np.random.shuffle(self.idx)
         perm = torch.from_numpy(self.idx.copy())
 
-        def take(v: NDArray) -> NDArray:
+        def take(v: Any) -> Any:
+            if _is_h5py_dataset(v):  # read through self.idx at batch time
+                return v
             if _is_csr(v):
                 return _csr(v.asnumpy()[self.idx], v.context)
             return NDArray._wrap(v._t[perm], v._ctx)
