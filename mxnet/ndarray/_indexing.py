@@ -77,7 +77,8 @@ def _normalize(key, t: torch.Tensor, nd_cls):
             if k.step == 0:
                 raise ValueError("slice step cannot be zero")
             conv.append(k)
-        elif isinstance(k, (nd_cls, np.ndarray, list, range, torch.Tensor)):
+        elif isinstance(k, (nd_cls, np.ndarray, list, tuple, range, torch.Tensor)):
+            # a tuple inside the key is an index list, as in MXNet (``x[[1, 2], (2, 3)]``)
             if isinstance(k, torch.Tensor):
                 k = k.cpu().numpy()
             conv.append(_to_index_tensor(k, nd_cls, t.device))
@@ -266,10 +267,9 @@ def setitem(arr, key, value):
     if tracking and not (key is Ellipsis or (isinstance(key, slice) and key == slice(None))):
         raise MXNetError(INPLACE_IN_RECORD)  # MXNet records only whole-array assignment
     if advanced:
-        if in_flips:
-            raise MXNetError(
-                f"NDArray assignment: negative slice steps combined with advanced "
-                f"indices are not supported (key {key!r}, shape {arr.shape})"
+        if in_flips:  # index the flipped array, as getitem does; written back below
+            tkey = tuple(
+                _flip_slice(k, t.shape[d]) if d in in_flips else k for d, k in _with_dims(tkey)
             )
         target_shape = t[tkey].shape if isinstance(v, torch.Tensor) else None
     else:
@@ -279,7 +279,7 @@ def setitem(arr, key, value):
         if extra > 0 and all(d == 1 for d in v.shape[:extra]):
             v = v.reshape(v.shape[extra:])  # leading size-1 axes of the value are dropped
         _check_broadcast(tuple(v.shape), tuple(target_shape))
-        if out_flips:
+        if out_flips and not advanced:  # advanced keys index the flipped array instead
             v = v.broadcast_to(target_shape).flip(out_flips)
     if tracking:  # the target joins the graph (MXNet records the assignment)
         if tkey:
@@ -295,7 +295,12 @@ def setitem(arr, key, value):
     td = t.data
     with torch.no_grad():
         if advanced:
-            td[tkey] = v
+            if in_flips:  # torch's flip copies: assign into the copy, then write it back
+                flipped = td.flip(in_flips)
+                flipped[tkey] = v
+                td.copy_(flipped.flip(in_flips))
+            else:
+                td[tkey] = v
             return
         view = td[tkey] if tkey else td
         if isinstance(v, torch.Tensor):

@@ -14,11 +14,25 @@ def _a():
 REF = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
 
 BASIC = [
-    slice(1, 2), 1, -1, (slice(None), slice(1, None)), (1, slice(1, 3)), (1, 2),
-    (Ellipsis, 1), None, (slice(None), None), (slice(None), slice(None, None, 2)),
-    (slice(None), slice(None, None, -1), 0), (slice(None, None, -2),), (1, Ellipsis),
-    (slice(0, 2, 1), 0), (0, slice(None), slice(1, 3)), (1, None), (slice(3, 1, -1),),
-    (slice(None), slice(2, 0, -1), slice(None, None, -3)), (slice(5, 7),),
+    slice(1, 2),
+    1,
+    -1,
+    (slice(None), slice(1, None)),
+    (1, slice(1, 3)),
+    (1, 2),
+    (Ellipsis, 1),
+    None,
+    (slice(None), None),
+    (slice(None), slice(None, None, 2)),
+    (slice(None), slice(None, None, -1), 0),
+    (slice(None, None, -2),),
+    (1, Ellipsis),
+    (slice(0, 2, 1), 0),
+    (0, slice(None), slice(1, 3)),
+    (1, None),
+    (slice(3, 1, -1),),
+    (slice(None), slice(2, 0, -1), slice(None, None, -3)),
+    (slice(5, 7),),
 ]
 
 
@@ -40,14 +54,30 @@ def test_int_index_gives_shape_1():
 
 # (key, shares memory?) as observed with MXNet 1.9.1
 VIEW_RULES = [
-    (slice(1, 2), True), (1, True), ((slice(None), slice(1, None)), False),
-    ((1, slice(1, 3)), True), ((1, 2), True), ((0, 1, 2), True), ((Ellipsis, 1), False),
-    (None, True), (slice(None, None, 1), True), ((1, slice(None)), True),
-    ((1, 2, slice(None)), True), ((slice(1, 2), 0), True), ((1, slice(2, 3), slice(1, 2)), True),
-    ((1, Ellipsis), True), (slice(None), True), ((slice(0, 2, 1), 0), False),
-    ((0, slice(0, 1)), True), ((0, slice(None), slice(1, 3)), False), ((1, None), True),
-    (slice(None, None, 2), True), (slice(None, None, -1), False), ([0, 1], False),
-    ((slice(1, 0, -1),), True), ((slice(None), slice(None, None, 2)), False),
+    (slice(1, 2), True),
+    (1, True),
+    ((slice(None), slice(1, None)), False),
+    ((1, slice(1, 3)), True),
+    ((1, 2), True),
+    ((0, 1, 2), True),
+    ((Ellipsis, 1), False),
+    (None, True),
+    (slice(None, None, 1), True),
+    ((1, slice(None)), True),
+    ((1, 2, slice(None)), True),
+    ((slice(1, 2), 0), True),
+    ((1, slice(2, 3), slice(1, 2)), True),
+    ((1, Ellipsis), True),
+    (slice(None), True),
+    ((slice(0, 2, 1), 0), False),
+    ((0, slice(0, 1)), True),
+    ((0, slice(None), slice(1, 3)), False),
+    ((1, None), True),
+    (slice(None, None, 2), True),
+    (slice(None, None, -1), False),
+    ([0, 1], False),
+    ((slice(1, 0, -1),), True),
+    ((slice(None), slice(None, None, 2)), False),
     ((0, slice(0, 3, 5)), True),
 ]
 
@@ -70,8 +100,13 @@ def test_1d_view_and_step_copy():
 
 
 ADVANCED = [
-    [0, 1, 0], (np.array([1, 0]),), ([0, 1], [1, 2]), (slice(None), [0, 2]),
-    (0, [0, 2], slice(1, 3)), ([[0, 1]],), (slice(None, None, -1), [0, 2]),
+    [0, 1, 0],
+    (np.array([1, 0]),),
+    ([0, 1], [1, 2]),
+    (slice(None), [0, 2]),
+    (0, [0, 2], slice(1, 3)),
+    ([[0, 1]],),
+    (slice(None, None, -1), [0, 2]),
     (Ellipsis, [3, 0]),
 ]
 
@@ -106,8 +141,11 @@ def test_index_errors():
         _a()[0, 0, 0, 0]
     with pytest.raises(ValueError, match="Cannot perform boolean indexing in legacy mode"):
         v[mx.nd.array([1, 0, 1], dtype="bool")]
-    with pytest.raises(ValueError, match=r"NDArray does not support slicing with key 1.0 of "
-                                         r"type <class 'float'>\."):
+    with pytest.raises(
+        ValueError,
+        match=r"NDArray does not support slicing with key 1.0 of "
+        r"type <class 'float'>\.",
+    ):
         v[1.0]
     with pytest.raises(ValueError, match="NDArray does not support slicing with key a"):
         v["a"]
@@ -130,17 +168,39 @@ def _n(key, val):
 
 
 SETS = [
-    (slice(None), 5), (1, 5), ((1, 2), 100), ((slice(0, 2), slice(1, 3)), np.ones((2, 2))),
-    ((slice(None), slice(0, 2)), np.array([[1], [2], [3]])), (slice(None), np.ones(4)),
-    ([0, 2], 7), (([0, 1], [1, 2]), 7), (Ellipsis, 3), (None, 3),
-    ((slice(None), slice(None, None, 2)), 0), ((0, slice(None, None, -1)), np.arange(4)),
-    (0, np.array([1.5, 2, 3, 4])), (0, [1, 2, 3, 4]), ((slice(None, None, -1), 1), [7, 8, 9]),
+    (slice(None), 5),
+    (1, 5),
+    ((1, 2), 100),
+    ((slice(0, 2), slice(1, 3)), np.ones((2, 2))),
+    ((slice(None), slice(0, 2)), np.array([[1], [2], [3]])),
+    (slice(None), np.ones(4)),
+    ([0, 2], 7),
+    (([0, 1], [1, 2]), 7),
+    (Ellipsis, 3),
+    (None, 3),
+    ((slice(None), slice(None, None, 2)), 0),
+    ((0, slice(None, None, -1)), np.arange(4)),
+    (0, np.array([1.5, 2, 3, 4])),
+    (0, [1, 2, 3, 4]),
+    ((slice(None, None, -1), 1), [7, 8, 9]),
+    # negative-step slices mixed with advanced indices (MXNet 1.9.1 accepts them)
+    ((slice(None, None, -1), [1, 3]), np.arange(6).reshape(3, 2)),
+    (([0, 2], slice(3, 0, -2)), np.arange(4).reshape(2, 2)),
+    (([2, 0], slice(None, None, -1)), np.arange(4)),
+    ((slice(None, None, -1), [1, 3]), 9),
+    # a tuple inside the key is an index list
+    ((0, (1, 3)), np.array([5, 6])),
 ]
 
 
 @pytest.mark.parametrize("key, val", SETS, ids=repr)
 def test_setitem_matches_numpy(key, val):
     np.testing.assert_array_equal(_s(key, val), _n(key, val))
+
+
+def test_tuple_inside_key_is_an_index_list():
+    got = _a()[[0, 1], (2, 1), (3, 0)].asnumpy()
+    np.testing.assert_array_equal(got, REF[[0, 1], [2, 1], [3, 0]])
 
 
 def test_setitem_with_ndarrays():
@@ -154,9 +214,12 @@ def test_setitem_with_ndarrays():
 
 
 def test_setitem_shape_errors():
-    with pytest.raises(ValueError, match=r"could not be broadcast together with remapped "
-                                         r"shapes\[original->remapped\]: \(3,\) and requested "
-                                         r"shape \(4,\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"could not be broadcast together with remapped "
+        r"shapes\[original->remapped\]: \(3,\) and requested "
+        r"shape \(4,\)",
+    ):
         _s(0, mx.nd.ones((3,)))
     with pytest.raises(ValueError, match=r"\(4, 3\) and requested shape \(3, 4\)"):
         _s(slice(None), mx.nd.ones((4, 3)))
@@ -178,8 +241,9 @@ def test_setitem_in_record_raises_on_graph_arrays():
     x.attach_grad()
     with mx.autograd.record():
         y = x * 2
-        with pytest.raises(MXNetError, match="Assigning to NDArrays that are already in a "
-                                             "computational graph"):
+        with pytest.raises(
+            MXNetError, match="Assigning to NDArrays that are already in a computational graph"
+        ):
             y[:] = 5
         with pytest.raises(MXNetError, match="computational graph"):
             x[0] = 1
@@ -196,8 +260,11 @@ def test_setitem_in_record_records_assignment():
     assert x.grad.asnumpy().tolist() == [18.0, 36.0]
     part = mx.nd.zeros((3,))
     with mx.autograd.record():
-        with pytest.raises(MXNetError, match=r"Inplace operations \(\+=, -=, x\[:\]=, etc\) "
-                                             "are not supported when recording with autograd"):
+        with pytest.raises(
+            MXNetError,
+            match=r"Inplace operations \(\+=, -=, x\[:\]=, etc\) "
+            "are not supported when recording with autograd",
+        ):
             part[1:] = x * 3
         with pytest.raises(MXNetError, match="Inplace operations"):
             part[[0]] = x[0:1] * 3
