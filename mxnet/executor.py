@@ -213,7 +213,7 @@ class Executor:
             names = self._prog.arg_names
             known = {n: a.shape for n, a in zip(names, self.arg_arrays)}
             known.update({n: a.shape for n, a in zip(self._prog.aux_names, self.aux_arrays)})
-            _, outs, _ = self._symbol.infer_shape_partial(**known)  # raises on bad shapes
+            _, outs, _ = self._symbol._infer_shape_raw(True, **known)  # raises on bad shapes
         types = [None] * len(outs or [])
         try:  # MXNet allocates the outputs with their inferred dtypes (Cast, amp_cast...)
             names = self._prog.arg_names
@@ -516,7 +516,7 @@ class Executor:
         self, partial_shaping: bool = False, allow_up_sizing: bool = False, **kwargs
     ) -> Executor:
         """A new executor for new input shapes, sharing arrays whose shape is unchanged."""
-        arg_shapes, _, aux_shapes = self._symbol.infer_shape(**kwargs)
+        arg_shapes, _, aux_shapes = self._symbol._infer_shape_raw(False, **kwargs)
         if arg_shapes is None:
             raise ValueError("Insufficient argument shapes provided.")
         new_args, new_grads = [], []

@@ -41,7 +41,7 @@ def graph_bytes(sym, arg_arrays, grad_req: list[str]) -> int:
     """
     known = {n: a.shape for n, a in zip(sym.list_arguments(), arg_arrays)}
     try:
-        _, shapes, _ = sym.get_internals().infer_shape_partial(**known)
+        _, shapes, _ = sym.get_internals()._infer_shape_raw(True, **known)
     except MXNetError:
         return 0
     sizes = [math.prod(s or (0,)) * 4 for s in shapes]

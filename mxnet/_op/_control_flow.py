@@ -101,7 +101,7 @@ def _sub_shapes(attrs: dict, in_shapes: list):
     for loc, s in zip(list(attrs["in_state_locs"]) + list(attrs["remain_locs"]), states + remain):
         if s is not None:
             known[names[loc]] = tuple(s)
-    arg, out, aux = sub.infer_shape_partial(**known)
+    arg, out, aux = sub._infer_shape_raw(True, **known)
     by_name = dict(zip(sub.list_arguments(), arg or []))
     by_name.update(zip(sub.list_auxiliary_states(), aux or []))
     return sub, names, by_name, out
@@ -203,7 +203,7 @@ def _locs_shapes(sub, locs, in_shapes) -> dict:
 
 
 def _sub_out_shapes(sub, known: dict, op: str, in_shapes) -> list:
-    _, outs, _ = sub.infer_shape_partial(**known)
+    _, outs, _ = sub._infer_shape_raw(True, **known)
     if outs is None or not all(_known(s) for s in outs):
         raise MXNetError(
             f"Operator {op}: cannot infer the subgraph's output shapes from input "

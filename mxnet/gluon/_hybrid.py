@@ -430,7 +430,7 @@ class HybridBlock(Block):
             return
         known = {v.name: a.shape for v, a in zip(graph_inputs, flat_args) if v is not None}
         try:
-            arg_shapes, _, aux_shapes = out.infer_shape_partial(**known)
+            arg_shapes, _, aux_shapes = out._infer_shape_raw(True, **known)
         except MXNetError as e:
             raise deferred_error(str(e)) from None
         shapes = dict(zip(out.list_arguments(), arg_shapes or []))
@@ -624,7 +624,7 @@ class HybridBlock(Block):
         flat, _ = _flatten(list(args), "input")
         known = {v.name: getattr(a, kind) for v, a in zip(inputs, flat) if v is not None}
         if kind == "shape":
-            arg, _, aux = out.infer_shape(**known)
+            arg, _, aux = out._infer_shape_raw(False, **known)
         else:
             arg, _, aux = out.infer_type(**known)
         attrs = dict(zip(out.list_arguments(), arg))

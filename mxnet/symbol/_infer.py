@@ -292,9 +292,20 @@ def _known_from_call(sym, args, kwargs, what: str) -> dict:
     return {k: v for k, v in kwargs.items() if v is not None}
 
 
-def infer_shape(sym, args, kwargs, partial: bool):
-    """``Symbol.infer_shape(_partial)``: ``(arg_shapes, out_shapes, aux_shapes)``."""
+def infer_shape(sym, args, kwargs, partial: bool, np_semantics: bool = False):
+    """``Symbol.infer_shape(_partial)``: ``(arg_shapes, out_shapes, aux_shapes)``.
+
+    Internally an unknown dim is ``0`` (MXNet 1.x legacy shapes). With ``np_semantics``
+    (the public methods under ``mx.np_shape()``) an unknown dim is written ``-1`` and an
+    unknown shape ``None``, as in MXNet 1.9.1; a ``0`` given by the caller is then a real
+    zero-size dim, and when one is given the results keep the legacy form (the graph
+    cannot tell it from an unknown dim).
+    """
     known = _known_from_call(sym, args, kwargs, "shape")
+    if np_semantics:
+        np_semantics = not any(0 in tuple(v) for v in known.values())
+        known = {k: tuple(0 if d is not None and d < 0 else d for d in v)
+                 for k, v in known.items()}
     order = topo_order([n for n, _ in sym._outputs])
     try:
         shapes = infer_graph_shapes(order, known)
@@ -307,6 +318,8 @@ def infer_shape(sym, args, kwargs, partial: bool):
 
     def get(key):
         s = shapes.get(key)
+        if np_semantics:
+            return None if s is None else tuple(d if d else -1 for d in s)
         return () if s is None else tuple(s)
 
     arg_shapes = [get((id(n), 0)) for n in variables if id(n) not in aux]

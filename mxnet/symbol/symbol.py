@@ -311,15 +311,25 @@ class Symbol(ArithMixin):
         Returns ``(arg_shapes, out_shapes, aux_shapes)`` or ``(None, None, None)`` when
         some shapes stay unknown.
         """
+        from ..util import is_np_shape
         from ._infer import infer_shape
 
-        return infer_shape(self, args, kwargs, partial=False)
+        return infer_shape(self, args, kwargs, partial=False, np_semantics=is_np_shape())
 
     def infer_shape_partial(self, *args, **kwargs):
-        """Like :meth:`infer_shape`, unknown shapes reported as ``()``."""
+        """Like :meth:`infer_shape`, unknown shapes reported as ``()`` (``None``, and
+        unknown dims ``-1``, under ``mx.np_shape()``)."""
+        from ..util import is_np_shape
         from ._infer import infer_shape
 
-        return infer_shape(self, args, kwargs, partial=True)
+        return infer_shape(self, args, kwargs, partial=True, np_semantics=is_np_shape())
+
+    def _infer_shape_raw(self, partial: bool, /, *args, **kwargs):
+        """Shape inference for the library's own callers: unknown dims always ``0`` and
+        unknown shapes ``()``, whatever ``mx.np_shape()`` says."""
+        from ._infer import infer_shape
+
+        return infer_shape(self, args, kwargs, partial=partial)
 
     def infer_type(self, *args, **kwargs):
         """Infer argument, output and auxiliary dtypes (NumPy types)."""

@@ -1,0 +1,34 @@
+"""Symbol.infer_shape(_partial) under ``mx.np_shape()``: unknown dims are -1 and unknown
+shapes None (MXNet 1.9.1), while the legacy form (0 / ``()``) stays outside it."""
+
+import mxnet as mx
+
+
+def test_np_shape_partial_inference_takes_and_reports_minus_one():
+    x, y = mx.sym.Variable("x"), mx.sym.Variable("y")
+    z = mx.sym.dot(x, y)
+    with mx.np_shape(True):
+        assert z.infer_shape_partial(x=(-1, 3, 4), y=(4, 5)) == (
+            [(-1, 3, 4), (4, 5)],
+            [(-1, 3, 5)],
+            [],
+        )
+        assert z.infer_shape_partial(x=(-1, 3, 4)) == ([(-1, 3, 4), None], [None], [])
+        assert z.infer_shape(x=(2, 3, 4), y=(4, 5))[1] == [(2, 3, 5)]
+        p = mx.sym.pick(x, y, axis=1)
+        assert p.infer_shape_partial(x=(-1, 3, 3), y=(-1, 3))[1] == [(-1, 3)]
+    # legacy shapes outside the scope
+    assert z.infer_shape_partial(x=(0, 3, 4)) == ([(0, 3, 4), ()], [()], [])
+
+
+def test_np_shape_completely_unknown_is_none():
+    ret = mx.sym.sin(mx.sym.var("data"))
+    assert ret.infer_shape_partial()[:2] == ([()], [()])
+    with mx.np_shape():
+        assert ret.infer_shape_partial()[:2] == ([None], [None])
+
+
+def test_np_shape_full_inference_with_unknown_dim_gives_nones():
+    z = mx.sym.dot(mx.sym.Variable("x"), mx.sym.Variable("y"))
+    with mx.np_shape():
+        assert z.infer_shape(x=(-1, 3, 4), y=(4, 5)) == (None, None, None)
