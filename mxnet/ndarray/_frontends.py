@@ -156,7 +156,13 @@ def histogram(a, bins=10, range=None):  # noqa: A002  (MXNet's argument name)
                           "with numpy", stacklevel=2)
             from ._create import array
 
-            res, edges = np.histogram(a.asnumpy(), bins=bins)
+            data = a.asnumpy()
+            # edges in float64, then the data's type: what NumPy 1.x (MXNet's) computes;
+            # NumPy 2 would compute float32 data's edges in float32
+            wide = data.astype(np.float64) if data.dtype.kind == "f" else data
+            res, edges = np.histogram(wide, bins=bins)
+            if data.dtype.kind == "f":
+                edges = edges.astype(data.dtype)
             return array(res), array(edges)
         return function_for("_histogram")(a, bin_cnt=bins, range=range)
     raise ValueError("bins argument should be either an integer or an NDArray")

@@ -590,6 +590,23 @@ class NDArray(ArithMixin):
         shape = [d for i, d in enumerate(self.shape) if i not in drop]
         return self._view_as(shape or [1])
 
+    def broadcast_to(self, shape) -> NDArray:
+        """Broadcast to ``shape`` with NumPy's rule: missing leading axes count as size 1.
+
+        Unlike the ``broadcast_to`` operator, the method pads the array's shape on the
+        left (``(3,)`` -> ``(2, 3)``) and raises ``ValueError`` when the shapes do not
+        broadcast, as MXNet 1.9.1's ``NDArray.broadcast_to``.
+        """
+        target = tuple(int(d) for d in shape)
+        cur = self.shape
+        if len(target) < len(cur):
+            raise ValueError(_broadcast_msg(cur, shape))
+        padded = (1,) * (len(target) - len(cur)) + cur
+        if any(c != t and c != 1 for c, t in zip(padded, target)):
+            raise ValueError(_broadcast_msg(cur, shape))
+        src = self.reshape(padded) if padded != cur else self
+        return _op_call("broadcast_to", [src], {"shape": target})
+
     # -- dlpack -------------------------------------------------------------------------
     def to_dlpack_for_read(self):
         if _PENDING[0]:
@@ -604,6 +621,13 @@ def _slice_key(begin, end, step) -> tuple:
     if not len(begin) == len(end) == len(step):
         raise ValueError("begin, end and step must have the same length")
     return tuple(slice(b, e, s) for b, e, s in zip(begin, end, step))
+
+
+def _broadcast_msg(cur, shape) -> str:
+    return (
+        "operands could not be broadcast together with remapped shapes"
+        f"[original->remapped]: {cur} and requested shape {shape}"
+    )
 
 
 def _zeros_like_t(a: NDArray) -> NDArray:

@@ -179,3 +179,27 @@ def test_take_and_slice_keep_csr_storage():
     assert mx.nd.take(c, idx, axis=1).stype == "default"
     assert mx.nd.slice(c, begin=(0, 0), end=(2, 2)).stype == "csr"
     assert mx.nd.slice(c, begin=(0,), end=(3,), step=(2,)).stype == "default"
+
+
+def test_broadcast_to_method_pads_leading_axes_and_raises_value_error():
+    x = mx.nd.array([1, 2, 3])
+    y = x.broadcast_to((2, 3))  # the method pads (3,) to (1, 3); the operator would refuse
+    np.testing.assert_array_equal(y.asnumpy(), [[1, 2, 3], [1, 2, 3]])
+    with pytest.raises(MXNetError):
+        mx.nd.broadcast_to(x, shape=(2, 3))
+    for bad in [(4, 3), (3,), (2, 1, 3)]:
+        with pytest.raises(ValueError, match=r"remapped shapes\[original->remapped\]"):
+            mx.nd.ones((2, 3)).broadcast_to(bad)
+    with pytest.raises(ValueError):  # 0 keeps a dimension only in the operator
+        mx.nd.ones((1, 3)).broadcast_to((2, 0))
+    assert mx.nd.broadcast_to(mx.nd.ones((1, 3)), shape=(2, 0)).shape == (2, 3)
+
+
+def test_histogram_without_range_has_numpy_1_edges():
+    # MXNet returns numpy's histogram; NumPy 1.x computes float32 data's edges in float64
+    data = np.array([1, 2, 2, 3], dtype=np.float32)
+    counts, edges = mx.nd.histogram(mx.nd.array(data), bins=3)
+    want = np.linspace(1.0, 3.0, 4).astype(np.float32)
+    np.testing.assert_array_equal(edges.asnumpy(), want)
+    np.testing.assert_array_equal(counts.asnumpy(), [1, 2, 1])
+    assert edges.dtype == np.float32
