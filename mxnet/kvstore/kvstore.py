@@ -252,11 +252,17 @@ class KVStore(KVStoreBase):
         return q
 
     def pull(self, key, out=None, priority=0, ignore_sparse=True):
-        """Copy the stored value of each key into ``out`` (one or more arrays per key)."""
+        """Copy the stored value of each key into ``out`` (one or more arrays per key).
+
+        With ``ignore_sparse`` (the default) row_sparse outputs are left untouched, as in
+        MXNet 1.9.1: use ``row_sparse_pull`` for them.
+        """
         assert out is not None
         fresh: set = set()
         for k, o in _flatten(key, out):
             stored = self._latest(k, fresh)
+            if ignore_sparse and getattr(o, "stype", "default") == "row_sparse":
+                continue
             if o.shape != stored.shape:
                 raise MXNetError(f"Check failed: from.shape() == to.shape(): operands shape "
                                  f"mismatch from.shape = {_shape_str(stored.shape)} "

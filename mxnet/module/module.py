@@ -437,11 +437,11 @@ class Module(BaseModule):
                 grads = [g.tostype("row_sparse") for g in grads]
             if self._update_on_kvstore:
                 self._kvstore.push(name, grads, priority=-i)
-                self._kvstore.pull(name, args, priority=-i)
+                self._kvstore.pull(name, args, priority=-i, ignore_sparse=False)
                 continue
             if self._kvstore is not None:
                 self._kvstore.push(name, grads, priority=-i)
-                self._kvstore.pull(name, grads, priority=-i)
+                self._kvstore.pull(name, grads, priority=-i, ignore_sparse=False)
             for k, (w, g) in enumerate(zip(args, grads)):
                 updates[k].append((i * ndev + k, g, w))
         for dev in updates:

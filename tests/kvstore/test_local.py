@@ -178,3 +178,16 @@ def test_row_sparse_pull_needs_row_sparse_storage():
         kv.row_sparse_pull(4, out=mx.nd.zeros((4, 4)), row_ids=rows)
     with pytest.raises(MXNetError, match="PullRowSparse expects row_sparse src"):
         kv.row_sparse_pull(3, out=mx.nd.zeros((4, 4)).tostype("row_sparse"), row_ids=rows)
+
+
+def test_pull_leaves_row_sparse_outputs_alone_unless_ignore_sparse_is_false():
+    # MXNet 1.9.1: pull(ignore_sparse=True) skips row_sparse outs (oracle: they keep 2s)
+    kv = kvs.create("local")
+    kv.init(3, mx.nd.zeros((4, 4)))
+    dense = mx.nd.ones((4, 4)) * 5
+    rsp = (mx.nd.ones((4, 4)) * 2).tostype("row_sparse")
+    kv.pull(3, out=[dense, rsp])
+    assert (dense.asnumpy() == 0).all()
+    assert (rsp.asnumpy() == 2).all()
+    kv.pull(3, out=rsp, ignore_sparse=False)
+    assert rsp.stype == "row_sparse" and (rsp.asnumpy() == 0).all()
