@@ -85,20 +85,26 @@ def infer_graph_shapes(order: list[Node], known: dict[str, Shape]) -> dict:
                 s = merged if ok else s
             shapes[(id(n), 0)] = s
     ops = [n for n in order if n.op is not None]
+    verified: set = set()
     for _ in range(len(ops) + 2):
         changed = False
         for n in ops:
-            changed |= _infer_node(n, shapes)
+            changed |= _infer_node(n, shapes, verified)
         if not changed:
             break
+    for n in ops:  # shapes filled from elsewhere (outputs by a consumer) must fit the op
+        if id(n) not in verified:
+            _infer_node(n, shapes, verified, check=True)
     return shapes
 
 
-def _infer_node(n: Node, shapes: dict) -> bool:
+def _infer_node(n: Node, shapes: dict, verified: set, check: bool = False) -> bool:
     ins = [shapes.get((id(s), i)) for s, i in n.inputs]
     nout = n.num_outputs()
     outs_known = [shapes.get((id(n), i)) for i in range(nout)]
-    if all(_complete(s) for s in ins) and all(_complete(s) for s in outs_known):
+    if all(_complete(s) for s in ins) and all(_complete(s) for s in outs_known) and not check:
+        return False
+    if check and not all(_complete(s) for s in ins):
         return False
     if getattr(n.op, "partial_shapes", False):  # the rule reads partially known shapes
         full = [tuple(s) if s is not None else None for s in ins]
@@ -134,6 +140,8 @@ def _infer_node(n: Node, shapes: dict) -> bool:
         desc = ", ".join(f"{names[k] if k < len(names) else k}={s}" for k, s in enumerate(ins))
         raise MXNetError(f"Error in operator {n.name}: {e} (input shapes: {desc})") from None
     changed = _write_shapes(n, shapes, new_ins, new_outs)
+    if all(_complete(s) for s in full):  # the rule saw every input: its outputs are checked
+        verified.add(id(n))
     if partial:  # partial shapes the rule could not use: infer what their known dims give
         ins = [shapes.get((id(s), i)) for s, i in n.inputs]
         if any(s is not None and not _complete(s) for s in ins):

@@ -121,7 +121,8 @@ class Node:
     def output_names(self) -> list[str]:
         if self.op is None:
             return [self.name]
-        return [f"{self.name}_{o}" for o in self.op.output_names(self.parsed)]
+        # an unnamed node (Symbol._gen_atomic_symbol) lists bare output names, as nnvm
+        return [f"{self.name}_{o}" if self.name else o for o in self.op.output_names(self.parsed)]
 
     def __repr__(self) -> str:
         return f"<Node {self.op.name if self.op else 'null'} {self.name}>"

@@ -213,12 +213,15 @@ class Symbol(ArithMixin):
     @property
     def name(self) -> str | None:
         """Name of the head node (None for a group of several nodes)."""
-        if len(self._outputs) != 1:
-            return None
-        return self._outputs[0][0].name
+        n = self._head_node()
+        return None if n is None else n.name
 
     def _head_node(self) -> Node | None:
-        return self._outputs[0][0] if len(self._outputs) == 1 else None
+        """The node of every output (a multi-output node counts), else None."""
+        outs = self._outputs
+        if not outs or any(n is not outs[0][0] for n, _ in outs):
+            return None
+        return outs[0][0]
 
     def attr(self, key: str) -> str | None:
         """An attribute of the head node (hidden keys such as ``lr_mult`` included)."""
@@ -274,6 +277,15 @@ class Symbol(ArithMixin):
         for n in self._order():
             entries += [(n, i) for i in range(n.num_visible())]
         return Symbol._from_entries(entries)
+
+    def _gen_atomic_symbol(self) -> Symbol:
+        """A new unnamed, uncomposed symbol of the head node's operator and attributes."""
+        n = self._outputs[0][0] if self._outputs else None
+        if n is None or n.op is None:
+            raise MXNetError("Symbol._gen_atomic_symbol: the symbol's head must be an "
+                             "operator, not a variable")
+        atom = Node(n.op, "", dict(n.attrs))
+        return Symbol._from_entries([(atom, i) for i in range(atom.num_visible())])
 
     def get_children(self) -> Symbol | None:
         """The inputs of the head node(s) as a group, or None for a variable."""

@@ -325,3 +325,35 @@ def test_slice_partial_infer_keeps_unknown_sliced_dims():
     v2 = mx.sym.var("data", shape=(10, 0))
     assert mx.sym.slice_axis(v2, axis=1, begin=0, end=5).infer_shape_partial()[1] == [(10, 0)]
     assert mx.sym.slice_axis(v2, axis=0, begin=0, end=5).infer_shape_partial()[1] == [(5, 0)]
+
+
+def test_multi_output_node_symbol_has_the_node_name_and_attrs():
+    # MXNet 1.9.1: every output from one node -> that node's name/attrs; a group -> None
+    d = sym.Variable("d")
+    s = sym.SliceChannel(d, num_outputs=3, name="sl")
+    assert s.name == "sl"
+    assert s.list_attr() == {"num_outputs": "3"}
+    assert sym.Group([s[0], s[1]]).name == "sl"
+    assert sym.Group([d, s[0]]).name is None
+    assert sym.Group([d, s[0]]).list_attr() == {}
+
+
+def test_gen_atomic_symbol_copies_the_head_op_without_inputs():
+    d = sym.Variable("data")
+    s = sym.SliceChannel(sym.relu(d), num_outputs=2, axis=1, name="sl")
+    atom = s._gen_atomic_symbol()
+    assert atom.list_arguments() == []
+    assert atom.list_outputs() == ["output0", "output1"]
+    assert atom.list_attr() == {"num_outputs": "2", "axis": "1"}
+    with pytest.raises(MXNetError):
+        d._gen_atomic_symbol()
+
+
+def test_infer_shape_checks_shapes_filled_from_a_consumer():
+    # transpose(V) + (x + V): the sum gives transpose's output V's shape, which the
+    # transpose contradicts; MXNet 1.9.1 raises "Shape inconsistent" in transpose0
+    v, x = sym.Variable("V"), sym.Variable("x")
+    out = sym.transpose(v) + (x + v)
+    with pytest.raises(MXNetError, match="transpose"):
+        out.infer_shape_partial(x=(2, 3))
+    assert out.infer_shape(x=(3, 3))[1] == [(3, 3)]
