@@ -289,7 +289,19 @@ _SAME_SHAPE = {"_image_flip_left_right", "_image_random_flip_left_right",
                "_image_random_hue", "_image_random_color_jitter", "_image_adjust_lighting",
                "_image_random_lighting", "_image_normalize"}
 
+def _resize_shape(a: dict, s: list) -> list:
+    """Output shape of ``_image_resize`` (its OpenCV kernel cannot run on meta tensors)."""
+    shape = tuple(s[0])
+    if len(shape) not in (3, 4):
+        raise _err('resize', 'expects an image of shape (H, W, C) or (N, H, W, C), got %s'
+                   % (shape,))
+    nh, nw = _resize_hw('resize', shape[-3], shape[-2], tuple(a['size']), a['keep_ratio'])
+    return [shape[:-3] + (nh, nw, shape[-1])]
+
+
 for _op in _OPS:
+    if _op.name == '_image_resize':
+        _op.infer_out_fn = _resize_shape
     if _op.name in _SAME_SHAPE:
         _op.infer_out_fn = lambda a, s: [s[0]]  # kernels draw on the host: no meta tracing
     if not has_op(_op.name):

@@ -22,8 +22,7 @@ RECORDS = [
            ref=lambda x, mean, std: (x - np.array(mean, np.float32)[:, None, None])
            / np.array(std, np.float32)[:, None, None]),
     Record("_image_resize", [IMG], {"size": (3, 2)},
-           check=lambda outs, ins: outs[0].shape == (2, 3, 3) or pytest.fail(outs[0].shape),
-           symbolic=False),
+           check=lambda outs, ins: outs[0].shape == (2, 3, 3) or pytest.fail(outs[0].shape)),
     Record("_image_crop", [IMG], {"x": 1, "y": 2, "width": 3, "height": 2},
            ref=lambda img, x, y, width, height: img[y:y + height, x:x + width]),
     Record("_image_flip_left_right", [IMG], ref=lambda x: x[:, ::-1]),
@@ -55,3 +54,14 @@ RECORDS = [
 @pytest.mark.parametrize("rec", RECORDS, ids=lambda r: r.id)
 def test_record(rec):
     run_record(rec)
+
+
+def test_image_resize_infers_its_output_shape_symbolically():
+    # MXNet 1.9.1: size is (width, height); keep_ratio scales the short side
+    import mxnet as mx
+
+    x = mx.sym.var("x")
+    assert mx.sym.image.resize(x, size=(5, 6)).infer_shape(x=(40, 60, 3))[1] == [(6, 5, 3)]
+    assert mx.sym.image.resize(x, size=(5, 6)).infer_shape(x=(2, 40, 60, 3))[1] == [(2, 6, 5, 3)]
+    out = mx.sym.image.resize(x, size=5, keep_ratio=True).infer_shape(x=(40, 60, 3))[1]
+    assert out == [(5, 7, 3)]
