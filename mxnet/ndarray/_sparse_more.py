@@ -98,6 +98,7 @@ def _lazy(opname: str, states: tuple[str, ...]):
 sgd_update = _lazy("sgd_update", ())
 sgd_mom_update = _lazy("sgd_mom_update", ("mom",))
 adam_update = _lazy("adam_update", ("mean", "var"))
+LAZY_UPDATES = ("sgd_update", "sgd_mom_update", "adam_update")
 
 
 # -- add_n / concat -----------------------------------------------------------------------

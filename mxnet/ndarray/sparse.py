@@ -36,10 +36,29 @@ from ._sparse_ops import (  # noqa: E402, F401
     zeros,
 )
 
-__all__ = sorted(set(__all__) | {
-    "BaseSparseNDArray", "CSRNDArray", "RowSparseNDArray", "add", "array", "cast_storage",
-    "csr_matrix", "divide", "dot", "elemwise_add", "elemwise_mul", "elemwise_sub", "empty",
-    "multiply", "retain", "row_sparse_array", "subtract", "zeros"})
+__all__ = sorted(
+    set(__all__)
+    | {
+        "BaseSparseNDArray",
+        "CSRNDArray",
+        "RowSparseNDArray",
+        "add",
+        "array",
+        "cast_storage",
+        "csr_matrix",
+        "divide",
+        "dot",
+        "elemwise_add",
+        "elemwise_mul",
+        "elemwise_sub",
+        "empty",
+        "multiply",
+        "retain",
+        "row_sparse_array",
+        "subtract",
+        "zeros",
+    }
+)
 
 from ._sparse_optim import adagrad_update  # noqa: E402, F401
 
@@ -58,11 +77,39 @@ def _fill() -> None:
     for _name in _ZP:
         g[_name] = _make_unary(_name)
     # dense operators MXNet 1.9.1 also lists under mx.nd.sparse
-    for _name in ("add_n", "adam_update", "arccos", "arccosh", "broadcast_add",
-                  "broadcast_div", "broadcast_minus", "broadcast_mul", "broadcast_plus",
-                  "broadcast_sub", "clip", "concat", "cos", "cosh", "elemwise_div", "exp",
-                  "ftrl_update", "gamma", "gammaln", "log", "log10", "log2", "mean", "norm",
-                  "rsqrt", "sgd_mom_update", "sgd_update", "sigmoid", "slice", "sum", "where"):
+    for _name in (
+        "add_n",
+        "adam_update",
+        "arccos",
+        "arccosh",
+        "broadcast_add",
+        "broadcast_div",
+        "broadcast_minus",
+        "broadcast_mul",
+        "broadcast_plus",
+        "broadcast_sub",
+        "clip",
+        "concat",
+        "cos",
+        "cosh",
+        "elemwise_div",
+        "exp",
+        "ftrl_update",
+        "gamma",
+        "gammaln",
+        "log",
+        "log10",
+        "log2",
+        "mean",
+        "norm",
+        "rsqrt",
+        "sgd_mom_update",
+        "sgd_update",
+        "sigmoid",
+        "slice",
+        "sum",
+        "where",
+    ):
         if _name not in g and hasattr(_op, _name):
             g[_name] = getattr(_op, _name)
             __all__.append(_name)
@@ -74,6 +121,13 @@ def _fill() -> None:
         g[_name] = getattr(_sparse_more, _name)
         if _name not in __all__:
             __all__.append(_name)
+    # MXNet dispatches on storage type: mx.nd.sgd_update(w, row_sparse_grad, out=w) is
+    # lazy too, and so are optimizers calling the operator (NAG / LBSGD without momentum)
+    from . import _namespace
+
+    for _name in _sparse_more.LAZY_UPDATES:
+        setattr(_op, _name, g[_name])
+        _namespace._FUNCS[_name] = g[_name]
 
 
 _fill()

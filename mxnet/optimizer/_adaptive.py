@@ -53,8 +53,9 @@ class Adam(Optimizer):
 
     _native_sparse = True
 
-    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
-                 lazy_update=True, **kwargs):
+    def __init__(
+        self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, lazy_update=True, **kwargs
+    ):
         super().__init__(learning_rate=learning_rate, **kwargs)
         self.beta1 = beta1
         self.beta2 = beta2
@@ -63,8 +64,10 @@ class Adam(Optimizer):
 
     def create_state(self, index, weight):
         stype = weight.stype if self.lazy_update else "default"
-        return (zeros(weight.shape, weight.context, dtype=weight.dtype, stype=stype),
-                zeros(weight.shape, weight.context, dtype=weight.dtype, stype=stype))
+        return (
+            zeros(weight.shape, weight.context, dtype=weight.dtype, stype=stype),
+            zeros(weight.shape, weight.context, dtype=weight.dtype, stype=stype),
+        )
 
     def update(self, index, weight, grad, state):
         _check(weight, grad)
@@ -72,15 +75,24 @@ class Adam(Optimizer):
         lr = self._get_lr(index)
         wd = self._get_wd(index)
         t = self._index_update_count[index]
-        lr *= math.sqrt(1.0 - self.beta2 ** t) / (1.0 - self.beta1 ** t)
-        kwargs = {"beta1": self.beta1, "beta2": self.beta2, "epsilon": self.epsilon,
-                  "rescale_grad": self.rescale_grad}
+        lr *= math.sqrt(1.0 - self.beta2**t) / (1.0 - self.beta1**t)
+        kwargs = {
+            "beta1": self.beta1,
+            "beta2": self.beta2,
+            "epsilon": self.epsilon,
+            "rescale_grad": self.rescale_grad,
+        }
         if self.clip_gradient:
             kwargs["clip_gradient"] = self.clip_gradient
-        apply_update(weight, grad, state,
-                     lambda w, g, s: adam_inplace(w, g, s[0], s[1], lazy_update=self.lazy_update,
-                                                  lr=lr, wd=wd, **kwargs),
-                     lazy=self.lazy_update)
+        apply_update(
+            weight,
+            grad,
+            state,
+            lambda w, g, s: adam_inplace(
+                w, g, s[0], s[1], lazy_update=self.lazy_update, lr=lr, wd=wd, **kwargs
+            ),
+            lazy=self.lazy_update,
+        )
 
 
 @_public
@@ -115,6 +127,7 @@ class AdaGrad(Optimizer):
             s[0].add_(g.square())
             div = g / (s[0] + self.float_stable_eps).sqrt()
             w.add_((div + w * wd) * -lr)
+
         apply_update(weight, grad, [state], step, lazy=True)
 
 
@@ -128,8 +141,16 @@ class RMSProp(Optimizer):
     >>> opt = mx.optimizer.RMSProp(learning_rate=0.001, centered=True)
     """
 
-    def __init__(self, learning_rate=0.001, gamma1=0.9, gamma2=0.9, epsilon=1e-8,
-                 centered=False, clip_weights=None, **kwargs):
+    def __init__(
+        self,
+        learning_rate=0.001,
+        gamma1=0.9,
+        gamma2=0.9,
+        epsilon=1e-8,
+        centered=False,
+        clip_weights=None,
+        **kwargs,
+    ):
         super().__init__(learning_rate=learning_rate, **kwargs)
         self.gamma1 = gamma1
         self.gamma2 = gamma2
@@ -146,8 +167,7 @@ class RMSProp(Optimizer):
         self._update_count(index)
         lr = self._get_lr(index)
         wd = self._get_wd(index)
-        kwargs = {"gamma1": self.gamma1, "epsilon": self.epsilon,
-                  "rescale_grad": self.rescale_grad}
+        kwargs = {"gamma1": self.gamma1, "epsilon": self.epsilon, "rescale_grad": self.rescale_grad}
         if self.centered:
             kwargs["gamma2"] = self.gamma2
         if self.clip_gradient:
@@ -159,8 +179,7 @@ class RMSProp(Optimizer):
             _op("rmsprop_update")(weight, grad, n, out=weight, lr=lr, wd=wd, **kwargs)
         else:
             n, g, delta = state
-            _op("rmspropalex_update")(weight, grad, n, g, delta, out=weight, lr=lr, wd=wd,
-                                      **kwargs)
+            _op("rmspropalex_update")(weight, grad, n, g, delta, out=weight, lr=lr, wd=wd, **kwargs)
 
 
 @_public
@@ -188,7 +207,8 @@ class AdaDelta(Optimizer):
         self._update_count(index)
         rho, eps = self.rho, self.epsilon
         with torch.no_grad():
-            grad._t.mul_(self.rescale_grad)
+            # in place on the caller's array (a row_sparse ``_t`` is a dense copy)
+            grad *= self.rescale_grad
             g = grad._t
             if self.clip_gradient is not None:
                 g = torch.clamp(g, -self.clip_gradient, self.clip_gradient)
@@ -218,8 +238,10 @@ class Ftrl(Optimizer):
         self.lr = learning_rate
 
     def create_state(self, index, weight):
-        return (zeros(weight.shape, weight.context, stype=weight.stype),
-                zeros(weight.shape, weight.context, stype=weight.stype))
+        return (
+            zeros(weight.shape, weight.context, stype=weight.stype),
+            zeros(weight.shape, weight.context, stype=weight.stype),
+        )
 
     def update(self, index, weight, grad, state):
         _check(weight, grad)
@@ -229,10 +251,13 @@ class Ftrl(Optimizer):
         kwargs = {"lamda1": self.lamda1, "beta": self.beta, "rescale_grad": self.rescale_grad}
         if self.clip_gradient:
             kwargs["clip_gradient"] = self.clip_gradient
-        apply_update(weight, grad, state,
-                     lambda w, g, s: op_inplace("ftrl_update", w, g, s[0], s[1], lr=lr, wd=wd,
-                                                **kwargs),
-                     lazy=weight.stype == "row_sparse")
+        apply_update(
+            weight,
+            grad,
+            state,
+            lambda w, g, s: op_inplace("ftrl_update", w, g, s[0], s[1], lr=lr, wd=wd, **kwargs),
+            lazy=weight.stype == "row_sparse",
+        )
 
 
 @_public
@@ -258,7 +283,7 @@ class Adamax(Optimizer):
         lr = self._get_lr(index)
         wd = self._get_wd(index)
         t = self._index_update_count[index]
-        lr /= 1.0 - self.beta1 ** t
+        lr /= 1.0 - self.beta1**t
         g = _rescale_clip(self, grad, weight, wd)
         m, u = state[0]._t, state[1]._t
         with torch.no_grad():
@@ -276,8 +301,15 @@ class Nadam(Optimizer):
     >>> opt = mx.optimizer.Nadam(learning_rate=0.001)
     """
 
-    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
-                 schedule_decay=0.004, **kwargs):
+    def __init__(
+        self,
+        learning_rate=0.001,
+        beta1=0.9,
+        beta2=0.999,
+        epsilon=1e-8,
+        schedule_decay=0.004,
+        **kwargs,
+    ):
         super().__init__(learning_rate=learning_rate, **kwargs)
         self.beta1 = beta1
         self.beta2 = beta2
@@ -334,8 +366,13 @@ class FTML(Optimizer):
         lr = self._get_lr(index)
         wd = self._get_wd(index)
         t = self._index_update_count[index]
-        kwargs = {"beta1": self.beta1, "beta2": self.beta2, "epsilon": self.epsilon,
-                  "rescale_grad": self.rescale_grad, "t": t}
+        kwargs = {
+            "beta1": self.beta1,
+            "beta2": self.beta2,
+            "epsilon": self.epsilon,
+            "rescale_grad": self.rescale_grad,
+            "t": t,
+        }
         if self.clip_gradient:
             kwargs["clip_grad"] = self.clip_gradient
         d, v, z = state
@@ -351,8 +388,17 @@ class LAMB(Optimizer):
     >>> opt = mx.optimizer.LAMB(learning_rate=0.001, wd=0.01)
     """
 
-    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-6,
-                 lower_bound=None, upper_bound=None, bias_correction=True, **kwargs):
+    def __init__(
+        self,
+        learning_rate=0.001,
+        beta1=0.9,
+        beta2=0.999,
+        epsilon=1e-6,
+        lower_bound=None,
+        upper_bound=None,
+        bias_correction=True,
+        **kwargs,
+    ):
         super().__init__(learning_rate=learning_rate, **kwargs)
         self.beta1 = beta1
         self.beta2 = beta2
@@ -360,8 +406,9 @@ class LAMB(Optimizer):
         self.lower_bound = lower_bound
         self.upper_bound = upper_bound
         self.bias_correction = bias_correction
-        self.aggregate_num = max(1, min(45, int(os.getenv("MXNET_OPTIMIZER_AGGREGATION_SIZE",
-                                                          "45"))))
+        self.aggregate_num = max(
+            1, min(45, int(os.getenv("MXNET_OPTIMIZER_AGGREGATION_SIZE", "45")))
+        )
 
     def create_state(self, index, weight):
         return (_zeros_like(weight, stype=True), _zeros_like(weight, stype=True))
@@ -371,9 +418,14 @@ class LAMB(Optimizer):
         self._update_count(index)
         lr = self._get_lr(index)
         wd = self._get_wd(index)
-        kwargs = {"beta1": self.beta1, "beta2": self.beta2, "epsilon": self.epsilon,
-                  "bias_correction": self.bias_correction, "rescale_grad": self.rescale_grad,
-                  "t": self._index_update_count[index]}
+        kwargs = {
+            "beta1": self.beta1,
+            "beta2": self.beta2,
+            "epsilon": self.epsilon,
+            "bias_correction": self.bias_correction,
+            "rescale_grad": self.rescale_grad,
+            "t": self._index_update_count[index],
+        }
         if self.clip_gradient:
             kwargs["clip_gradient"] = self.clip_gradient
         bounds = {}
