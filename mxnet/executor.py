@@ -706,15 +706,15 @@ def simple_bind(
         shape = shapes[(id(n), 0)]
         tdt = to_torch(types.get((id(n), 0)) or "float32")
         c = ctx_of(n)
+        if n.name in shared_names and n.name in shared and shared[n.name].shape == shape:
+            args.append(shared[n.name])  # shared parameters, sparse ones included
+            grads.append(shared_grads.get(n.name) if req != "null" else None)
+            continue
         if stypes is not None and (stypes[0][k] != "default" or stypes[1][k] != "default"):
             from ._executor._stype import zeros_stype
 
             args.append(zeros_stype(shape, tdt, stypes[0][k], c))
             grads.append(zeros_stype(shape, tdt, stypes[1][k], c) if req != "null" else None)
-            continue
-        if n.name in shared_names and n.name in shared and shared[n.name].shape == shape:
-            args.append(shared[n.name])
-            grads.append(shared_grads.get(n.name) if req != "null" else None)
             continue
         buf = shared_buffer.get(n.name) if shared_buffer is not None else None
         if buf is not None and buf.shape == shape and buf._t.dtype == tdt:

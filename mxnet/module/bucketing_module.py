@@ -32,7 +32,7 @@ class BucketingModule(BaseModule):
             raise MXNetError("BucketingModule requires default_bucket_key")
         self._default_bucket_key = default_bucket_key
         self._sym_gen = sym_gen
-        symbol, data_names, label_names = sym_gen(default_bucket_key)
+        symbol, data_names, label_names = self._call_sym_gen(default_bucket_key)
         self._symbol = symbol
         self._data_names = list(data_names or [])
         self._label_names = list(label_names or [])
@@ -48,8 +48,16 @@ class BucketingModule(BaseModule):
         self._grad_req = None
         self._preloaded_params = ({}, {})
 
+    def _call_sym_gen(self, key):
+        # as MXNet 1.9.1: each call names its nodes afresh (embedding0_weight in every
+        # bucket, not embedding1_weight in the second)
+        from ..name import NameManager
+
+        with NameManager():
+            return self._sym_gen(key)
+
     def _new_module(self, key):
-        symbol, data_names, label_names = self._sym_gen(key)
+        symbol, data_names, label_names = self._call_sym_gen(key)
         return Module(symbol, data_names, label_names, **self._kwargs)
 
     @property

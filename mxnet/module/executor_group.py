@@ -27,6 +27,30 @@ def _split_input_slice(batch_size: int, work_load_list) -> list[slice]:
     return slices
 
 
+def _group2ctx_per_device(group2ctxs, n: int) -> list:
+    """One ``{ctx_group: Context}`` (or None) per device, from MXNet's accepted forms: a
+    list of such dicts, or one dict whose values are a context or a list of 1 or ``n``."""
+    if group2ctxs is None:
+        return [None] * n
+    if isinstance(group2ctxs, (list, tuple)):
+        if len(group2ctxs) != n:
+            raise MXNetError(f"length of group2ctxs should be {n}")
+        return list(group2ctxs)
+    if not isinstance(group2ctxs, dict):
+        raise MXNetError("group2ctxs should be a list of dicts of str to Context, or a dict "
+                         "of str to Context or list of Context")
+    out: list = [{} for _ in range(n)]
+    for grp, v in group2ctxs.items():
+        ctxs = list(v) if isinstance(v, (list, tuple)) else [v]
+        if len(ctxs) == 1:
+            ctxs = ctxs * n
+        if len(ctxs) != n:
+            raise MXNetError(f"length of group2ctxs[{grp}] should be {n} or 1")
+        for i in range(n):
+            out[i][grp] = ctxs[i]
+    return out
+
+
 def _batch_axis(desc) -> int:
     layout = getattr(desc, "layout", None)
     return max(layout.find("N"), 0) if layout else 0
@@ -63,7 +87,7 @@ class DataParallelExecutorGroup:
         self.logger = logger
         self.fixed_param_names = list(fixed_param_names or [])
         self.state_names = list(state_names or [])
-        self.group2ctxs = group2ctxs
+        self.group2ctxs = _group2ctx_per_device(group2ctxs, len(self.contexts))
         self.arg_names = symbol.list_arguments()
         self.aux_names = symbol.list_auxiliary_states()
         self.grad_req = self._grad_req_dict(grad_req, [_as_desc(d).name for d in data_shapes])
@@ -141,7 +165,7 @@ class DataParallelExecutorGroup:
                     kw = {"shared_exec": shared_group.execs[i],
                           "shared_arg_names": self.param_names}
                 ex = self.symbol.simple_bind(ctx=ctx, grad_req=reqs, type_dict=types, **kw,
-                                             **shapes)
+                                             group2ctx=self.group2ctxs[i], **shapes)
             self.execs.append(ex)
             shared = self.shared_data_arrays[i]
             for name in self.arg_names:

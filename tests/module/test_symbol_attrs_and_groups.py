@@ -107,3 +107,51 @@ def test_regression_output_accepts_flat_labels():
     assert out.infer_shape(d=(5, 1))[0] == [(5, 1), (5,)]
     assert out.infer_shape(d=(5, 1), l=(5,))[1] == [(5, 1)]
     assert out.infer_shape(d=(5, 2), l=(5, 2))[0] == [(5, 2), (5, 2)]
+
+
+def test_bucketing_module_names_each_bucket_afresh():
+    # MXNet 1.9.1 runs sym_gen under a new NameManager: every bucket's auto-named
+    # Embedding weight is embedding0_weight, so buckets share it
+    def sym_gen(seq_len):
+        data = mx.sym.Variable("data")
+        emb = mx.sym.Embedding(data=data, input_dim=10, output_dim=4)
+        return mx.sym.sum(emb, axis=1), ("data",), None
+
+    mod = mx.mod.BucketingModule(sym_gen=sym_gen, default_bucket_key=5)
+    mod.bind([("data", (2, 5))], for_training=False)
+    assert mod.symbol.list_arguments()[1] == "embedding0_weight"
+    mod.switch_bucket(3, [("data", (2, 3))])
+    assert mod._curr_module.symbol.list_arguments()[1] == "embedding0_weight"
+
+
+def test_module_group2ctxs_places_grouped_arrays():
+    with mx.AttrScope(ctx_group="dev1"):
+        a = mx.sym.Variable("a") * 2
+    with mx.AttrScope(ctx_group="dev2"):
+        c = a + mx.sym.Variable("b")
+    mod = mx.mod.Module(c, context=[mx.cpu(0)], data_names=["a", "b"], label_names=None,
+                        group2ctxs={"dev1": mx.cpu(1), "dev2": [mx.cpu(2)]})
+    mod.bind(data_shapes=[("a", (2, 3)), ("b", (2, 3))], inputs_need_grad=True)
+    mod.init_params()
+    ones = mx.nd.ones((2, 3))
+    mod.forward(mx.io.DataBatch(data=[ones, ones]), is_train=True)
+    mod.backward([ones])
+    ga, gb = mod.get_input_grads()
+    assert (ga.context, gb.context) == (mx.cpu(1), mx.cpu(2))
+    assert (ga.asnumpy() == 2).all() and (gb.asnumpy() == 1).all()
+
+
+def test_shared_executor_group_shares_row_sparse_parameters():
+    data = mx.sym.Variable("data")
+    w = mx.sym.Variable("embed_weight", stype="row_sparse")
+    emb = mx.sym.contrib.SparseEmbedding(data=data, weight=w, input_dim=10, output_dim=4)
+    sym1 = mx.sym.sum(emb)
+    sym2 = mx.sym.sum(emb * 2)
+    ctxs = [mx.cpu(0)]
+    g1 = DataParallelExecutorGroup(sym1, ctxs, [1], [("data", (2, 3))], None,
+                                   ["embed_weight"], True, False)
+    g2 = DataParallelExecutorGroup(sym2, ctxs, [1], [("data", (2, 3))], None,
+                                   ["embed_weight"], True, False, shared_group=g1)
+    assert g2.execs[0].arg_dict["embed_weight"].stype == "row_sparse"
+    assert mx.test_utils.same_array(g1.execs[0].arg_dict["embed_weight"],
+                                    g2.execs[0].arg_dict["embed_weight"])
