@@ -109,6 +109,9 @@ def _resize(a: dict, x: torch.Tensor) -> torch.Tensor:
     if nh <= 0 or nw <= 0:
         raise _err('resize', 'output size (%d, %d) must be positive' % (nw, nh))
     interp = a['interp']
+    if interp not in (0, 1, 2, 3, 4, 5):
+        raise _err('resize', "OpenCV(3.4.2) resize.cpp:3919: error: (-5:Bad argument) Unknown "
+                   "interpolation method in function 'resize' (interp=%d)" % interp)
     from ..image import _cv  # lazy: this module must import with the registry alone
     return _cv_apply(x, lambda img: _cv.resize(img, nw, nh, interp))
 

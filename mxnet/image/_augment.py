@@ -59,7 +59,7 @@ class Augmenter:
         return json.dumps([type(self).__name__.lower(), self._kwargs])
 
     def __call__(self, src: NDArray) -> NDArray:
-        raise TypeError('%s does not implement __call__' % type(self).__name__)
+        raise NotImplementedError('Must override implementation.')
 
 
 class SequentialAug(Augmenter):

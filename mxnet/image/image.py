@@ -153,7 +153,7 @@ def imresize(src: NDArray, w: int, h: int, interp: int = 1,
     arr = _np(src)
     if w <= 0 or h <= 0:
         raise MXNetError('imresize: target size (%d, %d) must be positive' % (w, h))
-    if interp not in (0, 1, 2, 3, 4):
+    if interp not in (0, 1, 2, 3, 4, 5):  # 5: OpenCV's INTER_LINEAR_EXACT
         # MXNet's kernel passes the code to OpenCV, which fails while the operator runs: the
         # error surfaces when the result is read (asnumpy, wait_to_read, waitall)
         c = arr.shape[2] if arr.ndim == 3 else 1
@@ -181,7 +181,11 @@ def copyMakeBorder(src: NDArray, top: int, bot: int, left: int, right: int, type
     (4, 4, 3)
     """
     arr = _np(src)
-    fill = tuple(values) if values else (value,) * 4
+    if isinstance(values, numeric_types):  # MXNet takes a single number for every channel
+        values = (values,)
+    values = tuple(values) if values else ()
+    # cv::Scalar semantics: the channels not given are 0
+    fill = (values + (0.0,) * 4)[:4] if values else (value,) * 4
     res = cv2.copyMakeBorder(arr, int(top), int(bot), int(left), int(right), int(type),
                              value=fill)
     if res.ndim == 2:
@@ -385,3 +389,10 @@ def _imglist_from_list(items: list, dtype: str) -> tuple[dict, list]:
 
 def _abs_path(root: str | None, fname: str) -> str:
     return os.path.join(root, fname) if root else fname
+
+
+# MXNet's public path for the augmenters (reprs, pickles): mxnet.image.image.<Name>
+for _name in __all__:
+    _obj = globals().get(_name)
+    if isinstance(_obj, type):
+        _obj.__module__ = __name__

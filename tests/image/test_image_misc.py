@@ -77,3 +77,35 @@ def test_augmenter_functions():
         image.imdecode('a string')
     assert image.image._get_interp_method(9, (10, 10, 20, 20)) == 2
     assert image.image._get_interp_method(9, (10, 10, 5, 5)) == 3
+
+
+def test_imresize_accepts_opencv_linear_exact():
+    # interp=5 (INTER_LINEAR_EXACT) is a valid code for MXNet 1.9.1's OpenCV 3.4.2; 6+ fail
+    src = nd.array(np.arange(4 * 6 * 3).reshape(4, 6, 3) % 251, dtype="uint8")
+    out = image.imresize(src, 3, 2, interp=5)
+    assert out.shape == (2, 3, 3) and out.dtype == np.uint8
+    assert nd.image.resize(src, (3, 2), interp=5).shape == (2, 3, 3)
+    with pytest.raises(MXNetError):
+        nd.image.resize(src, (3, 2), interp=7).wait_to_read()
+
+
+def test_copy_make_border_values_fill_like_a_cv_scalar():
+    # MXNet 1.9.1: values=7.0 (or (7,)) fills the first channel only, the rest with 0
+    src = nd.ones((2, 2, 3), dtype="uint8")
+    for v in (7.0, (7.0,), [7]):
+        out = image.copyMakeBorder(src, 1, 0, 0, 0, values=v).asnumpy()
+        assert out[0, 0].tolist() == [7, 0, 0]
+    out = image.copyMakeBorder(src, 1, 0, 0, 0, values=(1, 2, 3)).asnumpy()
+    assert out[0, 0].tolist() == [1, 2, 3]
+    assert image.copyMakeBorder(src, 1, 0, 0, 0, value=9).asnumpy()[0, 0].tolist() == [9, 9, 9]
+
+
+def test_augmenters_live_at_mxnet_image_image():
+    import pickle
+
+    assert image.ResizeAug.__module__ == "mxnet.image.image"
+    assert image.ImageIter.__module__ == "mxnet.image.image"
+    aug = pickle.loads(pickle.dumps(image.ResizeAug(3)))
+    assert aug.dumps() == '["resizeaug", {"size": 3, "interp": 2}]'
+    with pytest.raises(NotImplementedError, match="Must override implementation"):
+        image.Augmenter()(nd.ones((2, 2, 3)))
