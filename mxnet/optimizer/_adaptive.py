@@ -413,7 +413,7 @@ class LAMB(Optimizer):
     def create_state(self, index, weight):
         return (_zeros_like(weight, stype=True), _zeros_like(weight, stype=True))
 
-    def _one(self, index, weight, grad, state, multi_precision):
+    def _one(self, index, weight, grad, state, multi_precision, aggregated=False):
         _check(weight, grad)
         self._update_count(index)
         lr = self._get_lr(index)
@@ -438,7 +438,15 @@ class LAMB(Optimizer):
             mean, var = state[1]
             g = _op("mp_lamb_update_phase1")(weight, grad, mean, var, w32, wd=wd, **kwargs)
             r1, r2 = _norm(w32), _norm(g)
-            _op("mp_lamb_update_phase2")(weight, g, r1, r2, w32, lr=lr, out=weight, **bounds)
+            if aggregated:
+                # MXNet's multi_mp_lamb_update takes |w| of the float16 weights (in float32)
+                # and also moves the fp32 master weight (mp_lamb_update_phase2, the
+                # one-array path, leaves it as it is)
+                r1 = _norm(weight.astype(numpy.float32))
+                _op("lamb_update_phase2")(w32, g, r1, r2, lr=lr, out=w32, **bounds)
+                weight[:] = w32.astype(weight.dtype)
+            else:
+                _op("mp_lamb_update_phase2")(weight, g, r1, r2, w32, lr=lr, out=weight, **bounds)
         else:
             mean, var = state
             g = _op("lamb_update_phase1")(weight, grad, mean, var, wd=wd, **kwargs)
@@ -446,10 +454,11 @@ class LAMB(Optimizer):
             _op("lamb_update_phase2")(weight, g, r1, r2, lr=lr, out=weight, **bounds)
 
     def _update_impl(self, index, weight, grad, state, multi_precision=False):
-        if not isinstance(index, (tuple, list)):
+        aggregated = isinstance(index, (tuple, list))
+        if not aggregated:
             index, weight, grad, state = [index], [weight], [grad], [state]
         for i, w, g, s in zip(index, weight, grad, state):
-            self._one(i, w, g, s, multi_precision)
+            self._one(i, w, g, s, multi_precision, aggregated)
 
     def update(self, index, weight, grad, state):
         self._update_impl(index, weight, grad, state, multi_precision=False)
