@@ -133,7 +133,8 @@ def test_deconvolution_num_filter_must_divide_groups():
 
 def test_grouped_convolution_of_nchw_data_runs_channels_last(monkeypatch):
     # depthwise/grouped convolutions of NCHW float32 data run torch's channels-last kernels
-    # (1.3-2.9x faster forward+backward); values, gradients and the NCHW result layout hold
+    # (1.3-2.9x faster forward+backward) and keep the channels-last result, so the layers
+    # after them run channels-last too; values, gradients and the logical shape hold
     import torch
 
     from mxnet._op import _conv
@@ -155,7 +156,12 @@ def test_grouped_convolution_of_nchw_data_runs_channels_last(monkeypatch):
     with mx.autograd.record():
         y = mx.nd.Convolution(x, w, b, kernel=(3, 3), pad=(1, 1), num_filter=6, num_group=3)
     y.backward(mx.nd.ones(y.shape))
-    assert calls == [True] and y._t.is_contiguous()
+    cl = torch.channels_last
+    assert calls == [True] and y.shape == (2, 6, 7, 7)
+    assert y._t.is_contiguous(memory_format=cl) and not y._t.is_contiguous()
+    y2 = mx.nd.Convolution(y, w, b, kernel=(3, 3), pad=(1, 1), num_filter=6, num_group=3)
+    assert y2._t.is_contiguous(memory_format=cl)  # no copy back to NCHW in between
+    assert y.asnumpy().flags["C_CONTIGUOUS"]
     xt, wt = torch.tensor(xn, requires_grad=True), torch.tensor(wn, requires_grad=True)
     yt = real(xt, wt, torch.tensor(b.asnumpy()), 1, 1, 1, 3)
     yt.sum().backward()
