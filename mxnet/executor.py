@@ -154,6 +154,9 @@ class Executor:
     ):
         self._symbol = symbol
         self._ctx = ctx
+        from ._executor._cse import cse_enabled
+
+        self._cse = cse_enabled()  # MXNET_ELIMINATE_COMMON_EXPR, read at bind time
         self._group2ctx = dict(group2ctx) if group2ctx else None
         group_devices = None
         if self._group2ctx:
@@ -509,8 +512,13 @@ class Executor:
 
     def get_optimized_symbol(self):
         """The graph this executor runs (MXNet: after its subgraph backend's rewrites; the
-        fusions here happen inside the compiled program, so it is the bound symbol)."""
-        return self._symbol
+        fusions here happen inside the compiled program, so it is the bound symbol), with
+        common subexpressions merged unless ``MXNET_ELIMINATE_COMMON_EXPR=0`` at bind."""
+        if not self._cse:
+            return self._symbol
+        from ._executor._cse import eliminate_common_expr
+
+        return type(self._symbol)._from_entries(eliminate_common_expr(self._symbol._outputs))
 
     def reshape(
         self, partial_shaping: bool = False, allow_up_sizing: bool = False, **kwargs
