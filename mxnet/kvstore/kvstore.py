@@ -162,7 +162,9 @@ class KVStore(KVStoreBase):
             if self._ps is not None:
                 self._ps.push(k, merged)  # the servers apply it (optimizer or assignment)
             elif self._updater is not None:
-                self._updater(k, NDArray._wrap(merged, stored.context), stored)
+                # MXNet hands str keys to the updater as bytes (a C char*)
+                ukey = k.encode() if k.__class__ is str else k
+                self._updater(ukey, NDArray._wrap(merged, stored.context), stored)
             elif tuple(merged.shape) == stored.shape and merged.dtype == stored._t.dtype:
                 stored._t.copy_(merged)
             else:
@@ -194,7 +196,8 @@ class KVStore(KVStoreBase):
 
             def update() -> bool:
                 group.finish(works, what)
-                self._updater(key, NDArray._wrap(buf, stored.context), stored)
+                ukey = key.encode() if key.__class__ is str else key
+                self._updater(ukey, NDArray._wrap(buf, stored.context), stored)
                 return False
 
             return update
@@ -413,7 +416,8 @@ class KVStore(KVStoreBase):
         self._set_updater(opt.get_updater(optimizer))
 
     def _set_updater(self, updater):
-        """Set ``updater(key, pushed_sum, stored)``, called on every push."""
+        """Set ``updater(key, pushed_sum, stored)``, called on every push (str keys come as
+        bytes, as in MXNet 1.9.1)."""
         self._updater = updater
 
     set_updater = _set_updater

@@ -191,3 +191,20 @@ def test_pull_leaves_row_sparse_outputs_alone_unless_ignore_sparse_is_false():
     assert (rsp.asnumpy() == 2).all()
     kv.pull(3, out=rsp, ignore_sparse=False)
     assert rsp.stype == "row_sparse" and (rsp.asnumpy() == 0).all()
+
+
+def test_updater_gets_str_keys_as_bytes_like_mxnet():
+    # MXNet 1.9.1 passes str keys through a C char*: the updater sees b'a'; int keys stay int
+    seen = []
+    for key in ("a", 7):
+        kv = kvs.create("local")
+        kv._set_updater(lambda k, recv, local: seen.append(k))
+        kv.init(key, mx.nd.zeros(2))
+        kv.push(key, [mx.nd.ones(2), mx.nd.ones(2)])
+    assert seen == [b"a", 7]
+    # the optimizer's updater turns them back into str (its state keys)
+    kv2 = kvs.create("local")
+    kv2.set_optimizer(opt.SGD(learning_rate=0.1, momentum=0.9))
+    kv2.init("w", mx.nd.ones(2))
+    kv2.push("w", mx.nd.ones(2))
+    assert list(kv2._updater.states) == ["w"]
