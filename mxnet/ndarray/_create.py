@@ -80,7 +80,10 @@ def array(source_array, ctx=None, dtype=None) -> NDArray:
         return NDArray._wrap(raw.view(torch.bfloat16).to(ctx.torch_device), ctx)
     try:
         np_dt = np.dtype(_dtype.dtype_name(dt)) if dt != torch.bfloat16 else np.float32
-        arr = np.array(source_array, dtype=np_dt)
+        try:
+            arr = np.array(source_array, dtype=np_dt)
+        except OverflowError:  # NumPy 2 refuses out-of-range Python ints; NumPy 1.x wrapped
+            arr = np.array(source_array).astype(np_dt)
     except (TypeError, ValueError):
         raise TypeError("source_array must be array like object") from None
     t = torch.from_numpy(arr)

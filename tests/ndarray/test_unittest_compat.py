@@ -203,3 +203,10 @@ def test_histogram_without_range_has_numpy_1_edges():
     np.testing.assert_array_equal(edges.asnumpy(), want)
     np.testing.assert_array_equal(counts.asnumpy(), [1, 2, 1])
     assert edges.dtype == np.float32
+
+
+def test_array_of_out_of_range_python_ints_wraps_like_numpy_1():
+    # MXNet 1.9.1 (NumPy 1.x) wraps; NumPy 2 alone would raise OverflowError
+    got = mx.nd.array([-1, 256, 3.9], dtype="uint8").asnumpy()
+    assert got.dtype == np.uint8 and got.tolist() == [255, 0, 3]
+    assert mx.nd.array([[-1, 300]], dtype="int8").asnumpy().tolist() == [[-1, 44]]
