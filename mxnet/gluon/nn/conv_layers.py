@@ -41,6 +41,10 @@ class _Conv(HybridBlock):
                 wshape = (channels, in_channels // groups if in_channels else 0) + kernel_size
             else:
                 wshape = (in_channels, channels // groups) + kernel_size
+            if layout[-1] == "C":
+                # channels-last layouts keep the weight as (out, *kernel, in), as MXNet's
+                # Convolution/Deconvolution shape inference does
+                wshape = (wshape[0],) + kernel_size + (wshape[1],)
             self.weight = self.params.get("weight", shape=wshape, init=weight_initializer,
                                           allow_deferred_init=True)
             if use_bias:

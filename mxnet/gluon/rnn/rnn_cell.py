@@ -412,6 +412,10 @@ class ZoneoutCell(ModifierCell):
     def _alias(self):
         return "zoneout"
 
+    def __repr__(self):
+        return (f"{self.__class__.__name__}(p_out={self.zoneout_outputs}, "
+                f"p_state={self.zoneout_states}, {self.base_cell!r})")
+
     def reset(self):
         super().reset()
         self._prev_output = None
@@ -438,7 +442,7 @@ class ResidualCell(ModifierCell):
     """Add the step input to the base cell's output."""
 
     def _alias(self):
-        return "residual"
+        return "residualcell"
 
     def hybrid_forward(self, F, inputs, states):
         output, states = self.base_cell(inputs, states)

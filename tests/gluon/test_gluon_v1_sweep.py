@@ -1,0 +1,58 @@
+"""Gluon behaviours found by running MXNet 1.9.1's test_gluon.py side by side (session 9)."""
+
+import numpy as np
+import pytest
+
+import mxnet as mx
+from mxnet import nd
+from mxnet.gluon import nn, rnn
+
+
+@pytest.mark.parametrize(
+    "make, in_shape, wshape",
+    [
+        (
+            lambda: nn.Conv2D(6, (3, 2), strides=(2, 1), layout="NHWC", in_channels=4),
+            (2, 7, 6, 4),
+            (6, 3, 2, 4),
+        ),
+        (lambda: nn.Conv3D(4, 2, layout="NDHWC", in_channels=2), (1, 4, 5, 3, 2), (4, 2, 2, 2, 2)),
+        (
+            lambda: nn.Conv2DTranspose(6, 3, strides=2, layout="NHWC", in_channels=4),
+            (2, 4, 5, 4),
+            (4, 3, 3, 6),
+        ),
+    ],
+)
+def test_channels_last_conv_weight_is_out_kernel_in(make, in_shape, wshape):
+    # MXNet keeps channels-last convolution weights as (out, *kernel, in); the result must
+    # equal the channels-first layer with the weight's axes moved accordingly.
+    layer = make()
+    assert layer.weight.shape == wshape
+    layer.initialize(mx.init.Uniform())
+    x = nd.array(np.random.RandomState(0).uniform(-1, 1, in_shape))
+    y = layer(x)
+    n = x.ndim
+    to_first = (0, n - 1) + tuple(range(1, n - 1))
+    to_last = (0,) + tuple(range(2, n)) + (1,)
+    kw = dict(layer._kwargs)
+    kw["layout"] = {4: "NCHW", 5: "NCDHW"}[n]
+    w_first = layer.weight.data().transpose(to_first)
+    op = getattr(nd, layer._op_name)
+    ref = op(x.transpose(to_first), w_first, layer.bias.data(), **kw).transpose(to_last)
+    np.testing.assert_allclose(y.asnumpy(), ref.asnumpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_channels_last_conv_deferred_weight_shape():
+    layer = nn.Conv2D(8, 3, layout="NHWC")
+    assert layer.weight.shape == (8, 3, 3, 0)
+    layer.initialize()
+    assert layer(nd.ones((2, 6, 6, 4))).shape == (2, 4, 4, 8)
+    assert layer.weight.shape == (8, 3, 3, 4)
+
+
+def test_modifier_cell_names_and_repr():
+    res = rnn.ResidualCell(rnn.GRUCell(3, prefix="gru_"))
+    assert res.name == "gru_residualcell"
+    zone = rnn.ZoneoutCell(rnn.LSTMCell(3, prefix="l_"), 0.1, 0.2)
+    assert repr(zone) == "ZoneoutCell(p_out=0.1, p_state=0.2, LSTMCell(None -> 12))"
