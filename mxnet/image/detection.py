@@ -548,6 +548,18 @@ class ImageDetIter(ImageIter):
             raise ValueError('label_shape object width inconsistent: %d vs %d.'
                              % (self.provide_label[0][1][2], label_shape[1]))
 
+    def draw_next(self, color: Any = None, thickness: int = 2, mean: Any = None,
+                  std: Any = None, clip: bool = True, waitKey: int | None = None,
+                  window_name: str = 'draw_next', id2labels: dict | None = None):
+        """Yield the next images (BGR uint8 HWC NumPy arrays) with their boxes drawn.
+
+        See :func:`mxnet.image._det_draw.draw_next` for the parameters.
+        """
+        from ._det_draw import draw_next
+
+        return draw_next(self, color, thickness, mean, std, clip, waitKey, window_name,
+                         id2labels)
+
     def sync_label_shape(self, it: ImageDetIter, verbose: bool = False) -> ImageDetIter:
         """Give this iterator and ``it`` the same label shape (the larger object count)."""
         assert isinstance(it, ImageDetIter), 'Synchronize with invalid iterator.'

@@ -77,3 +77,20 @@ def test_det_record_iter_golden(gold, name, extra):
         it.reset()
     assert n == sum(1 for k in gold if k.startswith('detrec/%s/' % name) and k.endswith('/pad'))
 
+
+def test_det_iter_draw_next_draws_boxes_in_bgr(tmp_path):
+    import cv2
+
+    img = np.full((20, 30, 3), 100, np.uint8)
+    cv2.imwrite(str(tmp_path / "a.jpg"), img)
+    # one object on each of two images; a padding row (-1) is skipped
+    label = [2, 5, 0, 0.1, 0.2, 0.6, 0.7]
+    imglist = [label + ["a.jpg"], label + ["a.jpg"]]
+    it = det.ImageDetIter(1, (3, 20, 30), path_root=str(tmp_path), imglist=imglist)
+    out = list(it.draw_next(color=(255, 0, 0), thickness=1))
+    assert len(out) == 2 and out[0].shape == (20, 30, 3) and out[0].dtype == np.uint8
+    # the box's top-left corner (x=3, y=4): MXNet 1.9.1 reverses the RGB color once per
+    # image, so red is drawn as BGR (0, 0, 255) on the first image and (255, 0, 0) next
+    assert out[0][4, 3].tolist() == [0, 0, 255]
+    assert out[1][4, 3].tolist() == [255, 0, 0]
+    assert abs(int(out[0][10, 10, 0]) - 100) <= 3  # inside the box: the image
