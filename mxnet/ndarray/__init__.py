@@ -1,6 +1,7 @@
 """Imperative arrays: ``mx.nd``."""
 
 from .ndarray import NDArray
+from .ndarray import _DTYPE_MX_TO_NP, _DTYPE_NP_TO_MX, _GRAD_REQ_MAP
 from . import _internal, contrib, image, linalg, op, random, sparse
 from .op import *
 # the Python front ends win over same-named generated operators

@@ -41,6 +41,16 @@ _STORAGE_TYPE_CSR = 2
 _STORAGE_TYPE_STR_TO_ID = {"undefined": -1, "default": 0, "row_sparse": 1, "csr": 2}
 _STORAGE_TYPE_ID_TO_STR = {v: k for k, v in _STORAGE_TYPE_STR_TO_ID.items()}
 _GRAD_REQ_MAP = {"null": 0, "write": 1, "add": 3}
+# MXNet 1.9.1's public-by-use dtype tables (NumPy type class <-> mshadow type code); custom
+# operators and third-party code import them from here
+_DTYPE_NP_TO_MX = {None: -1}
+_DTYPE_NP_TO_MX.update(
+    {
+        (np.dtype(_dtype.CODE_TO_NAME[c]).type if c != 12 else _dtype.bfloat16): c
+        for c in (0, 1, 2, 3, 4, 5, 6, 7, 12)
+    }
+)
+_DTYPE_MX_TO_NP = {v: k for k, v in _DTYPE_NP_TO_MX.items()}
 py_slice = slice  # MXNet keeps the builtin under this name (ndarray shadows `slice`)
 
 def _op_call(opname: str, inputs: list, kwargs: dict, out=None):

@@ -210,3 +210,13 @@ def test_array_of_out_of_range_python_ints_wraps_like_numpy_1():
     got = mx.nd.array([-1, 256, 3.9], dtype="uint8").asnumpy()
     assert got.dtype == np.uint8 and got.tolist() == [255, 0, 3]
     assert mx.nd.array([[-1, 300]], dtype="int8").asnumpy().tolist() == [[-1, 44]]
+
+
+def test_dtype_code_tables_are_importable_where_mxnet_has_them():
+    from mxnet.ndarray.ndarray import _DTYPE_MX_TO_NP, _DTYPE_NP_TO_MX
+
+    assert mx.nd._DTYPE_NP_TO_MX is _DTYPE_NP_TO_MX
+    assert _DTYPE_NP_TO_MX[np.float32] == 0 and _DTYPE_NP_TO_MX[np.int64] == 6
+    assert _DTYPE_NP_TO_MX[None] == -1 and _DTYPE_MX_TO_NP[3] is np.uint8
+    arr = mx.nd.zeros(2, dtype="float16")
+    assert _DTYPE_MX_TO_NP[_DTYPE_NP_TO_MX[arr.dtype]] is arr.dtype
