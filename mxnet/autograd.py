@@ -449,7 +449,16 @@ class _TorchBridge(torch.autograd.Function):
             classes = fn._out_cls or [NDArray] * len(grads)
             res = fn.backward(*[c._wrap(g.contiguous(), fn._ctx) for c, g in zip(classes, grads)])
         res = [res] if not isinstance(res, (list, tuple)) else list(res)
-        return (None, *[r._t if r is not None else None for r in res])
+        n_in = len(ctx.needs_input_grad) - 1
+        if len(res) != n_in:  # checked as MXNet 1.9.1 does
+            raise MXNetError(
+                f"{type(fn).__name__}.backward must return exactly the same number of NDArrays "
+                f"as the number of NDArrays arguments to forward. Expecting {n_in} got {len(res)}"
+            )
+        for r in res:
+            if not isinstance(r, NDArray):
+                raise MXNetError(f"autograd.Function.backward must return NDArrays, not {type(r)}")
+        return (None, *[r._t for r in res])
 
 
 class Function:

@@ -395,3 +395,25 @@ def test_zero_grad_does_not_make_gradients_fresh():
     net.collect_params().zero_grad()
     with pytest.raises(UserWarning, match="has not been updated by backward"):
         tr.step(1)
+
+
+@pytest.mark.parametrize("ret", ["none", "too_few", "numpy"])
+def test_function_backward_must_return_one_ndarray_per_input(ret):
+    class Mul(mx.autograd.Function):
+        def forward(self, a, b):
+            return a * b
+
+        def backward(self, dy):
+            if ret == "none":
+                return dy, None  # MXNet 1.9.1 refuses None (no zero-gradient shortcut)
+            if ret == "too_few":
+                return dy
+            return dy, dy.asnumpy()
+
+    a, b = mx.nd.ones(2), mx.nd.ones(2)
+    a.attach_grad()
+    b.attach_grad()
+    with mx.autograd.record():
+        y = Mul()(a, b)
+    with pytest.raises(MXNetError, match="backward must return"):
+        y.backward()
