@@ -31,7 +31,7 @@ SYMBOL_TABLE = {
     "mul": ("_Mul", "_MulScalar", "_MulScalar"),
     "div": ("_Div", "_DivScalar", "_RDivScalar"),
     "mod": ("_Mod", "_ModScalar", "_RModScalar"),
-    "pow": ("_Power", "_PowerScalar", "_RPowerScalar"),
+    "pow": ("_Power", "_PowerScalar", "_rpower_scalar"),  # MXNet's __rpow__: _rpower_scalar0
     "eq": ("_equal", "_equal_scalar", "_equal_scalar"),
     "ne": ("_not_equal", "_not_equal_scalar", "_not_equal_scalar"),
     "gt": ("_greater", "_greater_scalar", "_lesser_scalar"),

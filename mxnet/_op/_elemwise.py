@@ -111,7 +111,9 @@ def _unary(fn):
 
 for _name, (_fn, _fluent, _aliases, _doc) in _UNARY.items():
     register(OpDef(_name, _unary(_fn), fluent=_fluent, aliases=_aliases, doc=_doc,
-                   infer_shape=_same_shape, infer_out=same_out))
+                   infer_shape=_same_shape, infer_out=same_out,
+                   # MXNet 1.9.1 names make_loss's output "loss" (make_loss0_loss)
+                   outputs=("loss",) if _name == "make_loss" else ("output",)))
 
 
 def _clip(a, x):
@@ -266,13 +268,14 @@ for _suffix, (_fn, _doc) in _BINARY.items():
     _bname = f"broadcast_{_suffix}"
     _bal = ("broadcast_plus",) if _suffix == "add" else (
         ("broadcast_minus",) if _suffix == "sub" else ())
-    register(OpDef(_bname, _broadcast_kernel(_bname, _fn), inputs=("lhs", "rhs"),
-                   aliases=_bal, infer_out=broadcast_out(_bname),
-                   doc=f"{_doc}, element-wise with broadcasting."))
+    _b = register(OpDef(_bname, _broadcast_kernel(_bname, _fn), inputs=("lhs", "rhs"),
+                        aliases=_bal, infer_out=broadcast_out(_bname),
+                        doc=f"{_doc}, element-wise with broadcasting."))
     _ename, _eal = _ELEMWISE_NAMES[_suffix]
-    register(OpDef(_ename, _elemwise_kernel(_ename, _fn), inputs=("lhs", "rhs"), aliases=_eal,
-                   infer_shape=_same_shape, infer_out=elemwise_out(_ename),
-                   doc=f"{_doc}, element-wise (same shapes)."))
+    _e = register(OpDef(_ename, _elemwise_kernel(_ename, _fn), inputs=("lhs", "rhs"),
+                        aliases=_eal, infer_shape=_same_shape, infer_out=elemwise_out(_ename),
+                        doc=f"{_doc}, element-wise (same shapes)."))
+    _b.uniform_dtype = _e.uniform_dtype = True  # symbolic infer_type refuses mixed dtypes
 
 # ---------------------------------------------------------------------------------------
 # scalar forms: an integer array keeps its dtype and truncates the scalar (is_int, the
@@ -375,7 +378,14 @@ def _where(attrs, cond, x, y):
     return torch.where(cond != 0, x, y)
 
 
-register(OpDef("where", _where, inputs=("condition", "x", "y"),
+def _where_type(attrs, ins):
+    # the condition may have any dtype; x, y and the output share theirs
+    cond, x, y = ins
+    t = x if x is not None else y
+    return [cond, t, t], [t]
+
+
+register(OpDef("where", _where, inputs=("condition", "x", "y"), infer_type=_where_type,
                doc="Return elements chosen from x or y depending on condition."))
 
 

@@ -411,10 +411,29 @@ def _trace_types(n: Node, ins: list[str], shapes: dict | None):
     return res
 
 
+# operators whose inputs must all share one dtype (MXNet's ElemwiseType), besides the
+# element-wise binary family, which carries ``uniform_dtype``
+_UNIFORM_DTYPE = frozenset({"add_n", "dot", "batch_dot", "Concat", "stack", "_linalg_gemm",
+                            "_linalg_gemm2", "FullyConnected", "Convolution", "Deconvolution"})
+
+
+def _check_uniform(n: Node, ins: list) -> None:
+    """MXNet 1.9.1 refuses mixed input dtypes for element-wise operators."""
+    op = n.op
+    if not (getattr(op, "uniform_dtype", False) or op.name in _UNIFORM_DTYPE):
+        return
+    first = next((t for t in ins if t is not None), None)
+    for k, t in enumerate(ins):
+        if t is not None and t != first:
+            raise MXNetError(f"Error in operator {n.name}: Incompatible attr in node {n.name} "
+                             f"at {k}-th input: expected {first}, got {t}")
+
+
 def _type_node(n: Node, types: dict, shapes) -> bool:
     ins = [types.get((id(s), i)) for s, i in n.inputs]
     nout = n.num_outputs()
     outs = [types.get((id(n), i)) for i in range(nout)]
+    _check_uniform(n, ins)
     if all(t is not None for t in ins) and all(t is not None for t in outs):
         return False
     op = n.op
