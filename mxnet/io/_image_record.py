@@ -290,6 +290,12 @@ class _Augment:
                     )
         if p["max_crop_size"] != -1 or p["min_crop_size"] != -1:
             lo, hi = int(p["min_crop_size"]), int(p["max_crop_size"])
+            if iw < hi or ih < hi or hi < lo:
+                raise MXNetError(
+                    "Check failed: res.cols >= param_.max_crop_size && res.rows >= "
+                    "param_.max_crop_size && param_.max_crop_size >= param_.min_crop_size: "
+                    "input image size smaller than max_crop_size"
+                )
             size = rng.randint(lo, hi) if _parse_bool(p["rand_crop"]) else (lo + hi) // 2
             size = min(size, ih, iw)
             y0, x0 = (
