@@ -133,9 +133,8 @@ def test_nearest_rejected_with_warp():
 def test_crop_size_larger_than_the_image_is_an_error():
     # MXNet 1.9.1 checks max_crop_size <= image size and >= min_crop_size (images are 70x90)
     for kw in (dict(min_crop_size=20), dict(min_crop_size=30, max_crop_size=80)):
-        it = ImageRecordIter(path_imgrec=REC, data_shape=(3, 8, 8), batch_size=2, **kw)
         with pytest.raises(MXNetError, match='input image size smaller than max_crop_size'):
-            it.next()
+            ImageRecordIter(path_imgrec=REC, data_shape=(3, 8, 8), batch_size=2, **kw).next()
     it = ImageRecordIter(path_imgrec=REC, data_shape=(3, 8, 8), batch_size=2, min_crop_size=20,
                          max_crop_size=60, rand_crop=True)
     assert it.next().data[0].shape == (2, 3, 8, 8)
