@@ -9,6 +9,7 @@ Gate orders (LSTM i, f, g, o; GRU r, z, n) equal torch's, so the kernel is torch
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import torch
@@ -48,8 +49,10 @@ def _layout(a, input_size):
 
 def _check(a):
     if _proj(a) is not None and _proj(a) >= a["state_size"]:
-        raise MXNetError(f"Operator RNN: projection_size ({_proj(a)}) must be smaller than "
-                         f"state_size ({a['state_size']})")
+        raise MXNetError(
+            f"Operator RNN: projection_size ({_proj(a)}) must be smaller than "
+            f"state_size ({a['state_size']})"
+        )
     # (lstm_state_clip_min/max: MXNet's CPU kernel ignores them; only cuDNN clips)
     # (use_sequence_length: MXNet's CPU kernel runs every step of every sequence, ignoring
     # the lengths; only cuDNN masks)
@@ -63,23 +66,25 @@ def _unpack(a, params, input_size):
     R = P or H
     slots, total = _layout(a, input_size)
     if params.numel() != total:
-        raise MXNetError(f"Operator RNN: parameters has {params.numel()} elements, expected "
-                         f"{total} for input size {input_size}, state_size {H}, "
-                         f"num_layers {a['num_layers']}, mode {a['mode']}")
+        raise MXNetError(
+            f"Operator RNN: parameters has {params.numel()} elements, expected "
+            f"{total} for input size {input_size}, state_size {H}, "
+            f"num_layers {a['num_layers']}, mode {a['mode']}"
+        )
     weights, projs, off = [], [], 0
     for _, _, ins in slots:
-        w_ih = params[off:off + G * H * ins].view(G * H, ins)
+        w_ih = params[off : off + G * H * ins].view(G * H, ins)
         off += G * H * ins
-        w_hh = params[off:off + G * H * R].view(G * H, R)
+        w_hh = params[off : off + G * H * R].view(G * H, R)
         off += G * H * R
         weights.append([w_ih, w_hh])
         if P:
-            projs.append(params[off:off + P * H].view(P, H))
+            projs.append(params[off : off + P * H].view(P, H))
             off += P * H
     for w in weights:
-        w.append(params[off:off + G * H])
+        w.append(params[off : off + G * H])
         off += G * H
-        w.append(params[off:off + G * H])
+        w.append(params[off : off + G * H])
         off += G * H
     if P:
         for w, w_hr in zip(weights, projs):
@@ -89,13 +94,18 @@ def _unpack(a, params, input_size):
 
 def _rnn(a, data, params, state_h, *rest):
     _check(a)
-    if data.device.type == "cuda" and (a["lstm_state_clip_min"] is not None
-                                       or a["lstm_state_clip_max"] is not None):
-        raise MXNetError("Operator RNN: lstm_state_clip_min/max (cuDNN cell-state clipping) "
-                         "are not supported on GPU")
+    if data.device.type == "cuda" and (
+        a["lstm_state_clip_min"] is not None or a["lstm_state_clip_max"] is not None
+    ):
+        raise MXNetError(
+            "Operator RNN: lstm_state_clip_min/max (cuDNN cell-state clipping) "
+            "are not supported on GPU"
+        )
     if data.device.type == "cuda" and a["use_sequence_length"]:
-        raise MXNetError("Operator RNN: use_sequence_length (cuDNN masking of padded steps) "
-                         "is not supported on GPU")
+        raise MXNetError(
+            "Operator RNN: use_sequence_length (cuDNN masking of padded steps) "
+            "is not supported on GPU"
+        )
     mode = a["mode"]
     flat = _unpack(a, params, data.shape[2])
     L, bi, p = a["num_layers"], a["bidirectional"], a["p"]
@@ -103,12 +113,12 @@ def _rnn(a, data, params, state_h, *rest):
     if mode == "lstm":
         with warnings.catch_warnings():  # (torch: LSTM projections run without oneDNN)
             warnings.simplefilter("ignore", UserWarning)
-            out, h, c = torch._VF.lstm(data, (state_h, rest[0]), flat, True, L, p, train, bi,
-                                       False)
+            out, h, c = torch._VF.lstm(data, (state_h, rest[0]), flat, True, L, p, train, bi, False)
         outs = (out, h, c)
     else:
-        fn = {"gru": torch._VF.gru, "rnn_tanh": torch._VF.rnn_tanh,
-              "rnn_relu": torch._VF.rnn_relu}[mode]
+        fn = {"gru": torch._VF.gru, "rnn_tanh": torch._VF.rnn_tanh, "rnn_relu": torch._VF.rnn_relu}[
+            mode
+        ]
         out, h = fn(data, state_h, flat, True, L, p, train, bi, False)
         outs = (out, h)
     return outs if a["state_outputs"] else outs[0]
@@ -155,38 +165,72 @@ def _rnn_out(a, shapes):
     st = (a["num_layers"] * D, N, a["state_size"])
     R = _proj(a) or a["state_size"]
     outs = [(T, N, D * R), st[:2] + (R,), st]
-    return outs[:len(_rnn_outputs(a))]
+    return outs[: len(_rnn_outputs(a))]
 
 
-register(OpDef(
-    "RNN", _rnn,
-    params=[Param("state_size", "int", doc="size of the state for each layer"),
+register(
+    OpDef(
+        "RNN",
+        _rnn,
+        params=[
+            Param("state_size", "int", doc="size of the state for each layer"),
             Param("num_layers", "int", doc="number of stacked layers"),
-            Param("bidirectional", "bool", False, doc="whether to use bidirectional "
-                                                      "recurrent layers"),
-            Param("mode", "enum", choices=["gru", "lstm", "rnn_relu", "rnn_tanh"],
-                  doc="the type of RNN to compute"),
-            Param("p", "float", 0.0, doc="drop rate of the dropout on the outputs of each "
-                                         "RNN layer, except the last layer."),
-            Param("state_outputs", "bool", False, doc="Whether to have the states as "
-                                                      "symbol outputs."),
+            Param(
+                "bidirectional", "bool", False, doc="whether to use bidirectional recurrent layers"
+            ),
+            Param(
+                "mode",
+                "enum",
+                choices=["gru", "lstm", "rnn_relu", "rnn_tanh"],
+                doc="the type of RNN to compute",
+            ),
+            Param(
+                "p",
+                "float",
+                0.0,
+                doc="drop rate of the dropout on the outputs of each "
+                "RNN layer, except the last layer.",
+            ),
+            Param(
+                "state_outputs", "bool", False, doc="Whether to have the states as symbol outputs."
+            ),
             Param("projection_size", "int_or_none", None, doc="size of project size"),
-            Param("lstm_state_clip_min", "float_or_none", None,
-                  doc="Minimum clip value of LSTM states."),
-            Param("lstm_state_clip_max", "float_or_none", None,
-                  doc="Maximum clip value of LSTM states."),
-            Param("lstm_state_clip_nan", "bool", False,
-                  doc="Whether to stop NaN from propagating in state by clipping it to "
-                      "min/max."),
-            Param("use_sequence_length", "bool", False,
-                  doc="If set to true, this layer takes in an extra input parameter "
-                      "`sequence_length` to specify variable length sequence")],
-    inputs=("data", "parameters", "state", "state_cell", "sequence_length"),
-    active_inputs=_rnn_inputs, outputs=_rnn_outputs, infer_shape=_rnn_infer,
-    infer_out=_rnn_out,
-    doc="Fused recurrent layers over a (T, N, C) sequence with MXNet's flat parameter "
+            Param(
+                "lstm_state_clip_min",
+                "float_or_none",
+                None,
+                doc="Minimum clip value of LSTM states.",
+            ),
+            Param(
+                "lstm_state_clip_max",
+                "float_or_none",
+                None,
+                doc="Maximum clip value of LSTM states.",
+            ),
+            Param(
+                "lstm_state_clip_nan",
+                "bool",
+                False,
+                doc="Whether to stop NaN from propagating in state by clipping it to min/max.",
+            ),
+            Param(
+                "use_sequence_length",
+                "bool",
+                False,
+                doc="If set to true, this layer takes in an extra input parameter "
+                "`sequence_length` to specify variable length sequence",
+            ),
+        ],
+        inputs=("data", "parameters", "state", "state_cell", "sequence_length"),
+        active_inputs=_rnn_inputs,
+        outputs=_rnn_outputs,
+        infer_shape=_rnn_infer,
+        infer_out=_rnn_out,
+        doc="Fused recurrent layers over a (T, N, C) sequence with MXNet's flat parameter "
         "vector.\n\nExample: ``mx.nd.RNN(x, params, h0, state_size=8, num_layers=1, "
-        "mode='gru')``"))
+        "mode='gru')``",
+    )
+)
 
 
 def _param_concat(a, *xs):
@@ -203,8 +247,36 @@ def _param_concat_out(a, shapes):
     return [(n,)]
 
 
-register(OpDef(
-    "_rnn_param_concat", _param_concat, variadic="num_args", infer_out=_param_concat_out,
-    params=[Param("num_args", "int", doc="Number of inputs to be concated."),
-            Param("dim", "int", 1, doc="the dimension to be concated.")],
-    doc="Flatten and concatenate RNN parameters into MXNet's flat parameter vector."))
+def _param_concat_back(a, ins, outs):
+    """The one input of unknown size is what the known ones leave of the output (MXNet
+    infers a layer's input-to-hidden weight from the RNN's parameter vector so)."""
+    unknown = [k for k, s in enumerate(ins) if s is None or 0 in s]
+    if len(unknown) != 1 or not outs or outs[0] is None:
+        return [None] * len(ins)
+    k = unknown[0]
+    rest = outs[0][0] - sum(math.prod(s) for j, s in enumerate(ins) if j != k)
+    s = ins[k]
+    res = [None] * len(ins)
+    if s is None or len(s) == 1:
+        res[k] = (rest,) if rest > 0 else None
+    elif s.count(0) == 1:
+        known = math.prod(d for d in s if d)
+        if known and rest > 0 and rest % known == 0:
+            res[k] = tuple(rest // known if d == 0 else d for d in s)
+    return res
+
+
+register(
+    OpDef(
+        "_rnn_param_concat",
+        _param_concat,
+        variadic="num_args",
+        infer_out=_param_concat_out,
+        infer_back=_param_concat_back,
+        params=[
+            Param("num_args", "int", doc="Number of inputs to be concated."),
+            Param("dim", "int", 1, doc="the dimension to be concated."),
+        ],
+        doc="Flatten and concatenate RNN parameters into MXNet's flat parameter vector.",
+    )
+)

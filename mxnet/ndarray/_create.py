@@ -153,6 +153,7 @@ def _creation(opname: str, shape, ctx, dtype, **kwargs) -> NDArray:
     if isinstance(shape, int):
         shape = (shape,)
     out = kwargs.pop("out", None)
+    kwargs.pop("name", None)  # MXNet's generated creators take (and ignore) ``name``
     attrs = {"shape": tuple(shape), "ctx": ctx, **kwargs}
     if dtype is not None:
         attrs["dtype"] = dtype

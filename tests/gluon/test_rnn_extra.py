@@ -1,6 +1,8 @@
 """gluon.rnn additions: fused-layer ``_unfuse``/``infer_shape``, list-input unroll,
 symbolic valid_length unroll, and gluon.contrib.rnn cells (values from MXNet 1.9.1)."""
 
+import json
+
 import numpy as np
 
 import mxnet as mx
@@ -17,8 +19,7 @@ def test_unfuse_matches_fused_lstm():
     y_cell = cells.unroll(2, x, layout="TNC", merge_outputs=True)[0].asnumpy()
     np.testing.assert_allclose(y, y_cell, rtol=1e-5, atol=1e-6)
     # MXNet 1.9.1 gives this value for the first time step with all-ones weights
-    np.testing.assert_allclose(y[0, 0], [0.70556980, 0.70556980, 0.94732213, 0.94732213],
-                               rtol=1e-4)
+    np.testing.assert_allclose(y[0, 0], [0.70556980, 0.70556980, 0.94732213, 0.94732213], rtol=1e-4)
 
 
 def test_fused_layer_infer_shape():
@@ -61,7 +62,12 @@ def test_contrib_cells():
     cell = crnn.LSTMPCell(8, 4, prefix="p_")
     assert str(cell) == "LSTMPCell(None -> 32 -> 4)"
     assert sorted(cell.collect_params().keys()) == [
-        "p_h2h_bias", "p_h2h_weight", "p_h2r_weight", "p_i2h_bias", "p_i2h_weight"]
+        "p_h2h_bias",
+        "p_h2h_weight",
+        "p_h2r_weight",
+        "p_i2h_bias",
+        "p_i2h_weight",
+    ]
     cell.initialize()
     out, states = cell.unroll(3, mx.nd.ones((2, 3, 5)), merge_outputs=True)
     assert out.shape == (2, 3, 4) and [s.shape for s in states] == [(2, 4), (2, 8)]
@@ -69,8 +75,9 @@ def test_contrib_cells():
     vd = crnn.VariationalDropoutCell(rnn.GRUCell(6), drop_inputs=0.5, drop_outputs=0.5)
     assert str(vd) == "VariationalDropoutCell(p_out = 0.5, p_state = 0.0)"
     vd.initialize()
-    out, _ = vd.unroll(4, mx.nd.ones((2, 4, 3)), merge_outputs=True,
-                       valid_length=mx.nd.array([2, 4]))
+    out, _ = vd.unroll(
+        4, mx.nd.ones((2, 4, 3)), merge_outputs=True, valid_length=mx.nd.array([2, 4])
+    )
     assert out.shape == (2, 4, 6)
     assert (out[0, 2:].asnumpy() == 0).all()
 
@@ -82,8 +89,12 @@ def test_conv_rnn_cells():
     assert str(cell) == "Conv2DLSTMCell(3 -> 16, tanh, NCHW)"
     assert cell.state_info(2)[0]["shape"] == (2, 4, 6, 6)
     shapes = {k: v.shape for k, v in cell.collect_params().items()}
-    assert shapes == {"c_i2h_weight": (16, 3, 3, 3), "c_h2h_weight": (16, 4, 3, 3),
-                      "c_i2h_bias": (16,), "c_h2h_bias": (16,)}
+    assert shapes == {
+        "c_i2h_weight": (16, 3, 3, 3),
+        "c_h2h_weight": (16, 4, 3, 3),
+        "c_i2h_bias": (16,),
+        "c_h2h_bias": (16,),
+    }
     gru = crnn.Conv1DGRUCell((0, 7), 10, (3,), (3,))
     assert str(gru) == "Conv1DGRUCell(None -> 30, tanh, NCW)"
     gru.initialize()
@@ -94,8 +105,10 @@ def test_conv_rnn_cells():
     outs, _ = sym_cell.unroll(2, inputs)
     grouped = mx.sym.Group(outs)
     assert grouped.list_outputs() == ["rnn_t0_out_output", "rnn_t1_out_output"]
-    assert grouped.infer_shape(rnn_t0_data=(1, 10, 50), rnn_t1_data=(1, 10, 50))[1] == \
-        [(1, 100, 48)] * 2
+    assert (
+        grouped.infer_shape(rnn_t0_data=(1, 10, 50), rnn_t1_data=(1, 10, 50))[1]
+        == [(1, 100, 48)] * 2
+    )
 
 
 def test_dynamic_unroll_matches_unroll():
@@ -106,8 +119,9 @@ def test_dynamic_unroll_matches_unroll():
     x = mx.nd.random.uniform(shape=(2, 5, 3))
     vl = mx.nd.array([5, 3])
     out, st = dynamic_unroll(cell, x, cell.begin_state(2), layout="NTC", valid_length=vl)
-    ref, ref_st = cell.unroll(5, x, cell.begin_state(2), layout="NTC", merge_outputs=True,
-                              valid_length=vl)
+    ref, ref_st = cell.unroll(
+        5, x, cell.begin_state(2), layout="NTC", merge_outputs=True, valid_length=vl
+    )
     np.testing.assert_allclose(out.asnumpy(), ref.asnumpy(), rtol=1e-5, atol=1e-6)
     for a, b in zip(st, ref_st):
         np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), rtol=1e-5, atol=1e-6)
@@ -116,8 +130,9 @@ def test_dynamic_unroll_matches_unroll():
 def test_fused_lstmp_matches_cell_stack():
     from mxnet.gluon.contrib import rnn as crnn
 
-    layer = rnn.LSTM(6, num_layers=2, projection_size=3, bidirectional=True, input_size=4,
-                     prefix="lstm0_")
+    layer = rnn.LSTM(
+        6, num_layers=2, projection_size=3, bidirectional=True, input_size=4, prefix="lstm0_"
+    )
     shapes = {k: v.shape for k, v in layer.collect_params().items()}
     assert shapes["lstm0_l0_h2r_weight"] == (3, 6)
     assert shapes["lstm0_r1_i2h_weight"] == (24, 6) and shapes["lstm0_l1_h2h_weight"] == (24, 3)
@@ -125,8 +140,11 @@ def test_fused_lstmp_matches_cell_stack():
     stack = rnn.HybridSequentialRNNCell(prefix="lstm0_")
     with stack.name_scope():
         for i in range(2):
-            stack.add(rnn.BidirectionalCell(crnn.LSTMPCell(6, 3, prefix=f"l{i}_"),
-                                            crnn.LSTMPCell(6, 3, prefix=f"r{i}_")))
+            stack.add(
+                rnn.BidirectionalCell(
+                    crnn.LSTMPCell(6, 3, prefix=f"l{i}_"), crnn.LSTMPCell(6, 3, prefix=f"r{i}_")
+                )
+            )
     layer.initialize()
     stack.initialize()
     x = mx.nd.random.uniform(shape=(5, 2, 4))
@@ -136,7 +154,44 @@ def test_fused_lstmp_matches_cell_stack():
         p.set_data(w)
         stack.collect_params()[name].set_data(w)
     out, states = layer(x, layer.begin_state(2))
-    ref, _ = stack.unroll(5, x, begin_state=stack.begin_state(batch_size=2), layout="TNC",
-                          merge_outputs=True)
+    ref, _ = stack.unroll(
+        5, x, begin_state=stack.begin_state(batch_size=2), layout="TNC", merge_outputs=True
+    )
     np.testing.assert_allclose(out.asnumpy(), ref.asnumpy(), rtol=1e-4, atol=1e-5)
     assert out.shape == (5, 2, 6) and states[0].shape == (4, 2, 3)
+
+
+def test_sequential_rnn_cell_repr_indents_children_like_mxnet():
+    inner = gluon.rnn.HybridSequentialRNNCell()
+    inner.add(gluon.rnn.RNNCell(3))
+    outer = gluon.rnn.HybridSequentialRNNCell()
+    outer.add(gluon.rnn.LSTMCell(2))
+    outer.add(inner)
+    assert repr(outer) == (
+        "HybridSequentialRNNCell(\n(0): LSTMCell(None -> 8)\n"
+        "(1): HybridSequentialRNNCell(\n  (0): RNNCell(None -> 3, tanh)\n  )\n)"
+    )
+
+
+def test_symbolic_merged_unroll_stacks_the_steps():
+    cell = gluon.rnn.LSTMCell(4, prefix="lstm_")
+    out, _ = cell.unroll(3, mx.sym.Variable("data"), layout="NTC", merge_outputs=True)
+    assert out.list_outputs()[0].startswith("stack")
+    assert out.infer_shape(data=(2, 3, 5))[1] == [(2, 3, 4)]
+
+
+def test_rnn_layer_on_symbols_infers_the_input_weight_and_names_its_states():
+    layer = gluon.rnn.LSTM(4, num_layers=2, prefix="lstm_")
+    out = layer(mx.sym.Variable("data"))
+    args, outs, _ = out.infer_shape(data=(3, 2, 5))
+    shapes = dict(zip(out.list_arguments(), args))
+    assert shapes["lstm_l0_i2h_weight"] == (16, 5)
+    assert shapes["lstm_l1_i2h_weight"] == (16, 4)
+    assert outs == [(3, 2, 4)]
+    ops = {n["name"]: n["op"] for n in json.loads(out.tojson())["nodes"]}
+    assert ops.get("lstm_h0_0") == "_zeros" and ops.get("lstm_h0_1") == "_zeros"
+
+
+def test_nd_creators_accept_and_ignore_name():
+    assert mx.nd.zeros((2,), name="a").shape == (2,)
+    assert mx.nd.ones((1,), name="b").asnumpy().tolist() == [1.0]

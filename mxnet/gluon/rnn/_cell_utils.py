@@ -27,8 +27,9 @@ def _as_list(obj):
 def format_sequence(length, inputs, layout, merge, in_layout=None):
     """Split or merge ``inputs`` along the time axis; returns (inputs, axis, F, batch)."""
     if inputs is None:
-        raise AssertionError("unroll(inputs=None) has been deprecated. Please create input "
-                             "variables outside unroll.")
+        raise AssertionError(
+            "unroll(inputs=None) has been deprecated. Please create input variables outside unroll."
+        )
     axis = layout.find("T")
     batch_axis = layout.find("N")
     batch_size = 0
@@ -37,20 +38,26 @@ def format_sequence(length, inputs, layout, merge, in_layout=None):
         F = _symbol()
         if merge is False:
             if len(inputs.list_outputs()) != 1:
-                raise AssertionError("unroll doesn't allow grouped symbol as input. Please "
-                                     "convert to list with list(inputs) first or let unroll "
-                                     "handle splitting.")
+                raise AssertionError(
+                    "unroll doesn't allow grouped symbol as input. Please "
+                    "convert to list with list(inputs) first or let unroll "
+                    "handle splitting."
+                )
             inputs = list(F.split(inputs, axis=in_axis, num_outputs=length, squeeze_axis=1))
     elif isinstance(inputs, ndarray.NDArray):
         F = ndarray
         batch_size = inputs.shape[batch_axis]
         if merge is False:
             if length is not None and length != inputs.shape[in_axis]:
-                raise AssertionError(f"unroll length {length} does not match the input's "
-                                     f"time dimension {inputs.shape[in_axis]}")
-            inputs = _as_list(ndarray.split(inputs, axis=in_axis,
-                                            num_outputs=inputs.shape[in_axis],
-                                            squeeze_axis=1))
+                raise AssertionError(
+                    f"unroll length {length} does not match the input's "
+                    f"time dimension {inputs.shape[in_axis]}"
+                )
+            inputs = _as_list(
+                ndarray.split(
+                    inputs, axis=in_axis, num_outputs=inputs.shape[in_axis], squeeze_axis=1
+                )
+            )
     else:
         if length is not None and len(inputs) != length:
             raise AssertionError(f"unroll length {length} does not match {len(inputs)} inputs")
@@ -60,7 +67,7 @@ def format_sequence(length, inputs, layout, merge, in_layout=None):
             F = ndarray
             batch_size = inputs[0].shape[0]  # one (N, C) array per step
         if merge is True:
-            inputs = F.concat(*[F.expand_dims(i, axis=axis) for i in inputs], dim=axis)
+            inputs = F.stack(*inputs, axis=axis)
             in_axis = axis
     if isinstance(inputs, tensor_types) and axis != in_axis:
         inputs = F.swapaxes(inputs, dim1=axis, dim2=in_axis)
@@ -82,11 +89,11 @@ def get_begin_state(cell, F, begin_state, inputs, batch_size):
 def mask_sequence_variable_length(F, data, length, valid_length, time_axis, merge):
     if not isinstance(data, tensor_types):
         data = F.stack(*data, axis=time_axis)
-    outputs = F.SequenceMask(data, sequence_length=valid_length, use_sequence_length=True,
-                             axis=time_axis)
+    outputs = F.SequenceMask(
+        data, sequence_length=valid_length, use_sequence_length=True, axis=time_axis
+    )
     if not merge:
-        outputs = _as_list(F.split(outputs, num_outputs=length, axis=time_axis,
-                                   squeeze_axis=True))
+        outputs = _as_list(F.split(outputs, num_outputs=length, axis=time_axis, squeeze_axis=True))
     return outputs
 
 
@@ -94,8 +101,9 @@ def reverse_sequences(sequences, unroll_step, valid_length=None):
     F = _symbol() if _is_sym(sequences[0]) else ndarray
     if valid_length is None:
         return list(reversed(sequences))
-    rev = F.SequenceReverse(F.stack(*sequences, axis=0), sequence_length=valid_length,
-                            use_sequence_length=True)
+    rev = F.SequenceReverse(
+        F.stack(*sequences, axis=0), sequence_length=valid_length, use_sequence_length=True
+    )
     if unroll_step > 1 or F is not ndarray:
         return _as_list(F.split(rev, axis=0, num_outputs=unroll_step, squeeze_axis=True))
     return [rev[0]]

@@ -11,7 +11,6 @@ from ..parameter import shape_is_known, tensor_types
 __all__ = ["RNN", "LSTM", "GRU"]
 
 
-
 def _np_states(states):
     """Begin states as ``mx.np`` arrays under ``npx.set_np()`` (same storage)."""
     from ...util import is_np_array
@@ -22,14 +21,32 @@ def _np_states(states):
 
     return to_np(states)
 
+
 class _RNNLayer(HybridBlock):
     """Shared implementation of the fused recurrent layers."""
 
-    def __init__(self, hidden_size, num_layers, layout, dropout, bidirectional, input_size,
-                 i2h_weight_initializer, h2h_weight_initializer, i2h_bias_initializer,
-                 h2h_bias_initializer, mode, projection_size, h2r_weight_initializer,
-                 lstm_state_clip_min, lstm_state_clip_max, lstm_state_clip_nan, dtype,
-                 use_sequence_length=False, **kwargs):
+    def __init__(
+        self,
+        hidden_size,
+        num_layers,
+        layout,
+        dropout,
+        bidirectional,
+        input_size,
+        i2h_weight_initializer,
+        h2h_weight_initializer,
+        i2h_bias_initializer,
+        h2h_bias_initializer,
+        mode,
+        projection_size,
+        h2r_weight_initializer,
+        lstm_state_clip_min,
+        lstm_state_clip_max,
+        lstm_state_clip_nan,
+        dtype,
+        use_sequence_length=False,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         if layout not in ("TNC", "NTC"):
             raise AssertionError(f"Invalid layout {layout}; must be one of ['TNC' or 'NTC']")
@@ -46,27 +63,30 @@ class _RNNLayer(HybridBlock):
         self._lstm_state_clip_nan = lstm_state_clip_nan
         self._dtype = dtype
         self._use_sequence_length = use_sequence_length
-        self._inits = {"i2h_weight_initializer": i2h_weight_initializer,
-                       "h2h_weight_initializer": h2h_weight_initializer,
-                       "i2h_bias_initializer": i2h_bias_initializer,
-                       "h2h_bias_initializer": h2h_bias_initializer}
+        self._inits = {
+            "i2h_weight_initializer": i2h_weight_initializer,
+            "h2h_weight_initializer": h2h_weight_initializer,
+            "i2h_bias_initializer": i2h_bias_initializer,
+            "h2h_bias_initializer": h2h_bias_initializer,
+        }
         self._gates = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}[mode]
         self.skip_states = False
         ng, ni, nh = self._gates, input_size, hidden_size
         npj = self._projection_size or nh
         for i in range(num_layers):
-            for j in ["l", "r"][:self._dir]:
-                self._register_param(f"{j}{i}_i2h_weight", (ng * nh, ni),
-                                     i2h_weight_initializer, dtype)
-                self._register_param(f"{j}{i}_h2h_weight", (ng * nh, npj),
-                                     h2h_weight_initializer, dtype)
-                self._register_param(f"{j}{i}_i2h_bias", (ng * nh,), i2h_bias_initializer,
-                                     dtype)
-                self._register_param(f"{j}{i}_h2h_bias", (ng * nh,), h2h_bias_initializer,
-                                     dtype)
+            for j in ["l", "r"][: self._dir]:
+                self._register_param(
+                    f"{j}{i}_i2h_weight", (ng * nh, ni), i2h_weight_initializer, dtype
+                )
+                self._register_param(
+                    f"{j}{i}_h2h_weight", (ng * nh, npj), h2h_weight_initializer, dtype
+                )
+                self._register_param(f"{j}{i}_i2h_bias", (ng * nh,), i2h_bias_initializer, dtype)
+                self._register_param(f"{j}{i}_h2h_bias", (ng * nh,), h2h_bias_initializer, dtype)
                 if self._projection_size:
-                    self._register_param(f"{j}{i}_h2r_weight", (npj, nh),
-                                         h2r_weight_initializer, dtype)
+                    self._register_param(
+                        f"{j}{i}_h2r_weight", (npj, nh), h2r_weight_initializer, dtype
+                    )
             ni = npj * self._dir
 
     def _register_param(self, name, shape, init, dtype):
@@ -84,8 +104,7 @@ class _RNNLayer(HybridBlock):
             s += ", bidirectional"
         s += ")"
         shape = self.l0_i2h_weight.shape
-        return s.format(mapping=f"{shape[1] if shape[1] else None} -> "
-                                f"{shape[0] // self._gates}")
+        return s.format(mapping=f"{shape[1] if shape[1] else None} -> {shape[0] // self._gates}")
 
     def state_info(self, batch_size=0):
         raise abstract(self, "state_info")
@@ -111,8 +130,11 @@ class _RNNLayer(HybridBlock):
             for i in range(self._num_layers):
                 kwargs = dict(self._inits, input_size=ni)
                 if self._dir == 2:
-                    stack.add(rnn_cell.BidirectionalCell(get_cell(prefix=f"l{i}_", **kwargs),
-                                                         get_cell(prefix=f"r{i}_", **kwargs)))
+                    stack.add(
+                        rnn_cell.BidirectionalCell(
+                            get_cell(prefix=f"l{i}_", **kwargs), get_cell(prefix=f"r{i}_", **kwargs)
+                        )
+                    )
                 else:
                     stack.add(get_cell(prefix=f"l{i}_", **kwargs))
                 if self._dropout > 0 and i != self._num_layers - 1:
@@ -123,20 +145,23 @@ class _RNNLayer(HybridBlock):
     def begin_state(self, batch_size=0, func=ndarray.zeros, **kwargs):
         """Initial states (zeros by default) for ``batch_size`` sequences."""
         states = []
-        for info in self.state_info(batch_size):
+        for i, info in enumerate(self.state_info(batch_size)):
             info = dict(info)
             info.update(kwargs)
             info.pop("__layout__", None)
-            states.append(func(**info))
+            # MXNet names the states (symbols ``<prefix>h0_<i>``); ``func`` takes ``name``
+            states.append(func(name=f"{self.prefix}h0_{i}", **info))
         return _np_states(states)
 
     def _infer_input_size(self, inputs):
         if inputs.ndim != 3:
-            raise AssertionError("Input data should be rank-3 tensor of dim [sequence length, "
-                                 "batch size, input size]")
+            raise AssertionError(
+                "Input data should be rank-3 tensor of dim [sequence length, "
+                "batch size, input size]"
+            )
         ni = inputs.shape[2]
         for i in range(self._num_layers):
-            for j in ["l", "r"][:self._dir]:
+            for j in ["l", "r"][: self._dir]:
                 p = getattr(self, f"{j}{i}_i2h_weight")
                 if not shape_is_known(p.shape):
                     p.shape = (self._gates * self._hidden_size, ni)
@@ -175,8 +200,10 @@ class _RNNLayer(HybridBlock):
             batch_size = inputs.shape[self._layout.find("N")]
             for state, info in zip(states, self.state_info(batch_size)):
                 if state.shape != info["shape"]:
-                    raise ValueError(f"Invalid recurrent state shape. Expecting "
-                                     f"{info['shape']}, got {state.shape}.")
+                    raise ValueError(
+                        f"Invalid recurrent state shape. Expecting "
+                        f"{info['shape']}, got {state.shape}."
+                    )
         out = self._forward_kernel(F, inputs, states, sequence_length, **kwargs)
         return out[0] if self.skip_states else out
 
@@ -185,8 +212,10 @@ class _RNNLayer(HybridBlock):
             inputs = F.swapaxes(inputs, dim1=0, dim2=1)
         if self._projection_size and self._use_sequence_length:
             if not isinstance(inputs, ndarray.NDArray):
-                raise MXNetError("LSTM with projection_size and use_sequence_length runs "
-                                 "imperatively only (not hybridized) in this build")
+                raise MXNetError(
+                    "LSTM with projection_size and use_sequence_length runs "
+                    "imperatively only (not hybridized) in this build"
+                )
             from ._lstmp import lstmp_forward
 
             outputs, states = lstmp_forward(self, inputs, states, kwargs)
@@ -195,19 +224,32 @@ class _RNNLayer(HybridBlock):
             return outputs, states
         # MXNet's flat order: every weight (h2r too, with a projection), then every bias
         gates = ("i2h", "h2h", "h2r") if self._projection_size else ("i2h", "h2h")
-        params = [kwargs[f"{d}{layer}_{g}_{t}"].reshape(-1)
-                  for t in ("weight", "bias") for layer in range(self._num_layers)
-                  for d in ["l", "r"][:self._dir] for g in gates
-                  if not (g == "h2r" and t == "bias")]
+        params = [
+            kwargs[f"{d}{layer}_{g}_{t}"].reshape(-1)
+            for t in ("weight", "bias")
+            for layer in range(self._num_layers)
+            for d in ["l", "r"][: self._dir]
+            for g in gates
+            if not (g == "h2r" and t == "bias")
+        ]
         params = F._internal._rnn_param_concat(*params, dim=0)
         rnn_args = list(states) + ([sequence_length] if self._use_sequence_length else [])
-        rnn = F.RNN(inputs, params, *rnn_args, use_sequence_length=self._use_sequence_length,
-                    state_size=self._hidden_size, projection_size=self._projection_size,
-                    num_layers=self._num_layers, bidirectional=self._dir == 2,
-                    p=self._dropout, state_outputs=True, mode=self._mode,
-                    lstm_state_clip_min=self._lstm_state_clip_min,
-                    lstm_state_clip_max=self._lstm_state_clip_max,
-                    lstm_state_clip_nan=self._lstm_state_clip_nan)
+        rnn = F.RNN(
+            inputs,
+            params,
+            *rnn_args,
+            use_sequence_length=self._use_sequence_length,
+            state_size=self._hidden_size,
+            projection_size=self._projection_size,
+            num_layers=self._num_layers,
+            bidirectional=self._dir == 2,
+            p=self._dropout,
+            state_outputs=True,
+            mode=self._mode,
+            lstm_state_clip_min=self._lstm_state_clip_min,
+            lstm_state_clip_max=self._lstm_state_clip_max,
+            lstm_state_clip_nan=self._lstm_state_clip_nan,
+        )
         if self._mode == "lstm":
             outputs, states = rnn[0], [rnn[1], rnn[2]]
         else:
@@ -227,18 +269,51 @@ class RNN(_RNNLayer):
     (5, 3, 100)
     """
 
-    def __init__(self, hidden_size, num_layers=1, activation="relu", layout="TNC", dropout=0,
-                 bidirectional=False, i2h_weight_initializer=None, h2h_weight_initializer=None,
-                 i2h_bias_initializer="zeros", h2h_bias_initializer="zeros", input_size=0,
-                 dtype="float32", **kwargs):
-        super().__init__(hidden_size, num_layers, layout, dropout, bidirectional, input_size,
-                         i2h_weight_initializer, h2h_weight_initializer, i2h_bias_initializer,
-                         h2h_bias_initializer, "rnn_" + activation, None, None, None, None,
-                         False, dtype, **kwargs)
+    def __init__(
+        self,
+        hidden_size,
+        num_layers=1,
+        activation="relu",
+        layout="TNC",
+        dropout=0,
+        bidirectional=False,
+        i2h_weight_initializer=None,
+        h2h_weight_initializer=None,
+        i2h_bias_initializer="zeros",
+        h2h_bias_initializer="zeros",
+        input_size=0,
+        dtype="float32",
+        **kwargs,
+    ):
+        super().__init__(
+            hidden_size,
+            num_layers,
+            layout,
+            dropout,
+            bidirectional,
+            input_size,
+            i2h_weight_initializer,
+            h2h_weight_initializer,
+            i2h_bias_initializer,
+            h2h_bias_initializer,
+            "rnn_" + activation,
+            None,
+            None,
+            None,
+            None,
+            False,
+            dtype,
+            **kwargs,
+        )
 
     def state_info(self, batch_size=0):
-        return [{"shape": (self._num_layers * self._dir, batch_size, self._hidden_size),
-                 "__layout__": "LNC", "dtype": self._dtype}]
+        return [
+            {
+                "shape": (self._num_layers * self._dir, batch_size, self._hidden_size),
+                "__layout__": "LNC",
+                "dtype": self._dtype,
+            }
+        ]
 
 
 class LSTM(_RNNLayer):
@@ -249,21 +324,54 @@ class LSTM(_RNNLayer):
     >>> layer = mx.gluon.rnn.LSTM(100, 3); layer.initialize()
     """
 
-    def __init__(self, hidden_size, num_layers=1, layout="TNC", dropout=0, bidirectional=False,
-                 input_size=0, i2h_weight_initializer=None, h2h_weight_initializer=None,
-                 i2h_bias_initializer="zeros", h2h_bias_initializer="zeros",
-                 projection_size=None, h2r_weight_initializer=None, state_clip_min=None,
-                 state_clip_max=None, state_clip_nan=False, dtype="float32", **kwargs):
-        super().__init__(hidden_size, num_layers, layout, dropout, bidirectional, input_size,
-                         i2h_weight_initializer, h2h_weight_initializer, i2h_bias_initializer,
-                         h2h_bias_initializer, "lstm", projection_size, h2r_weight_initializer,
-                         state_clip_min, state_clip_max, state_clip_nan, dtype, **kwargs)
+    def __init__(
+        self,
+        hidden_size,
+        num_layers=1,
+        layout="TNC",
+        dropout=0,
+        bidirectional=False,
+        input_size=0,
+        i2h_weight_initializer=None,
+        h2h_weight_initializer=None,
+        i2h_bias_initializer="zeros",
+        h2h_bias_initializer="zeros",
+        projection_size=None,
+        h2r_weight_initializer=None,
+        state_clip_min=None,
+        state_clip_max=None,
+        state_clip_nan=False,
+        dtype="float32",
+        **kwargs,
+    ):
+        super().__init__(
+            hidden_size,
+            num_layers,
+            layout,
+            dropout,
+            bidirectional,
+            input_size,
+            i2h_weight_initializer,
+            h2h_weight_initializer,
+            i2h_bias_initializer,
+            h2h_bias_initializer,
+            "lstm",
+            projection_size,
+            h2r_weight_initializer,
+            state_clip_min,
+            state_clip_max,
+            state_clip_nan,
+            dtype,
+            **kwargs,
+        )
 
     def state_info(self, batch_size=0):
         shape = (self._num_layers * self._dir, batch_size, self._hidden_size)
         r_shape = shape[:2] + (self._projection_size or self._hidden_size,)
-        return [{"shape": r_shape, "__layout__": "LNC", "dtype": self._dtype},
-                {"shape": shape, "__layout__": "LNC", "dtype": self._dtype}]
+        return [
+            {"shape": r_shape, "__layout__": "LNC", "dtype": self._dtype},
+            {"shape": shape, "__layout__": "LNC", "dtype": self._dtype},
+        ]
 
 
 class GRU(_RNNLayer):
@@ -274,15 +382,47 @@ class GRU(_RNNLayer):
     >>> layer = mx.gluon.rnn.GRU(100, 3); layer.initialize()
     """
 
-    def __init__(self, hidden_size, num_layers=1, layout="TNC", dropout=0, bidirectional=False,
-                 input_size=0, i2h_weight_initializer=None, h2h_weight_initializer=None,
-                 i2h_bias_initializer="zeros", h2h_bias_initializer="zeros", dtype="float32",
-                 **kwargs):
-        super().__init__(hidden_size, num_layers, layout, dropout, bidirectional, input_size,
-                         i2h_weight_initializer, h2h_weight_initializer, i2h_bias_initializer,
-                         h2h_bias_initializer, "gru", None, None, None, None, False, dtype,
-                         **kwargs)
+    def __init__(
+        self,
+        hidden_size,
+        num_layers=1,
+        layout="TNC",
+        dropout=0,
+        bidirectional=False,
+        input_size=0,
+        i2h_weight_initializer=None,
+        h2h_weight_initializer=None,
+        i2h_bias_initializer="zeros",
+        h2h_bias_initializer="zeros",
+        dtype="float32",
+        **kwargs,
+    ):
+        super().__init__(
+            hidden_size,
+            num_layers,
+            layout,
+            dropout,
+            bidirectional,
+            input_size,
+            i2h_weight_initializer,
+            h2h_weight_initializer,
+            i2h_bias_initializer,
+            h2h_bias_initializer,
+            "gru",
+            None,
+            None,
+            None,
+            None,
+            False,
+            dtype,
+            **kwargs,
+        )
 
     def state_info(self, batch_size=0):
-        return [{"shape": (self._num_layers * self._dir, batch_size, self._hidden_size),
-                 "__layout__": "LNC", "dtype": self._dtype}]
+        return [
+            {
+                "shape": (self._num_layers * self._dir, batch_size, self._hidden_size),
+                "__layout__": "LNC",
+                "dtype": self._dtype,
+            }
+        ]
