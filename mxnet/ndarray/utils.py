@@ -34,3 +34,12 @@ def load_frombuffer(buf: bytes):
     from ._serial import load_bytes
 
     return load_bytes(buf, "<buffer>")
+
+
+def __getattr__(name: str):
+    """``zeros``, ``empty`` and ``array`` also live here in MXNet 1.9.1 (with ``stype``)."""
+    if name in ("zeros", "empty", "array"):
+        from . import _create
+
+        return getattr(_create, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -220,3 +220,11 @@ def test_dtype_code_tables_are_importable_where_mxnet_has_them():
     assert _DTYPE_NP_TO_MX[None] == -1 and _DTYPE_MX_TO_NP[3] is np.uint8
     arr = mx.nd.zeros(2, dtype="float16")
     assert _DTYPE_MX_TO_NP[_DTYPE_NP_TO_MX[arr.dtype]] is arr.dtype
+
+
+def test_ndarray_utils_module_has_the_creation_functions():
+    from mxnet.ndarray import utils
+
+    assert utils.zeros((2, 2), stype="csr").stype == "csr"
+    assert utils.empty((3,)).shape == (3,)
+    assert utils.array([1, 2]).asnumpy().tolist() == [1.0, 2.0]
