@@ -264,10 +264,15 @@ class Executor:
         """Run the graph; ``kwargs`` are copied into the argument arrays first."""
         if kwargs:
             ad = self.arg_dict
-            for k, v in kwargs.items():
+            for k, v in kwargs.items():  # MXNet 1.9.1's checks, errors and messages
+                if not isinstance(v, (NDArray, np.ndarray)):
+                    raise ValueError("only accept keyword argument of NDArrays and numpy.ndarray")
                 if k not in ad:
-                    raise ValueError(f"Unknown argument {k}")
+                    raise TypeError(f"Unknown argument {k}")
                 dst = ad[k]
+                if tuple(dst.shape) != tuple(v.shape):
+                    raise ValueError(f"Shape not match! Argument {k}, need: {dst.shape}, "
+                                     f"received: {tuple(v.shape)}")
                 if isinstance(v, NDArray):
                     v.copyto(dst)
                 else:
@@ -392,10 +397,13 @@ class Executor:
         if self._out_t is None:
             # MXNet allows backward after an inference forward: rerun it with a graph
             self._run_with_grad(self._last_is_train)
-        if out_grads is not None and not isinstance(out_grads, (list, tuple)):
+        if out_grads is not None and not isinstance(out_grads, (list, tuple, dict)):
             out_grads = [out_grads]
         if isinstance(out_grads, dict):
             out_grads = [out_grads.get(n) for n in self._prog.output_names]
+        if out_grads is not None and any(not isinstance(g, NDArray) for g in out_grads
+                                         if g is not None):
+            raise TypeError("inputs must be NDArray")
         outs, heads = [], []
         for k, t in enumerate(self._out_t):
             sh = None if t.requires_grad else getattr(t, "_mx_shadow", None)
@@ -407,8 +415,10 @@ class Executor:
                     raise MXNetError(HEAD_GRAD_REQUIRED)
                 g = torch.ones_like(t)
             else:
-                g = g._t if isinstance(g, NDArray) else torch.as_tensor(np.asarray(g))
-                g = g.to(device=t.device, dtype=t.dtype)
+                g = g._t.to(device=t.device, dtype=t.dtype)
+                if g.shape != t.shape:
+                    raise MXNetError(f"backward: head gradient {k} has shape {tuple(g.shape)}, "
+                                     f"the output has shape {tuple(t.shape)}")
             if sh is not None:  # an integer output: back-propagate through its shadow
                 t, g = sh, g.to(sh.dtype)
             outs.append(t)
@@ -536,7 +546,7 @@ class Executor:
                 new_grads.append(grad)
                 continue
             if not partial_shaping and name not in kwargs:
-                raise AssertionError(
+                raise MXNetError(
                     f"Shape of unspecified array arg:{name} changed. This can "
                     "cause the new executor to not share parameters with the "
                     "old one. Please check for error in network. If this is "
@@ -544,7 +554,7 @@ class Executor:
                     "warning."
                 )
             if int(np.prod(shape)) > arr.size and not allow_up_sizing:
-                raise AssertionError(
+                raise MXNetError(
                     f"New shape of arg:{name} larger than original. First "
                     "making a big executor and then down sizing it is more "
                     "efficient than the reverse. If you really want to up "
@@ -559,7 +569,7 @@ class Executor:
             if tuple(shape) == arr.shape:
                 new_aux.append(arr)
             elif not partial_shaping:
-                raise AssertionError(
+                raise MXNetError(
                     f"Shape of unspecified array aux:{name} changed. This can "
                     "cause the new executor to not share parameters with the "
                     "old one. Please check for error in network. If this is "

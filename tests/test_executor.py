@@ -45,7 +45,7 @@ def test_bind_errors():
     ex = y.bind(mx.cpu(), {'x': mx.nd.ones((3, 4)), 'w': mx.nd.ones((2, 4))})
     assert ex.grad_arrays is None
     np.testing.assert_allclose(ex.forward()[0].asnumpy(), np.full((3, 2), 4.0))
-    with pytest.raises(ValueError):
+    with pytest.raises(TypeError):  # MXNet 1.9.1: TypeError('Unknown argument z')
         ex.forward(z=mx.nd.ones((1,)))
     with pytest.raises(MXNetError):
         y.simple_bind(mx.cpu())
@@ -94,7 +94,7 @@ def test_reshape_and_copy_params():
     assert ex2.arg_dict['w'] is ex.arg_dict['w']
     ex2.arg_dict['x'][:] = 1
     assert ex2.forward()[0].asnumpy().tolist() == [[4.0, 4.0], [4.0, 4.0]]
-    with pytest.raises(AssertionError, match='larger than original'):
+    with pytest.raises(mx.MXNetError, match='larger than original'):  # MXNet 1.9.1's type
         ex.reshape(x=(8, 4))
     assert ex.reshape(allow_up_sizing=True, x=(8, 4)).forward()[0].shape == (8, 2)
 
@@ -335,3 +335,23 @@ def test_training_forward_releases_the_last_graph_first():
     ex._prog.run = watch
     ex.forward(is_train=True)
     assert seen == [True]
+
+
+def test_forward_keyword_and_backward_head_gradient_checks():
+    # MXNet 1.9.1: unknown name TypeError, wrong shape / non-array ValueError,
+    # non-NDArray head gradients TypeError, a wrong-shaped head gradient MXNetError
+    a = mx.sym.Variable("a")
+    ex = (a * 2).simple_bind(mx.cpu(), a=(3,))
+    with pytest.raises(TypeError, match="Unknown argument b"):
+        ex.forward(b=mx.nd.ones(3))
+    with pytest.raises(ValueError, match=r"Shape not match! Argument a, need: \(3,\), received: \(4,\)"):
+        ex.forward(a=mx.nd.ones(4))
+    with pytest.raises(ValueError, match="only accept keyword argument of NDArrays"):
+        ex.forward(a=[1, 2, 3])
+    assert ex.forward(is_train=True, a=np.ones(3))[0].asnumpy().tolist() == [2, 2, 2]
+    with pytest.raises(TypeError, match="inputs must be NDArray"):
+        ex.backward(np.ones(3))
+    with pytest.raises(mx.MXNetError):
+        ex.backward(mx.nd.ones(4))
+    ex.backward(mx.nd.ones(3))
+    assert ex.grad_dict["a"].asnumpy().tolist() == [2, 2, 2]
