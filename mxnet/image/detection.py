@@ -21,6 +21,7 @@ from ..io.io import DataBatch
 from ..ndarray.ndarray import NDArray
 from ..ndarray.ndarray import empty as _nd_empty
 from ..ndarray.ndarray import zeros as _nd_zeros
+from ..util import is_np_array
 from ._augment import (
     Augmenter,
     CastAug,
@@ -514,6 +515,8 @@ class ImageDetIter(ImageIter):
         else:
             batch_data = _nd_zeros((self.batch_size, c, h, w))
             batch_label = _nd_empty(self.provide_label[0][1])
+            if is_np_array():  # MXNet builds the batch with mx.np under npx.set_np()
+                batch_data, batch_label = batch_data.as_np_ndarray(), batch_label.as_np_ndarray()
             batch_label._t.fill_(-1)
             i = self._batchify(batch_data, batch_label)
         pad = self.batch_size - i

@@ -109,3 +109,25 @@ def test_augmenters_live_at_mxnet_image_image():
     assert aug.dumps() == '["resizeaug", {"size": 3, "interp": 2}]'
     with pytest.raises(NotImplementedError, match="Must override implementation"):
         image.Augmenter()(nd.ones((2, 2, 3)))
+
+
+def test_image_iterators_batch_mx_np_arrays_under_set_np(tmp_path):
+    import cv2
+
+    import mxnet as mx
+
+    cv2.imwrite(str(tmp_path / "a.jpg"), np.full((20, 30, 3), 90, np.uint8))
+    mx.npx.set_np()
+    try:
+        it = image.ImageIter(2, (3, 8, 8), imglist=[[0.0, "a.jpg"], [1.0, "a.jpg"]],
+                             path_root=str(tmp_path))
+        b = it.next()
+        assert isinstance(b.data[0], mx.np.ndarray) and isinstance(b.label[0], mx.np.ndarray)
+        assert b.label[0].asnumpy().tolist() == [0.0, 1.0]
+        det_list = [[2, 5, 0, 0.1, 0.1, 0.5, 0.5, "a.jpg"]] * 2
+        d = image.ImageDetIter(2, (3, 8, 8), imglist=det_list, path_root=str(tmp_path)).next()
+        assert isinstance(d.data[0], mx.np.ndarray) and isinstance(d.label[0], mx.np.ndarray)
+    finally:
+        mx.npx.reset_np()
+    b = image.ImageIter(2, (3, 8, 8), imglist=[[0.0, "a.jpg"]] * 2, path_root=str(tmp_path)).next()
+    assert type(b.data[0]) is nd.NDArray
