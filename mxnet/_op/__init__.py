@@ -34,6 +34,7 @@ from . import (  # noqa: F401  (registration side effects)
     _graph,  # getnnz, edge_id, dgl_* graph operators
     _calibrate,  # _contrib_calibrate_entropy
     _quant,  # _contrib_quantize_v2, _contrib_requantize
+    _quantized,  # _contrib_quantized_conv, _fully_connected, _pooling... (INT8)
     _np_arith,  # mx.np operators (_npi_add...)
     _np_math,
     _np_reduce,

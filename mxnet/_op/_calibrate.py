@@ -55,13 +55,21 @@ def _divergence(hist: np.ndarray, i: int, zero: int, nq: int) -> float:
     )
     groups[-1] += sliced[nq * merged :].sum()
     q = np.zeros(width, dtype=_f32)
-    for j in range(nq):
-        lo = j * merged
-        hi = width if j == nq - 1 else (j + 1) * merged
-        norm = int(np.count_nonzero(sliced[lo:hi]))
-        if norm:
-            seg = p[lo:hi] != 0
-            q[lo:hi][seg] = _f32(groups[j]) / _f32(norm)
+    if merged:  # bin k belongs to group min(k // merged, nq - 1)
+        group = np.minimum(np.arange(width) // merged, nq - 1)
+        norm = np.bincount(group, weights=(sliced != 0), minlength=nq).astype(np.int64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            level = groups.astype(_f32) / norm.astype(_f32)
+        keep = (p != 0) & (norm[group] > 0)
+        q[keep] = level[group][keep]
+    else:
+        for j in range(nq):
+            lo = j * merged
+            hi = width if j == nq - 1 else (j + 1) * merged
+            norm = int(np.count_nonzero(sliced[lo:hi]))
+            if norm:
+                seg = p[lo:hi] != 0
+                q[lo:hi][seg] = _f32(groups[j]) / _f32(norm)
     p_s, q_s = _smooth(p), _smooth(q)
     if q_s is None:
         return float("inf")

@@ -172,7 +172,8 @@ def legacy_only_message(public: str) -> str:
 
 # variadic operators whose count MXNet's generated functions do not fill in (no
 # key_var_num_args): the caller gives it, as MXNet 1.9.1 requires
-_EXPLICIT_COUNT = frozenset({"amp_multicast", "reset_arrays", "multi_sum_sq", "multi_all_finite"})
+_EXPLICIT_COUNT = frozenset({"amp_multicast", "reset_arrays", "multi_sum_sq", "multi_all_finite",
+                             "_contrib_quantized_concat"})
 
 
 def make_nd_function(op: OpDef, public: str, module: str) -> Callable:
@@ -202,8 +203,9 @@ def make_nd_function(op: OpDef, public: str, module: str) -> Callable:
                 kwargs[variadic] = len(args)
                 return invoke(op, parse(kwargs), list(args), out)
             attrs = parse(kwargs)  # MXNet fills no count here: a required one is refused
-            if attrs[variadic] != len(args):
-                raise MXNetError(f"Operator {op.name} expects {attrs[variadic]} inputs, but "
+            want = len(op.input_names(attrs))  # quantized_concat: 3 per counted array
+            if want != len(args):
+                raise MXNetError(f"Operator {op.name} expects {want} inputs, but "
                                  f"got {len(args)} instead.")
             return invoke(op, attrs, list(args), out)
     else:

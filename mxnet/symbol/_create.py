@@ -149,7 +149,11 @@ def _create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
         if int(parsed[op.variadic]) != len(args):
             raise MXNetError(f"Operator {op.name}: {op.variadic}={parsed[op.variadic]} but "
                              f"{len(args)} inputs were given")
-        node.set_inputs([_single_entry(op, f"arg{i}", s) for i, s in enumerate(args)])
+        entries = [_single_entry(op, f"arg{i}", s) for i, s in enumerate(args)]
+        # ops whose inputs outnumber the arrays (quantized_concat's min/max per array)
+        for slot in op.input_names(parsed, len(args))[len(args):]:
+            entries.append((Node(None, f"{node_name}_{slot}", dict(attrs)), 0))
+        node.set_inputs(entries)
         return Symbol._from_entries([(node, i) for i in range(node.num_visible())])
     arg_names = op.input_names(parsed)
     slots = arg_names + op.aux_names(parsed)

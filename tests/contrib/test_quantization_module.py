@@ -1,18 +1,67 @@
-"""mx.contrib.quantization: importable as in MXNet 1.9.1; its entry points are unsupported."""
+"""mx.contrib.quantization entry points: the oneDNN-fusion ones raise named MXNetErrors;
+quantize_graph + calib_graph and quantize_model work (details in test_quantization_golden)."""
 
+import json
+
+import numpy as np
 import pytest
 
 import mxnet as mx
 from mxnet.base import MXNetError
 
 
-def test_quantization_entry_points_raise_named_errors():
+def _net():
+    d = mx.sym.var("data")
+    c = mx.sym.Convolution(d, num_filter=4, kernel=(3, 3), name="conv0")
+    p = mx.sym.Pooling(c, kernel=(2, 2), stride=(2, 2), pool_type="max", name="pool0")
+    f = mx.sym.FullyConnected(p, num_hidden=3, name="fc0")
+    arg = {"conv0_weight": mx.nd.ones((4, 3, 3, 3)) * 0.1, "conv0_bias": mx.nd.zeros(4),
+           "fc0_weight": mx.nd.ones((3, 36)) * 0.01, "fc0_bias": mx.nd.zeros(3)}  # fmt: skip
+    return f, arg
+
+
+def test_onednn_fusion_entry_points_raise_named_errors():
     from mxnet.contrib import quantization
 
-    sym = mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=2)
-    for name in ("quantize_model", "quantize_net", "quantize_graph", "calib_graph"):
-        with pytest.raises(MXNetError, match=f"quantization.{name}: INT8"):
-            getattr(quantization, name)(sym, {}, {})
+    sym, arg = _net()
+    for name in ("quantize_net", "quantize_net_v2", "quantize_model_mkldnn"):
+        with pytest.raises(MXNetError, match=f"quantization.{name}: .*oneDNN"):
+            getattr(quantization, name)(sym, arg, {})
+    with pytest.raises(MXNetError, match="channel-wise"):
+        quantization.quantize_model(sym, arg, {}, calib_mode="none",
+                                    quantize_granularity="channel-wise")  # fmt: skip
+
+
+def test_quantize_graph_then_calib_graph():
+    from mxnet.contrib import quantization
+
+    sym, arg = _net()
+    qsym, qarg, _, collector = quantization.quantize_graph(
+        sym, arg, {}, calib_mode="naive", quantized_dtype="auto", quantize_mode="smart"
+    )
+    assert [n for n in qsym.get_internals().list_outputs() if n.startswith("quantized_")] == [
+        "quantized_conv0_output", "quantized_conv0_min_output", "quantized_conv0_max_output",
+        "quantized_pool0_output", "quantized_pool0_min_output", "quantized_pool0_max_output",
+        "quantized_fc0_output", "quantized_fc0_min_output", "quantized_fc0_max_output",
+    ]  # fmt: skip
+    assert qarg["conv0_weight_quantize"].dtype == np.int8
+    collector.collect("data", mx.nd.array([[0.25, 0.5]]))
+    collector.collect("data", mx.nd.array([[0.125, 0.75]]))
+    collector.collect("other", mx.nd.array([9.0]))
+    assert collector.min_max_dict == {"data": (np.float32(0.125), np.float32(0.75))}
+    csym, _, _ = quantization.calib_graph(qsym, arg, {}, collector, calib_mode="naive")
+    node = [n for n in json.loads(csym.tojson())["nodes"] if n["name"] == "data_quantize"][0]
+    assert node["attrs"]["min_calib_range"] == "0.125000"
+    assert node["attrs"]["max_calib_range"] == "0.750000"
+
+
+def test_combine_histogram_widens_by_whole_steps():
+    from mxnet.contrib.quantization import combine_histogram
+
+    hist, edges = np.histogram([0.5], bins=5, range=(-1, 1))
+    new = combine_histogram((hist, edges, 0.5, 0.5, 1.0), np.array([1.3]), 1.3, 1.3, 1.3)
+    assert len(new[0]) == 7 and new[4] == pytest.approx(1.4)
+    assert new[0].sum() == 2 and (new[2], new[3]) == (0.5, 1.3)
 
 
 def test_quantization_reachable_as_attribute():

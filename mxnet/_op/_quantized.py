@@ -1,0 +1,643 @@
+"""INT8 quantized operators (``_contrib_quantized_*``) of MXNet 1.9.1's CPU (oneDNN) build.
+
+Each takes int8/uint8 tensors plus one ``(min, max)`` pair of float32 ``(1,)`` tensors per
+quantized input (the float range the integers stand for) and returns ``(out, min_out,
+max_out)``. The integer arithmetic is exact (int8 products accumulate in int32, computed
+here in float64, which holds every such sum exactly); the rescaling steps use float32 as
+MXNet's kernels do. ``r = max(|min|, |max|)`` is an input's range throughout.
+
+Behaviours of MXNet 1.9.1's oneDNN kernels kept on purpose:
+
+- ``quantized_conv`` takes uint8 data only and adds its int8 ``bias`` to the int32
+  accumulator unscaled; its output range is ``r_data/127 * r_weight/127 * 2**31``;
+- ``quantized_fully_connected`` rescales the int8 bias to the accumulator's scale
+  (truncated to int32); the output range is ``r_data/127 * r_weight/127 * 2**31`` for int8
+  data, ``r_data/127 * r_weight/255 * 2**31`` for uint8 data;
+- ``quantized_act`` (relu only) returns int8: int8 data gets ``max(x, 0)``, uint8 data is
+  passed through reinterpreted as int8;
+- ``quantized_pooling`` (max / avg) keeps the data's type and range; averages round half
+  to even;
+- ``quantized_elemwise_add`` returns int32 (range ``±(r_lhs + r_rhs)``) without a
+  calibration range, int8/uint8 (uint8 when both inputs are) with one;
+- ``quantized_concat`` rescales every input to the widest range; int8 out if any input is.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+from ..base import MXNetError
+from ._params import Param
+from ._registry import OpDef, get_op, register
+from ._shape import op_error
+
+__all__: list[str] = []
+
+_f32 = np.float32
+_INT32_RANGE = _f32(2147483647)  # 2**31 as float32, as MXNet's kInt32Range
+_K_INT8 = _f32(127.5)
+_K_UINT8 = _f32(255.5)
+_Q_DTYPES = (torch.int8, torch.uint8)
+
+
+def _r(t: torch.Tensor) -> float:
+    return float(t.detach().reshape(-1)[0].cpu())
+
+
+def _maxabs(lo, hi) -> np.float32:
+    return max(abs(_f32(lo)), abs(_f32(hi)))
+
+
+def _range_out(lo: float, hi: float) -> tuple[torch.Tensor, torch.Tensor]:
+    return (torch.tensor([lo], dtype=torch.float32), torch.tensor([hi], dtype=torch.float32))
+
+
+def _mul_range(r_a: np.float32, levels_a: float, r_b: np.float32, levels_b: float):
+    """Range of an int32 product accumulator (MXNet's QuantizationRangeForMultiplication)."""
+    hi = _f32(_f32(r_a / _f32(levels_a)) * _f32(r_b / _f32(levels_b))) * _INT32_RANGE
+    return _range_out(float(-hi), float(hi))
+
+
+def _as_i32(x: torch.Tensor) -> torch.Tensor:
+    """Exact integer values held in float64 to int32, saturated as oneDNN does."""
+    return x.round().clamp(-(2**31), 2**31 - 1).to(torch.int32)
+
+
+def _check_q(op: str, x: torch.Tensor, what: str = "data") -> None:
+    if x.dtype not in _Q_DTYPES and x.device.type != "meta":
+        raise op_error(op, f"{what} must be int8 or uint8, got {str(x.dtype)[6:]}")
+
+
+def _fill_ranges(start: int):
+    """``infer_shape``: every input from ``start`` on is a ``(1,)`` range."""
+
+    def rule(a, s):
+        return [x if i < start or x is not None else (1,) for i, x in enumerate(s)]
+
+    return rule
+
+
+def _floats_from(start: int, ins: list, first=None) -> list:
+    out = list(ins)
+    if first is not None and out[0] is None:
+        out[0] = first
+    for i in range(start, len(out)):
+        out[i] = "float32"
+    return out
+
+
+_RANGE_OUTS = ("output", "min_output", "max_output")
+
+
+# ---------------------------------------------------------------------------------------
+# quantized_conv
+
+
+def _qconv(a: dict, *t: torch.Tensor):
+    nb = a["no_bias"]
+    n = 2 if nb else 3
+    x, w = t[0], t[1]
+    if x.dtype != torch.uint8 and x.device.type != "meta":
+        raise MXNetError(
+            "_contrib_quantized_conv: oneDNN's quantized convolution (MXNet 1.9.1's CPU "
+            "kernel) only supports uint8 as input type (quantize the data with "
+            "out_type='uint8' or 'auto' and a non-negative calibration range)"
+        )
+    out = get_op("Convolution").compute(a, x.to(torch.float64), w.to(torch.float64))
+    if not nb:  # the int8 bias enters the accumulator as is (MXNet 1.9.1's oneDNN kernel)
+        shape = [1] * out.dim()
+        shape[-1 if a["layout"] is not None and a["layout"][-1] == "C" else 1] = -1
+        out = out + t[2].to(torch.float64).reshape(shape)
+    lo_d, hi_d, lo_w, hi_w = (_r(v) for v in t[n : n + 4])
+    return (_as_i32(out), *_mul_range(_maxabs(lo_d, hi_d), 127, _maxabs(lo_w, hi_w), 127))
+
+
+def _qconv_shape(a, s):
+    n = 2 if a["no_bias"] else 3
+    head = get_op("Convolution").infer_shape_fn(a, list(s[:n]))
+    return list(head) + [x if x is not None else (1,) for x in s[n:]]
+
+
+def _qconv_out(a, s):
+    n = 2 if a["no_bias"] else 3
+    return [*get_op("Convolution").infer_out_fn(a, s[:n]), (1,), (1,)]
+
+
+def _qconv_type(a, t):
+    n = 2 if a["no_bias"] else 3
+    ins = _floats_from(n, t)
+    for i in range(1, n):
+        ins[i] = "int8"
+    return ins, ["int32", "float32", "float32"]
+
+
+def _with_ranges(names: list[str]) -> list[str]:
+    return names + [f"{k}_{n}" for n in names for k in ("min", "max")]
+
+
+_CONV_ALL = _with_ranges(["data", "weight", "bias"])
+_CONV_NB = _with_ranges(["data", "weight"])
+
+register(
+    OpDef(
+        "_contrib_quantized_conv",
+        _qconv,
+        params=get_op("Convolution").params,
+        inputs=_CONV_ALL,
+        active_inputs=lambda a: _CONV_NB if a["no_bias"] else _CONV_ALL,
+        outputs=_RANGE_OUTS,
+        infer_shape=_qconv_shape,
+        infer_out=_qconv_out,
+        infer_type=_qconv_type,
+        doc="Convolution of uint8 data with int8 weight (and int8 bias), accumulated in "
+        "int32; returns (out, min_out, max_out). Inference only.\n\n"
+        "Example: ``out, lo, hi = mx.nd.contrib.quantized_conv(q, w, b, q_lo, q_hi, w_lo, "
+        "w_hi, b_lo, b_hi, kernel=(3, 3), num_filter=8)``",
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------
+# quantized_fully_connected
+
+
+def _qfc(a: dict, *t: torch.Tensor):
+    nb = a["no_bias"]
+    n = 2 if nb else 3
+    x, w = t[0], t[1]
+    _check_q("_contrib_quantized_fully_connected", x)
+    lo_d, hi_d, lo_w, hi_w = (_r(v) for v in t[n : n + 4])
+    out = get_op("FullyConnected").compute(a, x.to(torch.float64), w.to(torch.float64))
+    is_i8 = x.dtype == torch.int8
+    if not nb:
+        data_scale = _f32((_K_INT8 if is_i8 else _K_UINT8) / _maxabs(lo_d, hi_d))
+        weight_scale = _f32(_K_INT8 / _maxabs(lo_w, hi_w))
+        rescale = _f32(_f32(data_scale * weight_scale) * _maxabs(_r(t[n + 4]), _r(t[n + 5])))
+        rescale = _f32(rescale / _K_INT8)
+        b = t[2].detach().cpu().numpy().astype(_f32) * rescale
+        b32 = np.trunc(b).astype(np.int64)
+        out = out + torch.from_numpy(b32).to(torch.float64)
+    if is_i8:
+        rng = _mul_range(_maxabs(lo_d, hi_d), 127, _maxabs(lo_w, hi_w), 127)
+    else:
+        rng = _mul_range(_maxabs(lo_d, hi_d), 127, _maxabs(lo_w, hi_w), 255)
+    return (_as_i32(out), *rng)
+
+
+def _qfc_shape(a, s):
+    n = 2 if a["no_bias"] else 3
+    head = get_op("FullyConnected").infer_shape_fn(a, list(s[:n]))
+    return list(head) + [x if x is not None else (1,) for x in s[n:]]
+
+
+def _qfc_out(a, s):
+    return [*get_op("FullyConnected").infer_out_fn(a, s[:1]), (1,), (1,)]
+
+
+def _qfc_type(a, t):
+    if t[0] is not None and t[0] not in ("int8", "uint8"):
+        raise MXNetError(
+            f"_contrib_quantized_fully_connected: data must be int8 or uint8, got {t[0]}"
+        )
+    n = 2 if a["no_bias"] else 3
+    ins = _floats_from(n, t)
+    for i in range(1, n):
+        ins[i] = "int8"
+    return ins, ["int32", "float32", "float32"]
+
+
+register(
+    OpDef(
+        "_contrib_quantized_fully_connected",
+        _qfc,
+        params=get_op("FullyConnected").params,
+        inputs=_CONV_ALL,
+        active_inputs=lambda a: _CONV_NB if a["no_bias"] else _CONV_ALL,
+        outputs=_RANGE_OUTS,
+        infer_shape=_qfc_shape,
+        infer_out=_qfc_out,
+        infer_type=_qfc_type,
+        doc="FullyConnected of int8/uint8 data with int8 weight and bias, accumulated in "
+        "int32; returns (out, min_out, max_out). Inference only.\n\n"
+        "Example: ``out, lo, hi = mx.nd.contrib.quantized_fully_connected(q, w, b, q_lo, "
+        "q_hi, w_lo, w_hi, b_lo, b_hi, num_hidden=10)``",
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------
+# single-input operators: pooling, act, flatten
+
+_ONE = ("data", "min_data", "max_data")
+
+
+def _passthrough_type(a, t):
+    return _floats_from(1, t), [t[0], "float32", "float32"]
+
+
+def _qpool(a: dict, x: torch.Tensor, lo: torch.Tensor, hi: torch.Tensor):
+    if a["pool_type"] not in ("max", "avg"):
+        raise MXNetError(
+            f"_contrib_quantized_pooling: only pool_type=max/avg are supported, got "
+            f"pool_type={a['pool_type']}"
+        )
+    _check_q("_contrib_quantized_pooling", x)
+    out = get_op("Pooling").compute(a, x.to(torch.float64))
+    if a["pool_type"] == "avg":
+        out = torch.round(out)
+    return out.to(x.dtype), lo.detach().clone(), hi.detach().clone()
+
+
+register(
+    OpDef(
+        "_contrib_quantized_pooling",
+        _qpool,
+        params=get_op("Pooling").params,
+        inputs=_ONE,
+        outputs=_RANGE_OUTS,
+        infer_shape=_fill_ranges(1),
+        infer_out=lambda a, s: [*get_op("Pooling").infer_out_fn(a, s[:1]), (1,), (1,)],
+        infer_type=_passthrough_type,
+        doc="Max or average pooling of int8/uint8 data; the range passes through.\n\n"
+        "Example: ``out, lo, hi = mx.nd.contrib.quantized_pooling(q, q_lo, q_hi, "
+        "kernel=(2, 2), stride=(2, 2), pool_type='max')``",
+    )
+)
+
+
+def _qact(a: dict, x: torch.Tensor, lo: torch.Tensor, hi: torch.Tensor):
+    if a["act_type"] != "relu":
+        raise MXNetError(
+            f"_contrib_quantized_act: only act_type=relu is supported, got {a['act_type']}"
+        )
+    _check_q("_contrib_quantized_act", x)
+    if x.dtype == torch.uint8:  # MXNet 1.9.1: the bytes come back unchanged, typed int8
+        out = x.contiguous().view(torch.int8).clone()
+    else:
+        out = x.clamp_min(0)
+    return out, lo.detach().clone(), hi.detach().clone()
+
+
+register(
+    OpDef(
+        "_contrib_quantized_act",
+        _qact,
+        params=get_op("Activation").params,
+        inputs=_ONE,
+        outputs=_RANGE_OUTS,
+        infer_shape=_fill_ranges(1),
+        infer_out=lambda a, s: [tuple(s[0]), (1,), (1,)],
+        infer_type=lambda a, t: (_floats_from(1, t), ["int8", "float32", "float32"]),
+        doc="ReLU of int8 data (int8 output); the range passes through.\n\n"
+        "Example: ``out, lo, hi = mx.nd.contrib.quantized_act(q, q_lo, q_hi, "
+        "act_type='relu')``",
+    )
+)
+
+
+def _qflatten(a: dict, x: torch.Tensor, lo: torch.Tensor, hi: torch.Tensor):
+    return x.reshape(x.shape[0], -1).clone(), lo.detach().clone(), hi.detach().clone()
+
+
+register(
+    OpDef(
+        "_contrib_quantized_flatten",
+        _qflatten,
+        inputs=_ONE,
+        outputs=_RANGE_OUTS,
+        infer_shape=_fill_ranges(1),
+        infer_out=lambda a, s: [(s[0][0], math.prod(s[0][1:])), (1,), (1,)],
+        infer_type=_passthrough_type,
+        doc="Flatten int8/uint8 data to 2-D; the range passes through.\n\n"
+        "Example: ``out, lo, hi = mx.nd.contrib.quantized_flatten(q, q_lo, q_hi)``",
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------
+# quantized_elemwise_add
+
+
+def _level_range(dtype: torch.dtype) -> np.float32:
+    return _K_INT8 if dtype == torch.int8 else _K_UINT8
+
+
+_SATURATE = {
+    torch.int8: (-128, 127),
+    torch.uint8: (0, 255),
+    torch.int32: (-(2**31), 2**31 - 1),
+}
+
+
+def _saturate(v: np.ndarray, dtype: torch.dtype) -> torch.Tensor:
+    """float32 values rounded half to even and saturated to ``dtype`` (oneDNN's rule)."""
+    lo, hi = _SATURATE[dtype]
+    r = np.clip(np.rint(v.astype(np.float64)), lo, hi)
+    return torch.from_numpy(r.astype(str(dtype)[6:]))
+
+
+def _calib(a: dict):
+    lo, hi = a.get("min_calib_range"), a.get("max_calib_range")
+    return (lo, hi) if lo is not None and hi is not None else None
+
+
+def _add_out_dtype(a: dict, ta, tb) -> str:
+    if _calib(a) is None:
+        return "int32"
+    return "uint8" if ta == "uint8" and tb == "uint8" else "int8"
+
+
+def _qadd(a: dict, xa, xb, lo_a, hi_a, lo_b, hi_b):
+    for v in (xa, xb):
+        _check_q("_contrib_quantized_elemwise_add", v)
+    name = _add_out_dtype(a, str(xa.dtype)[6:], str(xb.dtype)[6:])
+    out_t = getattr(torch, name)
+    abs_a, abs_b = _maxabs(_r(lo_a), _r(hi_a)), _maxabs(_r(lo_b), _r(hi_b))
+    a_i8 = xa.dtype == torch.int8
+    range_a = _level_range(xa.dtype)
+    scale_a = _f32(range_a / abs_a)
+    scale_b = _f32(_level_range(xb.dtype) / abs_b)
+    out_range = {"int8": _K_INT8, "uint8": _K_UINT8, "int32": _INT32_RANGE}[name]
+    calib = _calib(a)
+    if calib is not None:
+        out_lo, out_hi = float(_f32(calib[0])), float(_f32(calib[1]))
+        out_scale = _f32(out_range / _maxabs(*calib))
+    else:
+        out_hi = float(_f32(abs_a + abs_b))
+        out_lo = -out_hi
+    total = _f32(abs_a + abs_b)
+
+    def share(absv, rng):  # this input's scale into the output when no calibration
+        return _f32(_f32(absv * out_range) / _f32(total * rng))
+
+    va = xa.detach().cpu().numpy().astype(_f32)
+    vb = xb.detach().cpu().numpy().astype(_f32)
+    s = [_f32(1), _f32(1)]
+    if xa.dtype != xb.dtype:  # the uint8 input is first reordered into int8 (saturating)
+        if a_i8:
+            u8 = _f32(out_scale / scale_b) if calib else share(abs_b, _K_UINT8)
+            s[0] = _f32(out_scale / scale_a) if calib else share(abs_a, range_a)
+            vb = np.clip(np.rint(vb * u8), -128, 127).astype(_f32)
+        else:
+            u8 = _f32(out_scale / scale_a) if calib else share(abs_a, range_a)
+            s[1] = _f32(out_scale / scale_b) if calib else share(abs_b, _K_INT8)
+            va = np.clip(np.rint(va * u8), -128, 127).astype(_f32)
+    elif calib:
+        s = [_f32(out_scale / scale_a), _f32(out_scale / scale_b)]
+    else:
+        s = [share(abs_a, range_a), share(abs_b, range_a)]
+    res = (va * s[0]).astype(_f32) + (vb * s[1]).astype(_f32)
+    return (_saturate(res.astype(_f32), out_t), *_range_out(out_lo, out_hi))
+
+
+_CALIB_PARAMS = [
+    Param(
+        "min_calib_range",
+        "float_or_none",
+        None,
+        doc="The minimum scalar value in the form of float32 obtained through calibration.",
+    ),
+    Param(
+        "max_calib_range",
+        "float_or_none",
+        None,
+        doc="The maximum scalar value in the form of float32 obtained through calibration.",
+    ),
+]
+
+
+def _qadd_type(a, t):
+    ins = _floats_from(2, t)
+    return ins, [_add_out_dtype(a, t[0], t[1]), "float32", "float32"]
+
+
+register(
+    OpDef(
+        "_contrib_quantized_elemwise_add",
+        _qadd,
+        params=_CALIB_PARAMS,
+        inputs=("lhs", "rhs", "lhs_min", "lhs_max", "rhs_min", "rhs_max"),
+        outputs=_RANGE_OUTS,
+        infer_shape=lambda a, s: [
+            s[0] or s[1],
+            s[1] or s[0],
+            *[x if x is not None else (1,) for x in s[2:]],
+        ],
+        infer_out=lambda a, s: [tuple(s[0]), (1,), (1,)],
+        infer_type=_qadd_type,
+        doc="Sum of two int8/uint8 arrays: int32 output, or int8/uint8 with a calibration "
+        "range; returns (out, min_out, max_out).\n\n"
+        "Example: ``out, lo, hi = mx.nd.contrib.quantized_elemwise_add(qa, qb, a_lo, a_hi, "
+        "b_lo, b_hi)``",
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------
+# quantized_concat
+
+
+class _QuantizedConcat(OpDef):
+    """``num_args`` data inputs, then one (min, max) pair per input."""
+
+    def input_names(self, attrs: dict, num_inputs: int | None = None) -> list[str]:
+        n = attrs.get("num_args") or 0
+        return _with_ranges_arg([f"arg{i}" for i in range(n)])
+
+
+def _with_ranges_arg(names: list[str]) -> list[str]:
+    return names + [f"{n}_{k}" for n in names for k in ("min", "max")]
+
+
+def _qconcat(a: dict, *t: torch.Tensor):
+    n = a["num_args"]
+    xs, rng = t[:n], t[n:]
+    if len(rng) != 2 * n:
+        raise MXNetError(
+            f"_contrib_quantized_concat: expected {3 * n} inputs (num_args={n} arrays and "
+            f"their min/max), got {len(t)}"
+        )
+    for x in xs:
+        _check_q("_contrib_quantized_concat", x)
+    los = [_f32(_r(v)) for v in rng[0::2]]
+    his = [_f32(_r(v)) for v in rng[1::2]]
+    out_lo, out_hi = min(los), max(his)
+    out_t = torch.int8 if any(x.dtype == torch.int8 for x in xs) else torch.uint8
+    out_scale = _f32(_level_range(out_t) / _maxabs(out_lo, out_hi))
+    parts = []
+    for x, lo, hi in zip(xs, los, his):
+        if x.dtype == out_t and _maxabs(lo, hi) == _maxabs(out_lo, out_hi):
+            parts.append(x)
+            continue
+        scale = _f32(out_scale / _f32(_level_range(x.dtype) / _maxabs(lo, hi)))
+        v = x.detach().cpu().numpy().astype(_f32) * scale
+        parts.append(_saturate(v.astype(_f32), out_t))
+    out = get_op("Concat").compute({"num_args": n, "dim": a["dim"]}, *parts)
+    return (out, *_range_out(float(out_lo), float(out_hi)))
+
+
+def _qconcat_shape(a, s):
+    n = a["num_args"]
+    return list(s[:n]) + [x if x is not None else (1,) for x in s[n:]]
+
+
+def _qconcat_type(a, t):
+    n = a["num_args"]
+    data = t[:n]
+    out = "int8" if "int8" in data else "uint8"
+    return _floats_from(n, t), [out, "float32", "float32"]
+
+
+register(
+    _QuantizedConcat(
+        "_contrib_quantized_concat",
+        _qconcat,
+        params=[
+            Param("num_args", "int", doc="Number of inputs to be concated."),
+            Param("dim", "int", 1, doc="the dimension to be concated."),
+        ],
+        inputs=(),
+        variadic="num_args",
+        outputs=_RANGE_OUTS,
+        infer_shape=_qconcat_shape,
+        infer_out=lambda a, s: [
+            *get_op("Concat").infer_out_fn(a, s[: a["num_args"]]),
+            (1,),
+            (1,),
+        ],
+        infer_type=_qconcat_type,
+        doc="Concatenate int8/uint8 arrays, rescaling each to the widest (min, max) range; "
+        "int8 output if any input is int8, else uint8.\n\n"
+        "Example: ``out, lo, hi = mx.nd.contrib.quantized_concat(qa, qb, a_lo, a_hi, b_lo, "
+        "b_hi, num_args=2, dim=1)``",
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------
+# quantized_embedding, quantized_elemwise_mul, quantized_batch_norm
+
+
+def _qembedding(a: dict, data, weight, lo_w, hi_w):
+    _check_q("_contrib_quantized_embedding", weight, "weight")
+    out = get_op("Embedding").compute(a, data, weight)
+    return out, lo_w.detach().clone(), hi_w.detach().clone()
+
+
+register(
+    OpDef(
+        "_contrib_quantized_embedding",
+        _qembedding,
+        params=get_op("Embedding").params,
+        inputs=("data", "weight", "min_weight", "max_weight"),
+        outputs=_RANGE_OUTS,
+        infer_shape=lambda a, s: [
+            s[0],
+            s[1] if s[1] is not None else (a["input_dim"], a["output_dim"]),
+            *[x if x is not None else (1,) for x in s[2:]],
+        ],
+        infer_out=lambda a, s: [(*s[0], a["output_dim"]), (1,), (1,)],
+        infer_type=lambda a, t: (
+            [t[0] or "float32", "int8", "float32", "float32"],
+            ["int8", "float32", "float32"],
+        ),
+        doc="Look up rows of an int8 embedding table; the weight's range passes through.\n\n"
+        "Example: ``out, lo, hi = mx.nd.contrib.quantized_embedding(idx, w, w_lo, w_hi, "
+        "input_dim=10, output_dim=4)``",
+    )
+)
+
+
+def _unsupported_compute(name: str):
+    def compute(a, *t):
+        raise MXNetError(
+            f"{name}: running this quantized operator is not supported by mxnet-ng (its "
+            "symbol, shapes and types are; MXNet 1.9.1's oneDNN arithmetic for it is not "
+            "reproduced)"
+        )
+
+    return compute
+
+
+def _qmul_type(a, t):
+    if a["enable_float_output"]:
+        out = "float32"
+    else:
+        out = "int32" if _calib(a) is None else "int8"
+    ins = list(t)
+    ins[1] = ins[1] or "int8"
+    return _floats_from(2, ins), [out] if out == "float32" else [out, "float32", "float32"]
+
+
+register(
+    OpDef(
+        "_contrib_quantized_elemwise_mul",
+        _unsupported_compute("_contrib_quantized_elemwise_mul"),
+        params=[
+            *_CALIB_PARAMS,
+            Param(
+                "enable_float_output",
+                "bool",
+                False,
+                doc="Whether to enable float32 output.",
+            ),
+        ],
+        inputs=("lhs", "rhs", "lhs_min", "lhs_max", "rhs_min", "rhs_max"),
+        outputs=lambda a: ["output"] if a["enable_float_output"] else list(_RANGE_OUTS),
+        infer_shape=lambda a, s: [
+            s[0] or s[1],
+            s[1] or s[0],
+            *[x if x is not None else (1,) for x in s[2:]],
+        ],
+        infer_out=lambda a, s: (
+            [tuple(s[0])] if a["enable_float_output"] else [tuple(s[0]), (1,), (1,)]
+        ),
+        infer_type=_qmul_type,
+        doc="Element-wise product of int8 arrays (int32 output, int8 with a calibration "
+        "range, float32 with enable_float_output).",
+    )
+)
+
+
+def _qbn_params():
+    bn = list(get_op("BatchNorm").params)
+    have = {p.name for p in bn}
+    return bn + [p for p in _CALIB_PARAMS if p.name not in have]
+
+
+register(
+    OpDef(
+        "_contrib_quantized_batch_norm",
+        _unsupported_compute("_contrib_quantized_batch_norm"),
+        params=_qbn_params(),
+        inputs=("data", "gamma", "beta", "moving_mean", "moving_var", "min_data", "max_data"),
+        mutates=(3, 4),
+        outputs=_RANGE_OUTS,
+        infer_shape=lambda a, s: _qbn_shape(a, s),
+        infer_out=lambda a, s: [tuple(s[0]), (1,), (1,)],
+        infer_type=lambda a, t: (
+            [t[0], "float32", "float32", "float32", "float32", "float32", "float32"],
+            ["int8", "float32", "float32"],
+        ),
+        doc="BatchNorm of int8 data with float32 parameters; int8 output with the "
+        "calibrated range.",
+    )
+)
+
+
+def _qbn_shape(a, s):
+    c = None
+    if s[0] is not None:
+        ax = a["axis"] % len(s[0])
+        c = (s[0][ax],)
+    out = list(s)
+    for i in (1, 2, 3, 4):
+        if out[i] is None and c is not None:
+            out[i] = c
+    for i in (5, 6):
+        if out[i] is None:
+            out[i] = (1,)
+    return out

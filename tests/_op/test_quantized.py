@@ -1,0 +1,171 @@
+"""``_contrib_quantized_*`` operators: records with NumPy references of MXNet 1.9.1's CPU
+arithmetic (the oracle comparison itself is ``tests/contrib/test_quantization_golden.py``)."""
+
+import numpy as np
+import pytest
+
+import mxnet as mx
+from mxnet.base import MXNetError
+from tests._op.harness import Record, run_record
+
+F = np.float32
+LO, HI = np.array([-1.0], F), np.array([2.0], F)
+WLO, WHI = np.array([-0.5], F), np.array([0.25], F)
+BLO, BHI = np.array([-0.7], F), np.array([0.5], F)
+XU = np.arange(2 * 2 * 4 * 4).reshape(2, 2, 4, 4).astype(np.uint8) * 3
+X8 = (np.arange(2 * 2 * 4 * 4).reshape(2, 2, 4, 4) - 32).astype(np.int8)
+W = (np.arange(3 * 2 * 2 * 2).reshape(3, 2, 2, 2) - 12).astype(np.int8)
+B = np.array([5, -7, 100], np.int8)
+FW = (np.arange(3 * 32).reshape(3, 32) % 17 - 8).astype(np.int8)
+RANGE_8 = F(F(F(2.0) / F(127)) * F(F(0.5) / F(127))) * F(2147483648.0)  # int8 data, int8 w
+
+
+def _conv_ref(x, w, b, *r, **k):
+    x, w = x.astype(np.int64), w.astype(np.int64)
+    n, _, h, wd = x.shape
+    out = np.zeros((n, w.shape[0], h - 1, wd - 1), np.int64)
+    for i in range(h - 1):
+        for j in range(wd - 1):
+            out[:, :, i, j] = np.einsum("ncij,fcij->nf", x[:, :, i : i + 2, j : j + 2], w)
+    out += b.astype(np.int64)[None, :, None, None]  # oneDNN adds the int8 bias unscaled
+    return [out.astype(np.int32), [-RANGE_8], [RANGE_8]]
+
+
+def _fc_ref(x, w, b, lo_d, hi_d, lo_w, hi_w, lo_b, hi_b, **k):
+    acc = x.reshape(x.shape[0], -1).astype(np.int64) @ w.astype(np.int64).T
+    rescale = F(F(F(127.5) / F(2.0)) * F(F(127.5) / F(0.5))) * F(0.7)
+    acc += np.trunc(b.astype(F) * F(rescale / F(127.5))).astype(np.int64)
+    return [acc.astype(np.int32), [-RANGE_8], [RANGE_8]]
+
+
+def _pool_ref(x, lo, hi, **k):
+    n, c, h, w = x.shape
+    return [x.reshape(n, c, h // 2, 2, w // 2, 2).max(axis=(3, 5)), lo, hi]
+
+
+def _add_ref(a, b, la, ha, lb, hb, **k):
+    out = np.rint(a.astype(F) * F(F(2.0 * F(2147483648.0)) / F(F(3.0) * F(127.5)))
+                  + b.astype(F) * F(F(1.0 * F(2147483648.0)) / F(F(3.0) * F(127.5))))  # fmt: skip
+    return [out.astype(np.int32), [-3.0], [3.0]]
+
+
+def _concat_ref(a, b, la, ha, lb, hb, **k):
+    scaled = np.clip(np.rint(a.astype(F) * F(F(127.5 / F(2.0)) / F(127.5 / F(1.0)))), -128, 127)
+    return [np.concatenate([scaled.astype(np.int8), b], axis=1), [-1.0], [2.0]]
+
+
+RECORDS = [
+    Record(
+        "_contrib_quantized_conv",
+        [XU, W, B, LO, HI, WLO, WHI, BLO, BHI],
+        {"kernel": (2, 2), "num_filter": 3},
+        ref=_conv_ref,
+        symbolic=False,
+    ),  # fmt: skip
+    Record(
+        "_contrib_quantized_fully_connected",
+        [X8, FW, B, LO, HI, WLO, WHI, BLO, BHI],
+        {"num_hidden": 3},
+        ref=_fc_ref,
+        symbolic=False,
+    ),  # fmt: skip
+    Record(
+        "_contrib_quantized_pooling",
+        [X8, LO, HI],
+        {"kernel": (2, 2), "stride": (2, 2), "pool_type": "max"},
+        ref=_pool_ref,
+        symbolic=False,
+    ),  # fmt: skip
+    Record(
+        "_contrib_quantized_act",
+        [X8, LO, HI],
+        {"act_type": "relu"},
+        ref=lambda x, lo, hi, **k: [np.maximum(x, 0), lo, hi],
+        symbolic=False,
+    ),  # fmt: skip
+    Record(
+        "_contrib_quantized_flatten",
+        [X8, LO, HI],
+        {},
+        ref=lambda x, lo, hi, **k: [x.reshape(2, -1), lo, hi],
+        symbolic=False,
+    ),  # fmt: skip
+    Record(
+        "_contrib_quantized_elemwise_add",
+        [X8, X8[::-1].copy(), LO, HI, LO / 2, HI / 2],
+        {},
+        ref=_add_ref,
+        symbolic=False,
+    ),  # fmt: skip
+    Record(
+        "_contrib_quantized_concat",
+        [X8, X8[:, :1].copy(), LO / 2, HI / 2, LO, HI],
+        {"num_args": 2, "dim": 1},
+        ref=_concat_ref,
+        symbolic=False,
+    ),  # fmt: skip
+    Record(
+        "_contrib_quantized_embedding",
+        [np.array([[0, 2], [1, 1]], F), FW[:, :4].copy(), WLO, WHI],
+        {"input_dim": 3, "output_dim": 4},
+        ref=lambda d, w, lo, hi, **k: [w[d.astype(int)], lo, hi],
+        symbolic=False,
+    ),  # fmt: skip
+]
+# symbol-only operators: build and infer, do not run (MXNetError naming them)
+SYMBOL_ONLY = [
+    Record("_contrib_quantized_elemwise_mul", [X8, X8, LO, HI, LO, HI], {}, symbolic=False),
+    Record(
+        "_contrib_quantized_batch_norm",
+        [X8, np.ones(2, F), np.zeros(2, F), np.zeros(2, F), np.ones(2, F), LO, HI],
+        {},
+        symbolic=False,
+    ),  # fmt: skip
+]
+RECORDS += SYMBOL_ONLY
+
+
+@pytest.mark.parametrize("rec", RECORDS[: -len(SYMBOL_ONLY)], ids=lambda r: r.id)
+def test_record(rec):
+    run_record(rec)
+
+
+@pytest.mark.parametrize("rec", SYMBOL_ONLY, ids=lambda r: r.id)
+def test_symbol_only_ops_raise_named_error(rec):
+    fn = getattr(mx.nd.contrib, rec.op[len("_contrib_") :])
+    with pytest.raises(MXNetError, match=rec.op):
+        fn(*[mx.nd.array(x, dtype=x.dtype) for x in rec.inputs], **rec.params).asnumpy()
+
+
+def test_quantized_symbols_infer_like_mxnet():
+    d = mx.sym.var("data")
+    s = mx.sym.contrib.quantized_conv(data=d, kernel=(3, 3), num_filter=4, name="qc")
+    assert s.list_arguments() == ["data", "qc_weight", "qc_bias", "qc_min_data", "qc_max_data",
+                                  "qc_min_weight", "qc_max_weight", "qc_min_bias",
+                                  "qc_max_bias"]  # fmt: skip
+    args, outs, _ = s.infer_shape(data=(2, 3, 6, 6))
+    assert args[1:3] == [(4, 3, 3, 3), (4,)] and outs == [(2, 4, 4, 4), (1,), (1,)]
+    _, types, _ = s.infer_type(data="uint8")
+    assert types == [np.int32, np.float32, np.float32]
+    c = mx.sym.contrib.quantized_concat(d, mx.sym.var("b"), dim=1, name="qcat")
+    assert c.list_arguments() == ["data", "b", "qcat_arg0_min", "qcat_arg0_max",
+                                  "qcat_arg1_min", "qcat_arg1_max"]  # fmt: skip
+    a = mx.sym.contrib.quantized_act(data=d, act_type="relu")
+    assert a.infer_type(data="uint8")[1][0] == np.int8  # MXNet 1.9.1: always int8
+    bn = mx.sym.contrib.quantized_batch_norm(data=d, name="qbn")
+    assert bn.list_auxiliary_states() == ["qbn_moving_mean", "qbn_moving_var"]
+    assert bn.infer_shape(data=(2, 3, 4, 4))[0][1] == (3,)
+
+
+def test_quantized_conv_refuses_int8_data():
+    with pytest.raises(MXNetError, match="only supports uint8"):
+        mx.nd.contrib.quantized_conv(
+            *[mx.nd.array(x, dtype=x.dtype) for x in (X8, W, B, LO, HI, WLO, WHI, BLO, BHI)],
+            kernel=(2, 2), num_filter=3,
+        )  # fmt: skip
+
+
+def test_quantized_concat_nd_requires_the_count():
+    ins = [mx.nd.array(x, dtype=x.dtype) for x in (X8, X8, LO, HI, LO, HI)]
+    with pytest.raises(MXNetError):
+        mx.nd.contrib.quantized_concat(*ins, dim=1)
