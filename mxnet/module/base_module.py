@@ -211,7 +211,75 @@ class BaseModule:
         """Hook run before each forward (sparse row pulls in MXNet); nothing to do here."""
 
     def install_monitor(self, mon) -> None:
-        raise TypeError(f"{type(self).__name__} does not support monitors")
+        raise NotImplementedError()
+
+    # -- the interface every module implements (MXNet 1.9.1's abstract methods) ------------
+    @property
+    def data_names(self):
+        """Names of the data inputs."""
+        raise NotImplementedError()
+
+    @property
+    def output_names(self):
+        """Names of the outputs."""
+        raise NotImplementedError()
+
+    @property
+    def data_shapes(self):
+        """``DataDesc`` of the data inputs."""
+        raise NotImplementedError()
+
+    @property
+    def label_shapes(self):
+        """``DataDesc`` of the labels."""
+        raise NotImplementedError()
+
+    @property
+    def output_shapes(self):
+        """``(name, shape)`` of the outputs."""
+        raise NotImplementedError()
+
+    def get_params(self):
+        raise NotImplementedError()
+
+    def init_params(self, initializer=None, arg_params=None, aux_params=None,
+                    allow_missing=False, force_init=False, allow_extra=False):
+        raise NotImplementedError()
+
+    def get_states(self, merge_multi_context=True):
+        assert self.binded and self.params_initialized
+        assert not merge_multi_context
+        return []
+
+    def set_states(self, states=None, value=None):
+        assert self.binded and self.params_initialized
+        assert not states and not value
+
+    def forward(self, data_batch, is_train=None):
+        raise NotImplementedError()
+
+    def backward(self, out_grads=None):
+        raise NotImplementedError()
+
+    def get_outputs(self, merge_multi_context=True):
+        raise NotImplementedError()
+
+    def get_input_grads(self, merge_multi_context=True):
+        raise NotImplementedError()
+
+    def update(self):
+        raise NotImplementedError()
+
+    def update_metric(self, eval_metric, labels, pre_sliced=False):
+        raise NotImplementedError()
+
+    def bind(self, data_shapes, label_shapes=None, for_training=True, inputs_need_grad=False,
+             force_rebind=False, shared_module=None, grad_req="write"):
+        raise NotImplementedError()
+
+    def init_optimizer(self, kvstore="local", optimizer="sgd",
+                       optimizer_params=(("learning_rate", 0.01),), force_init=False):
+        raise NotImplementedError()
 
     def set_params(self, arg_params, aux_params, allow_missing=False, force_init=True,
                    allow_extra=False):

@@ -441,3 +441,23 @@ class Symbol(ArithMixin):
         from ._create import create_op_symbol_from_call
 
         return create_op_symbol_from_call("cast", (self, *args), kwargs)
+
+
+# MXNet 1.9.1's ``mxnet.symbol.symbol`` module also holds the creation functions (code
+# writes ``from mxnet.symbol.symbol import Variable, Group, load``); they live in sibling
+# modules here and resolve lazily to avoid an import cycle.
+_REEXPORTS = frozenset({
+    "Variable", "var", "Group", "load", "load_json", "zeros", "ones", "full", "arange",
+    "linspace", "eye", "pow", "power", "maximum", "minimum", "hypot", "histogram", "split_v2"})
+
+
+def __getattr__(attr):
+    if attr in _REEXPORTS:
+        from .. import symbol as _pkg
+
+        return getattr(_pkg, attr)
+    if attr == "AttrScope":
+        from ..attribute import AttrScope
+
+        return AttrScope
+    raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")

@@ -155,3 +155,14 @@ def test_shared_executor_group_shares_row_sparse_parameters():
     assert g2.execs[0].arg_dict["embed_weight"].stype == "row_sparse"
     assert mx.test_utils.same_array(g1.execs[0].arg_dict["embed_weight"],
                                     g2.execs[0].arg_dict["embed_weight"])
+
+
+def test_base_module_declares_the_module_interface():
+    # MXNet 1.9.1: the abstract methods exist on BaseModule and raise NotImplementedError
+    base = mx.mod.BaseModule()
+    for call in (lambda: base.forward(None), lambda: base.backward(), lambda: base.update(),
+                 lambda: base.bind([("data", (1, 2))]), lambda: base.get_params(),
+                 lambda: base.data_names, lambda: base.output_shapes,
+                 lambda: base.install_monitor(None)):
+        with pytest.raises(NotImplementedError):
+            call()

@@ -357,3 +357,15 @@ def test_infer_shape_checks_shapes_filled_from_a_consumer():
     with pytest.raises(MXNetError, match="transpose"):
         out.infer_shape_partial(x=(2, 3))
     assert out.infer_shape(x=(3, 3))[1] == [(3, 3)]
+
+
+def test_symbol_symbol_module_reexports_creation_functions():
+    from mxnet.symbol import symbol as symmod
+    from mxnet.symbol.symbol import Group, Variable, load_json, zeros
+
+    v = Variable("v")
+    assert Group([v, zeros((2,))]).list_outputs()[0] == "v"
+    assert load_json(v.tojson()).name == "v"
+    assert symmod.AttrScope is attribute.AttrScope
+    with pytest.raises(AttributeError):
+        symmod.no_such_name  # noqa: B018
