@@ -231,6 +231,7 @@ class HybridBlock(Block):
         self._in_format = None
         self._active = False
         self._flags = []
+        self._backend = None
         self._np_graph = False
 
     def __setattr__(self, name, value):
@@ -265,12 +266,15 @@ class HybridBlock(Block):
         for cld in self._children.values():
             cld.register_op_hook(callback, monitor_all)
 
-    def hybridize(self, active=True, **kwargs):
+    def hybridize(self, active=True, backend=None, clear=True, **kwargs):
         """Trace this block to a Symbol on the next call (``static_alloc``/``static_shape``
-        are accepted: the compiled graph is always reused)."""
+        are accepted: the compiled graph is always reused). ``backend`` and ``clear`` take
+        MXNet 1.9.1's positions; children are hybridized without the backend, as MXNet."""
         self._active = active
+        self._backend = backend
         self._flags = list(kwargs.items())
-        self._clear_cached_op()
+        if clear:
+            self._clear_cached_op()
         if active and (self._forward_hooks or self._forward_pre_hooks):
             warnings.warn(
                 f'"{self}" is being hybridized while still having forward hook/'
@@ -304,10 +308,11 @@ class HybridBlock(Block):
         """Hybridize for ``backend`` and run one forward pass on ``x`` (returns None, as
         MXNet). The graph is not partitioned: mxnet-ng's programs fuse by themselves (see
         ``Symbol.optimize_for``)."""
-        if backend is not None:
-            from ..symbol._frontend import _check_backend
+        if not backend:
+            raise ValueError('Must specify "backend" to optimize_for')
+        from ..symbol._frontend import _check_backend
 
-            _check_backend("optimize_for", backend)
+        _check_backend("optimize_for", backend)
         if clear:
             self._clear_cached_op()
         self.hybridize(
@@ -570,7 +575,7 @@ class HybridBlock(Block):
     def _build_callable(self, graph_inputs, out):
         from .._executor._program import compile_enabled, compile_program
 
-        backend = dict(self._flags).get("backend")
+        backend = getattr(self, "_backend", None)
         if backend is not None:  # hybridize(backend=...): checked when the graph is built
             from ..symbol._frontend import _check_backend
 

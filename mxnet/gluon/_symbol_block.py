@@ -142,7 +142,8 @@ class SymbolBlock(HybridBlock):
         super()._clear_cached_op()
         self._cached_graph = graph
 
-    def hybridize(self, active=True, **kwargs):
+    def hybridize(self, active=True, backend=None, clear=True, **kwargs):
+        self._backend = backend
         self._flags = list(kwargs.items())
         self._callables = {}
 

@@ -56,3 +56,21 @@ def test_modifier_cell_names_and_repr():
     assert res.name == "gru_residualcell"
     zone = rnn.ZoneoutCell(rnn.LSTMCell(3, prefix="l_"), 0.1, 0.2)
     assert repr(zone) == "ZoneoutCell(p_out=0.1, p_state=0.2, LSTMCell(None -> 12))"
+
+
+def test_optimize_for_requires_a_backend():
+    dense = nn.Dense(2, in_units=2)
+    dense.initialize()
+    with pytest.raises(ValueError, match="Must specify"):
+        dense.optimize_for(nd.ones((2, 2)))
+
+
+def test_hybridize_takes_backend_and_clear_positionally():
+    dense = nn.Dense(2, in_units=2)
+    dense.initialize()
+    dense.hybridize(True, "MKLDNN", False, static_alloc=True)
+    assert dense(nd.ones((3, 2))).shape == (3, 2)
+    seq = nn.Sequential()
+    seq.add(nn.Dense(2, in_units=2))
+    with pytest.raises(TypeError):  # Block.hybridize(active, **kwargs) only, as MXNet
+        seq.hybridize(True, "MKLDNN")
