@@ -86,11 +86,11 @@ def _lazy(opname: str, states: tuple[str, ...]):
 
     fn.__name__ = opname
     fn.__signature__ = sig
-    fn.__doc__ = (
-        f"``{opname}``; with a row_sparse ``grad`` and ``lazy_update=True`` only "
-        "the gradient's rows of the weight and states change (in place, "
-        "``out=weight``).\n\nExamples\n--------\n>>> w = mx.nd.ones((2, 2))\n"
-        f">>> _ = mx.nd.sparse.{opname}  # doctest: +SKIP\n"
+    fn.__module__ = dense.__module__
+    # the operator's own documentation (MXNet has one operator for both storage types)
+    fn.__doc__ = (dense.__doc__ or "") + (
+        "\n\nWith a row_sparse ``grad`` and ``lazy_update=True`` only the gradient's rows "
+        "of the weight and states change (in place, ``out=weight``)."
     )
     return fn
 
