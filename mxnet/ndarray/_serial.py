@@ -471,7 +471,10 @@ def save_file(fname, data, np_shape: bool | None = None) -> None:
     arrays, names = _normalize(data)
     blob = encode_list(arrays, names, np_shape)
     folder = os.path.dirname(os.path.abspath(fname))
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".params", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".params", dir=folder)
+    except OSError as e:  # MXNet's file stream fails to open: MXNetError
+        raise MXNetError(f"Cannot open NDArray file {fname!r} for writing: {e}") from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(blob)

@@ -148,7 +148,10 @@ def save(sym: Symbol, fname: str, remove_amp_cast: bool = True) -> None:
     """Write ``sym.tojson()`` to ``fname`` atomically."""
     text = to_json(sym, remove_amp_cast)
     d = os.path.dirname(os.path.abspath(fname))
-    fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=".json")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=".json")
+    except OSError as e:  # MXNet's file stream fails to open: MXNetError
+        raise MXNetError(f"Cannot open symbol file {fname} for writing: {e}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)

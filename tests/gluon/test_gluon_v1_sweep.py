@@ -74,3 +74,17 @@ def test_hybridize_takes_backend_and_clear_positionally():
     seq.add(nn.Dense(2, in_units=2))
     with pytest.raises(TypeError):  # Block.hybridize(active, **kwargs) only, as MXNet
         seq.hybridize(True, "MKLDNN")
+
+
+def test_saving_into_a_missing_folder_raises_mxnet_error(tmp_path):
+    dense = nn.Dense(2, in_units=2)
+    dense.initialize()
+    missing = tmp_path / "no" / "such"
+    with pytest.raises(mx.base.MXNetError):
+        dense.save_parameters(str(missing / "x.params"))
+    dense.hybridize()
+    dense(nd.ones((1, 2)))
+    with pytest.raises(mx.base.MXNetError):
+        dense.export(str(missing / "x"))
+    with pytest.raises(mx.base.MXNetError):
+        mx.sym.var("a").save(str(missing / "a.json"))
