@@ -108,6 +108,7 @@ class FeedForward:
         if isinstance(eval_data, tuple):
             eval_data = self._iter(eval_data[0], eval_data[1], is_train=False)
         mod = self._module(data, for_training=True, bind=False)  # fit binds
+        data.reset()  # MXNet's legacy training loop resets (reshuffles) before the first epoch
         log = logger if logger is not None else logging
         log.info("Start training with %s", str(self.ctx))
         mod.logger = _EpochLog(log)

@@ -287,3 +287,29 @@ def test_update_calls_the_updater_once_per_device_with_every_parameter():
     assert calls == [list(range(0, 2 * n, 2)), list(range(1, 2 * n, 2))]
     after = mod.get_params()[0]
     assert all(not np.array_equal(before[k], after[k].asnumpy()) for k in before)
+
+
+def test_feedforward_reshuffles_numpy_data_before_the_first_epoch():
+    # MXNet 1.9.1's legacy loop calls train_data.reset() before epoch 0: with shuffling
+    # NumPy input the first epoch sees the second permutation of np.random
+    import numpy as np
+
+    import mxnet as mx
+
+    rs = np.random.RandomState(0)
+    x = rs.uniform(size=(12, 3)).astype("float32")
+    y = (x.sum(1) > 1.5).astype("float32")
+    net = mx.sym.SoftmaxOutput(mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=2,
+                                                     name="fc"), name="softmax")
+    init = mx.init.Constant(0.1)
+    np.random.seed(3)
+    ff = mx.model.FeedForward(net, num_epoch=1, initializer=init, learning_rate=0.5,
+                              numpy_batch_size=4)
+    ff.fit(x, y)
+    np.random.seed(3)
+    it = mx.io.NDArrayIter(x, y, 4, shuffle=True, last_batch_handle="roll_over")
+    it.reset()
+    mod = mx.mod.Module(net)
+    mod.fit(it, num_epoch=1, initializer=init, optimizer_params={"learning_rate": 0.5})
+    for k, v in mod.get_params()[0].items():
+        np.testing.assert_allclose(ff.arg_params[k].asnumpy(), v.asnumpy(), rtol=1e-6)
