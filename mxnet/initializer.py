@@ -73,12 +73,25 @@ def _fill(arr: NDArray, value) -> None:
             t.copy_(src)
 
 
+def _check_float_out(arr: NDArray, opname: str) -> None:
+    """MXNet's samplers write only floating-point outputs (int parameters fail to init)."""
+    if not arr._t.is_floating_point():
+        from .base import MXNetError
+
+        raise MXNetError(
+            f"Operator {opname}: output type must be float16, float32, float64; "
+            f"got {arr.dtype.__name__ if hasattr(arr.dtype, '__name__') else arr.dtype}"
+        )
+
+
 def _uniform(arr: NDArray, low: float, high: float) -> None:
+    _check_float_out(arr, "_random_uniform")
     with torch.no_grad():
         arr._t.uniform_(low, high)
 
 
 def _normal(arr: NDArray, sigma: float) -> None:
+    _check_float_out(arr, "_random_normal")
     with torch.no_grad():
         arr._t.normal_(0.0, sigma)
 

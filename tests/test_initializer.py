@@ -178,3 +178,19 @@ def test_constant_broadcasts_array_values():
     assert (arr.asnumpy() == 7).all()
     with pytest.raises(ValueError):
         init.Constant([1, 2, 3, 4])(init.InitDesc("w_weight"), arr)
+
+
+def test_random_initializers_reject_integer_parameters():
+    # MXNet's samplers only write floating-point outputs: an int32 parameter with the
+    # default Uniform initializer fails with MXNetError (not a torch error).
+    import pytest
+
+    import mxnet as mx
+
+    for ini in (mx.init.Uniform(), mx.init.Normal(), mx.init.Xavier()):
+        p = mx.gluon.Parameter("w", shape=(2, 2), dtype="int32", init=ini)
+        with pytest.raises(mx.base.MXNetError, match="float16, float32, float64"):
+            p.initialize()
+    p = mx.gluon.Parameter("z", shape=(2,), dtype="int32", init=mx.init.Zero())
+    p.initialize()
+    assert p.data().asnumpy().tolist() == [0, 0]
