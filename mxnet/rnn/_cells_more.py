@@ -18,8 +18,12 @@ from .rnn_cell import (
 
 __all__ = ["FusedRNNCell", "ModifierCell", "ZoneoutCell", "ResidualCell", "BidirectionalCell"]
 
-_FUSED_GATES = {"rnn_relu": [""], "rnn_tanh": [""], "lstm": ["_i", "_f", "_c", "_o"],
-                "gru": ["_r", "_z", "_o"]}
+_FUSED_GATES = {
+    "rnn_relu": [""],
+    "rnn_tanh": [""],
+    "lstm": ["_i", "_f", "_c", "_o"],
+    "gru": ["_r", "_z", "_o"],
+}
 
 
 class FusedRNNCell(BaseRNNCell):
@@ -44,15 +48,24 @@ class FusedRNNCell(BaseRNNCell):
     >>> out, _ = cell.unroll(5, mx.sym.var('data'), layout='TNC', merge_outputs=True)
     """
 
-    def __init__(self, num_hidden: int, num_layers: int = 1, mode: str = "lstm",
-                 bidirectional: bool = False, dropout: float = 0.0,
-                 get_next_state: bool = False, forget_bias: float = 1.0, prefix=None,
-                 params=None):
+    def __init__(
+        self,
+        num_hidden: int,
+        num_layers: int = 1,
+        mode: str = "lstm",
+        bidirectional: bool = False,
+        dropout: float = 0.0,
+        get_next_state: bool = False,
+        forget_bias: float = 1.0,
+        prefix=None,
+        params=None,
+    ):
         from ..initializer import FusedRNN
 
         if mode not in _FUSED_GATES:
-            raise MXNetError(f"FusedRNNCell: unknown mode '{mode}', expected one of "
-                             f"{sorted(_FUSED_GATES)}")
+            raise MXNetError(
+                f"FusedRNNCell: unknown mode '{mode}', expected one of {sorted(_FUSED_GATES)}"
+            )
         if prefix is None:
             prefix = f"{mode}_"
         super().__init__(prefix=prefix, params=params)
@@ -70,8 +83,10 @@ class FusedRNNCell(BaseRNNCell):
     def state_info(self):
         b = self._bidirectional + 1
         n = (self._mode == "lstm") + 1
-        return [{"shape": (b * self._num_layers, 0, self._num_hidden), "__layout__": "LNC"}
-                for _ in range(n)]
+        return [
+            {"shape": (b * self._num_layers, 0, self._num_hidden), "__layout__": "LNC"}
+            for _ in range(n)
+        ]
 
     @property
     def _gate_names(self):
@@ -108,11 +123,13 @@ class FusedRNNCell(BaseRNNCell):
             size = 1
             for s in shape:
                 size *= s
-            args[name] = arr[pos:pos + size].reshape(shape).copy()
+            args[name] = arr[pos : pos + size].reshape(shape).copy()
             pos += size
         if pos != arr.size:
-            raise MXNetError(f"FusedRNNCell.unpack_weights: parameter size {arr.size} does not "
-                             f"match the layout ({pos})")
+            raise MXNetError(
+                f"FusedRNNCell.unpack_weights: parameter size {arr.size} does not "
+                f"match the layout ({pos})"
+            )
         return args
 
     def pack_weights(self, args):
@@ -131,8 +148,10 @@ class FusedRNNCell(BaseRNNCell):
         self.reset()
         inputs, axis = _normalize_sequence(length, inputs, layout, True)
         if axis == 1:
-            warnings.warn("NTC layout detected. Consider using TNC for FusedRNNCell for faster "
-                          "speed", stacklevel=2)
+            warnings.warn(
+                "NTC layout detected. Consider using TNC for FusedRNNCell for faster speed",
+                stacklevel=2,
+            )
             inputs = symbol.swapaxes(inputs, dim1=0, dim2=1)
         elif axis != 0:
             raise MXNetError(f"FusedRNNCell: unsupported layout {layout}")
@@ -141,10 +160,18 @@ class FusedRNNCell(BaseRNNCell):
         states = {"state": begin_state[0]}
         if self._mode == "lstm":
             states["state_cell"] = begin_state[1]
-        rnn = symbol.RNN(data=inputs, parameters=self._parameter, state_size=self._num_hidden,
-                         num_layers=self._num_layers, bidirectional=self._bidirectional,
-                         p=self._dropout, state_outputs=self._get_next_state, mode=self._mode,
-                         name=f"{self._prefix}rnn", **states)
+        rnn = symbol.RNN(
+            data=inputs,
+            parameters=self._parameter,
+            state_size=self._num_hidden,
+            num_layers=self._num_layers,
+            bidirectional=self._bidirectional,
+            p=self._dropout,
+            state_outputs=self._get_next_state,
+            mode=self._mode,
+            name=f"{self._prefix}rnn",
+            **states,
+        )
         if not self._get_next_state:
             outputs, states = rnn, []
         else:
@@ -159,16 +186,22 @@ class FusedRNNCell(BaseRNNCell):
 
     def unfuse(self) -> SequentialRNNCell:
         """The equivalent stack of unfused cells (same parameter names after unpacking)."""
-        make = {"rnn_relu": lambda p: RNNCell(self._num_hidden, activation="relu", prefix=p),
-                "rnn_tanh": lambda p: RNNCell(self._num_hidden, activation="tanh", prefix=p),
-                "lstm": lambda p: LSTMCell(self._num_hidden, prefix=p),
-                "gru": lambda p: GRUCell(self._num_hidden, prefix=p)}[self._mode]
+        make = {
+            "rnn_relu": lambda p: RNNCell(self._num_hidden, activation="relu", prefix=p),
+            "rnn_tanh": lambda p: RNNCell(self._num_hidden, activation="tanh", prefix=p),
+            "lstm": lambda p: LSTMCell(self._num_hidden, prefix=p),
+            "gru": lambda p: GRUCell(self._num_hidden, prefix=p),
+        }[self._mode]
         stack = SequentialRNNCell()
         for i in range(self._num_layers):
             if self._bidirectional:
-                stack.add(BidirectionalCell(make(f"{self._prefix}l{i}_"),
-                                            make(f"{self._prefix}r{i}_"),
-                                            output_prefix=f"{self._prefix}bi_l{i}_"))
+                stack.add(
+                    BidirectionalCell(
+                        make(f"{self._prefix}l{i}_"),
+                        make(f"{self._prefix}r{i}_"),
+                        output_prefix=f"{self._prefix}bi_l{i}_",
+                    )
+                )
             else:
                 stack.add(make(f"{self._prefix}l{i}_"))
             if self._dropout > 0 and i != self._num_layers - 1:
@@ -200,8 +233,10 @@ class ModifierCell(BaseRNNCell):
 
     def begin_state(self, init_sym=symbol.zeros, **kwargs):
         if self._modified:
-            raise MXNetError("After applying modifier cells (e.g. DropoutCell) the base cell "
-                             "cannot be called directly. Call the modifier cell instead.")
+            raise MXNetError(
+                "After applying modifier cells (e.g. DropoutCell) the base cell "
+                "cannot be called directly. Call the modifier cell instead."
+            )
         self.base_cell._modified = False
         try:
             return self.base_cell.begin_state(func=init_sym, **kwargs)
@@ -230,9 +265,11 @@ class ZoneoutCell(ModifierCell):
         if isinstance(base_cell, FusedRNNCell):
             raise MXNetError("FusedRNNCell doesn't support zoneout. Please unfuse first.")
         if isinstance(base_cell, BidirectionalCell):
-            raise MXNetError("BidirectionalCell doesn't support zoneout since it doesn't "
-                             "support step. Please add ZoneoutCell to the cells underneath "
-                             "instead.")
+            raise MXNetError(
+                "BidirectionalCell doesn't support zoneout since it doesn't "
+                "support step. Please add ZoneoutCell to the cells underneath "
+                "instead."
+            )
         super().__init__(base_cell)
         self.zoneout_outputs = zoneout_outputs
         self.zoneout_states = zoneout_states
@@ -248,12 +285,13 @@ class ZoneoutCell(ModifierCell):
         def mask(p, like):
             return symbol.Dropout(symbol.ones_like(like), p=p)
 
-        prev = self.prev_output if self.prev_output is not None else symbol.zeros_like(out)
+        prev = self.prev_output if self.prev_output is not None else symbol.zeros((0, 0))
         if self.zoneout_outputs != 0.0:
             out = symbol.where(mask(self.zoneout_outputs, out), out, prev)
         if self.zoneout_states != 0.0:
-            new_states = [symbol.where(mask(self.zoneout_states, n), n, o)
-                          for n, o in zip(new_states, states)]
+            new_states = [
+                symbol.where(mask(self.zoneout_states, n), n, o) for n, o in zip(new_states, states)
+            ]
         self.prev_output = out
         return out, new_states
 
@@ -273,18 +311,24 @@ class ResidualCell(ModifierCell):
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None):
         self.reset()
         self.base_cell._modified = False
-        outputs, states = self.base_cell.unroll(length, inputs=inputs, begin_state=begin_state,
-                                                layout=layout, merge_outputs=merge_outputs)
+        outputs, states = self.base_cell.unroll(
+            length,
+            inputs=inputs,
+            begin_state=begin_state,
+            layout=layout,
+            merge_outputs=merge_outputs,
+        )
         self.base_cell._modified = True
         if merge_outputs is None:
             merge_outputs = isinstance(outputs, symbol.Symbol)
         inputs, _ = _normalize_sequence(length, inputs, layout, merge_outputs)
         if merge_outputs:
-            outputs = symbol.elemwise_add(outputs, inputs,
-                                          name=f"{outputs.name}_plus_residual")
+            outputs = symbol.elemwise_add(outputs, inputs, name=f"{outputs.name}_plus_residual")
         else:
-            outputs = [symbol.elemwise_add(o, i, name=f"{o.name}_plus_residual")
-                       for o, i in zip(outputs, inputs)]
+            outputs = [
+                symbol.elemwise_add(o, i, name=f"{o.name}_plus_residual")
+                for o, i in zip(outputs, inputs)
+            ]
         return outputs, states
 
 
@@ -304,8 +348,9 @@ class BidirectionalCell(BaseRNNCell):
         self._override_cell_params = params is not None
         if self._override_cell_params:
             if not (l_cell._own_params and r_cell._own_params):
-                raise MXNetError("Either specify params for BidirectionalCell or child cells, "
-                                 "not both.")
+                raise MXNetError(
+                    "Either specify params for BidirectionalCell or child cells, not both."
+                )
             l_cell.params._params.update(self.params._params)
             r_cell.params._params.update(self.params._params)
         self.params._params.update(l_cell.params._params)
@@ -331,8 +376,10 @@ class BidirectionalCell(BaseRNNCell):
 
     def begin_state(self, **kwargs):
         if self._modified:
-            raise MXNetError("After applying modifier cells (e.g. DropoutCell) the base cell "
-                             "cannot be called directly. Call the modifier cell instead.")
+            raise MXNetError(
+                "After applying modifier cells (e.g. DropoutCell) the base cell "
+                "cannot be called directly. Call the modifier cell instead."
+            )
         return sum((c.begin_state(**kwargs) for c in self._cells), [])
 
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None):
@@ -342,29 +389,38 @@ class BidirectionalCell(BaseRNNCell):
             begin_state = self.begin_state()
         l_cell, r_cell = self._cells
         nl = len(l_cell.state_info)
-        l_out, l_states = l_cell.unroll(length, inputs=inputs, begin_state=begin_state[:nl],
-                                        layout=layout, merge_outputs=merge_outputs)
-        r_out, r_states = r_cell.unroll(length, inputs=list(reversed(inputs)),
-                                        begin_state=begin_state[nl:], layout=layout,
-                                        merge_outputs=merge_outputs)
+        l_out, l_states = l_cell.unroll(
+            length,
+            inputs=inputs,
+            begin_state=begin_state[:nl],
+            layout=layout,
+            merge_outputs=merge_outputs,
+        )
+        r_out, r_states = r_cell.unroll(
+            length,
+            inputs=list(reversed(inputs)),
+            begin_state=begin_state[nl:],
+            layout=layout,
+            merge_outputs=merge_outputs,
+        )
         if merge_outputs is None:
-            merge_outputs = (isinstance(l_out, symbol.Symbol)
-                             and isinstance(r_out, symbol.Symbol))
+            merge_outputs = isinstance(l_out, symbol.Symbol) and isinstance(r_out, symbol.Symbol)
             if not merge_outputs:
                 if isinstance(l_out, symbol.Symbol):
-                    l_out = list(symbol.split(l_out, axis=axis, num_outputs=length,
-                                              squeeze_axis=1))
+                    l_out = list(symbol.split(l_out, axis=axis, num_outputs=length, squeeze_axis=1))
                 if isinstance(r_out, symbol.Symbol):
-                    r_out = list(symbol.split(r_out, axis=axis, num_outputs=length,
-                                              squeeze_axis=1))
+                    r_out = list(symbol.split(r_out, axis=axis, num_outputs=length, squeeze_axis=1))
         if merge_outputs:
             l_out, r_out = [l_out], [symbol.reverse(r_out, axis=axis)]
         else:
             r_out = list(reversed(r_out))
         p = self._output_prefix
-        outputs = [symbol.Concat(lo, ro, dim=1 + merge_outputs,
-                                 name=f"{p}out" if merge_outputs else f"{p}t{i}")
-                   for i, (lo, ro) in enumerate(zip(l_out, r_out))]
+        outputs = [
+            symbol.Concat(
+                lo, ro, dim=1 + merge_outputs, name=f"{p}out" if merge_outputs else f"{p}t{i}"
+            )
+            for i, (lo, ro) in enumerate(zip(l_out, r_out))
+        ]
         if merge_outputs:
             outputs = outputs[0]
         return outputs, [l_states, r_states]

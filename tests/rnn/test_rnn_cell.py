@@ -52,14 +52,22 @@ def test_fused_unpack_matches_mxnet():
 
 def test_unpack_pack_roundtrip_lstm():
     cell = rnn.LSTMCell(3, prefix="lstm_")
-    args = {"lstm_i2h_weight": mx.nd.arange(24).reshape((12, 2)),
-            "lstm_i2h_bias": mx.nd.arange(12), "lstm_h2h_weight": mx.nd.ones((12, 3)),
-            "lstm_h2h_bias": mx.nd.zeros(12)}
+    args = {
+        "lstm_i2h_weight": mx.nd.arange(24).reshape((12, 2)),
+        "lstm_i2h_bias": mx.nd.arange(12),
+        "lstm_h2h_weight": mx.nd.ones((12, 3)),
+        "lstm_h2h_bias": mx.nd.zeros(12),
+    }
     un = cell.unpack_weights(args)
-    assert sorted(un) == sorted(f"lstm_{g}{k}_{t}" for g in ("i2h", "h2h")
-                                for k in ("_i", "_f", "_c", "_o") for t in ("weight", "bias"))
-    np.testing.assert_array_equal(un["lstm_i2h_f_weight"].asnumpy(),
-                                  np.arange(24).reshape(12, 2)[3:6])
+    assert sorted(un) == sorted(
+        f"lstm_{g}{k}_{t}"
+        for g in ("i2h", "h2h")
+        for k in ("_i", "_f", "_c", "_o")
+        for t in ("weight", "bias")
+    )
+    np.testing.assert_array_equal(
+        un["lstm_i2h_f_weight"].asnumpy(), np.arange(24).reshape(12, 2)[3:6]
+    )
     back = cell.pack_weights(un)
     for k, v in args.items():
         np.testing.assert_array_equal(back[k].asnumpy(), v.asnumpy())
@@ -72,8 +80,9 @@ def test_fused_equals_unfused():
     usym, _ = unfused.unroll(3, mx.sym.var("data"), layout="TNC", merge_outputs=True)
     shapes, _, _ = fsym.infer_shape(data=(3, 2, 5))
     rng = np.random.RandomState(0)
-    fargs = {n: mx.nd.array(rng.uniform(-0.5, 0.5, s))
-             for n, s in zip(fsym.list_arguments(), shapes)}
+    fargs = {
+        n: mx.nd.array(rng.uniform(-0.5, 0.5, s)) for n, s in zip(fsym.list_arguments(), shapes)
+    }
     uargs = fused.unpack_weights(fargs)
     uargs = unfused.pack_weights(uargs)
     a = fsym.bind(mx.cpu(), fargs).forward()[0].asnumpy()
@@ -93,3 +102,16 @@ def test_step_errors_and_zoneout():
     assert out_shapes == [(2, 3, 4), (2, 4)]
     with pytest.raises(MXNetError, match="zoneout"):
         rnn.ZoneoutCell(rnn.FusedRNNCell(4))
+
+
+def test_zoneout_cell_starts_from_an_unknown_shape_zeros_symbol():
+    # MXNet 1.9.1: the first "previous output" is symbol.zeros((0, 0)), shaped by inference
+    cell = rnn.ZoneoutCell(rnn.GRUCell(4, prefix="g_"), 0.5, 0.5)
+    out, _ = cell.unroll(3, mx.sym.Variable("data"), layout="NTC", merge_outputs=True)
+    ops = [n["op"] for n in json.loads(out.tojson())["nodes"]]
+    assert "_zeros" in ops and "zeros_like" not in ops
+    assert out.infer_shape(data=(2, 3, 5))[1] == [(2, 3, 4)]
+    ex = out.simple_bind(mx.cpu(), data=(2, 3, 5))
+    for v in ex.arg_dict.values():
+        v[:] = 0.1
+    assert ex.forward(is_train=False)[0].shape == (2, 3, 4)
