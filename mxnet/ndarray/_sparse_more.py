@@ -50,6 +50,9 @@ def _lazy(opname: str, states: tuple[str, ...]):
     sig = inspect.signature(dense)
 
     def fn(*args, out=None, name=None, **kwargs):
+        grad = args[1] if len(args) > 1 else kwargs.get("grad")
+        if not isinstance(grad, RowSparseNDArray):  # the common (dense) case: no overhead
+            return dense(*args, out=out, name=name, **kwargs)
         bound = sig.bind(*args, **kwargs)
         vals = {k: v for k, v in bound.arguments.items() if k not in ("out", "name")}
         extra = vals.pop("kwargs", {})
