@@ -88,3 +88,14 @@ def test_saving_into_a_missing_folder_raises_mxnet_error(tmp_path):
         dense.export(str(missing / "x"))
     with pytest.raises(mx.base.MXNetError):
         mx.sym.var("a").save(str(missing / "a.json"))
+
+
+def test_cell_begin_state_names_states_like_mxnet():
+    cell = rnn.LSTMCell(3, prefix="q_")
+    states = cell.begin_state(2, func=mx.sym.var)  # sym.var needs the name
+    assert [s.name for s in states] == ["q_begin_state_0", "q_begin_state_1"]
+    zeros = cell.begin_state(2, func=mx.sym.zeros)
+    assert [s.name for s in zeros] == ["q_begin_state_2", "q_begin_state_3"]
+    assert zeros[0].attr_dict()["q_begin_state_2"]["__layout__"] == "NC"
+    out, _ = rnn.GRUCell(2, prefix="g_").unroll(2, mx.sym.var("data"), merge_outputs=True)
+    assert "g_begin_state_0_output" in out.get_internals().list_outputs()

@@ -84,8 +84,10 @@ class RecurrentCell(Block):
             self._init_counter += 1
             info = dict(info) if info is not None else {}
             info.update(kwargs)
-            info.pop("__layout__", None)
-            states.append(func(**info))
+            # named <prefix>begin_state_<n> and given the __layout__ attribute, as MXNet
+            # (func may be sym.var, whose name is required)
+            name = f"{self._prefix}begin_state_{self._init_counter}"
+            states.append(func(name=name, **info))
         return _np_states(states)
 
     def unroll(
