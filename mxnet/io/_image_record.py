@@ -15,6 +15,7 @@ from .. import recordio
 from .._image_guard import check_encoded_size
 from ..base import MXNetError
 from ..image import _cv
+from ._det_aug import DetRNG
 from ._image_mean import hls_shift, load_mean_img, save_mean_img
 from ._native import MXDataIter, _BatchLoader, _decode_threads, _log_info, _parse_bool, _parse_shape
 
@@ -96,6 +97,26 @@ _EIGVAL = np.array([55.46, 4.794, 1.148])
 _EIGVEC = np.array(
     [[-0.5675, 0.7192, 0.4009], [-0.5808, -0.0045, -0.8140], [-0.5836, -0.6948, 0.4203]]
 )
+
+
+_RAND_MAGIC = 111  # MXNet's ImageRecordIOParser2 seeds its shuffle engine with 111 + seed
+_CHUNK_BYTES = 8 << 20  # its record reader loads (and shuffles within) ~8 MB chunks
+
+
+def _chunk_bounds(offsets: list, end: int) -> list:
+    """[first, last) record indices of the chunks MXNet reads: the records starting in the
+    next 8 MB but the last one of them, or all records up to ``end``."""
+    bounds, i, n = [], 0, len(offsets)
+    while i < n:
+        limit = offsets[i] + _CHUNK_BYTES
+        j = i
+        while j < n and offsets[j] < limit:
+            j += 1
+        if end > limit and j - i > 1:
+            j -= 1
+        bounds.append((i, j))
+        i = j
+    return bounds
 
 
 def _scan_offsets(path: str, begin: int, end: int) -> list:
@@ -377,9 +398,12 @@ class ImageRecordIter(MXDataIter):
         nparts, part = int(p["num_parts"]), int(p["part_index"])
         begin, end = recordio._part_range(self._path, nparts, part)
         self._offsets = _scan_offsets(self._path, begin, end)
-        self._order = list(range(len(self._offsets)))
-        if self._shuffle:
-            self._rng.shuffle(self._order)
+        # MXNet shuffles each ~8 MB chunk of records with std::shuffle and one
+        # mt19937(111 + seed) engine that carries on from pass to pass
+        self._shuffle_rng = DetRNG(_RAND_MAGIC + int(p["seed"]))
+        self._chunks = _chunk_bounds(self._offsets, end)
+        self._order = self._pass_order()
+        self._next_order: list | None = None  # the next pass, once a wrapped batch reads it
         self._round = _parse_bool(p["round_batch"])
         self._loader = _BatchLoader(len(self._offsets), self._bs, self._round)
         dt = p["dtype"]
@@ -470,14 +494,29 @@ class ImageRecordIter(MXDataIter):
             ) from None
         return table
 
+    def _pass_order(self) -> list:
+        """Record indices of a new pass over the file (shuffled chunk by chunk)."""
+        if not self._shuffle:
+            return list(range(len(self._offsets)))
+        order: list = []
+        for a, b in self._chunks:
+            idx = list(range(a, b))
+            self._shuffle_rng.shuffle(idx)
+            order += idx
+        return order
+
     def _before_first(self) -> None:
+        wrapped = self._loader.overflow > 0
         self._loader.before_first()
         self._epoch += 1
-        if self._shuffle:
-            self._rng.shuffle(self._order)
+        if wrapped and self._next_order is not None:
+            self._order = self._next_order  # the wrapped batch already started this pass
+        else:
+            self._order = self._pass_order()
+        self._next_order = None
 
-    def _read(self, f, i: int) -> bytes:
-        return recordio._pread_record(f.fileno(), self._path, self._offsets[self._order[i]])[0]
+    def _read(self, f, rec: int) -> bytes:
+        return recordio._pread_record(f.fileno(), self._path, self._offsets[rec])[0]
 
     def _decode(self, raw: bytes, idx: int, out: np.ndarray, slot: int, rng_seed: int) -> Any:
         header, payload = recordio.unpack(raw)
@@ -494,8 +533,7 @@ class ImageRecordIter(MXDataIter):
         if img is None:
             raise MXNetError(
                 "ImageRecordIter: cannot decode the image of record %d (id %d) "
-                "at byte offset %d of %s"
-                % (idx, header.id, self._offsets[self._order[idx]], self._path)
+                "at byte offset %d of %s" % (idx, header.id, self._offsets[idx], self._path)
             )
         if img.ndim == 2:
             img = img[:, :, None]
@@ -567,8 +605,18 @@ class ImageRecordIter(MXDataIter):
         data = np.zeros((self._bs,) + self._shape, dtype=self._out_dtype)
         labels = np.zeros((self._bs, self._label_width), dtype=np.float32)
         index = np.zeros(self._bs, dtype=np.uint64)
+        recs = []
+        for slot, r in enumerate(rows):
+            if r is None:
+                recs.append(None)
+            elif pad and slot >= self._bs - pad:  # a wrapped batch reads the next pass
+                if self._next_order is None:
+                    self._next_order = self._pass_order()
+                recs.append(self._next_order[r])
+            else:
+                recs.append(self._order[r])
         with open(self._path, "rb") as f:
-            raws = [(slot, r, self._read(f, r)) for slot, r in enumerate(rows) if r is not None]
+            raws = [(slot, r, self._read(f, r)) for slot, r in enumerate(recs) if r is not None]
         base = self._aug_seed if self._aug_seed is not None else self._rng.getrandbits(32)
         futures = [
             (

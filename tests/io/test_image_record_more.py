@@ -138,3 +138,25 @@ def test_crop_size_larger_than_the_image_is_an_error():
     it = ImageRecordIter(path_imgrec=REC, data_shape=(3, 8, 8), batch_size=2, min_crop_size=20,
                          max_crop_size=60, rand_crop=True)
     assert it.next().data[0].shape == (2, 3, 8, 8)
+
+
+def test_shuffle_order_matches_mxnet(tmp_path):
+    # labels = record index; batches of MXNet 1.9.1 (oracle) for seed=3: each pass is a new
+    # std::shuffle by mt19937(111 + seed), and a wrapped batch reads the next pass's start
+    path = str(tmp_path / 'ids.rec')
+    w = mx.recordio.MXRecordIO(path, 'w')
+    for i in range(20):
+        ok, buf = cv2.imencode('.png', np.full((4, 4, 3), i, np.uint8))
+        w.write(mx.recordio.pack((0, float(i), i, 0), buf.tobytes()))
+    w.close()
+    it = ImageRecordIter(path_imgrec=path, data_shape=(3, 4, 4), batch_size=6, shuffle=True,
+                         seed=3, verbose=False)
+    expected = [
+        [[10, 13, 1, 14, 19, 5], [2, 9, 15, 4, 16, 3], [18, 0, 7, 6, 8, 11],
+         [17, 12, 10, 5, 1, 16]],
+        [[6, 4, 14, 15, 12, 2], [8, 17, 11, 3, 7, 13], [19, 18, 0, 9, 17, 12]],
+        [[18, 5, 0, 14, 19, 9], [15, 10, 11, 16, 4, 2], [6, 8, 7, 3, 1, 13]],
+    ]
+    for epoch in expected:
+        assert [b.label[0].asnumpy().astype(int).tolist() for b in it] == epoch
+        it.reset()
