@@ -165,10 +165,11 @@ def split_v2(ary, indices_or_sections, axis: int = 0, squeeze_axis: bool = False
     >>> len(s.list_outputs())
     2
     """
+    # as MXNet 1.9.1: the split points go to the node as a list ("[0, 1, 3]" in the JSON)
     if isinstance(indices_or_sections, int) and not isinstance(indices_or_sections, bool):
-        kw = {"sections": indices_or_sections, "indices": ()}
-    elif isinstance(indices_or_sections, (list, tuple)):
-        kw = {"sections": 0, "indices": (0,) + tuple(int(i) for i in indices_or_sections)}
+        kw = {"sections": indices_or_sections, "indices": []}
+    elif isinstance(indices_or_sections, tuple):
+        kw = {"sections": 0, "indices": [0] + [int(i) for i in indices_or_sections]}
     else:
         raise ValueError("indices_or_sections must either int or tuple of ints")
     from ._namespace import function_for

@@ -49,6 +49,29 @@ def _obj(pairs: list[tuple[str, str]], indent: int) -> str:
     return "{" + f"{_s(k)}: {v}" + "}"
 
 
+# operators whose MXNet 1.9.1 (oneDNN build, as the pip wheels) node has hidden outputs
+# that we do not materialise (masks, workspaces, temporaries); ``node_row_ptr`` counts them
+_MX_NUM_OUTPUTS = {"Dropout": 2, "LRN": 2, "L2Normalization": 2, "InstanceNorm": 3,
+                   "ROIPooling": 2, "Correlation": 3, "CTCLoss": 2, "SpatialTransformer": 3,
+                   "BilinearSampler": 2, "GridGenerator": 2, "_contrib_BatchNormWithReLU": 4}
+
+
+def _mx_num_outputs(n: Node) -> int:
+    """The output count MXNet 1.9.1 writes for ``n`` in ``node_row_ptr``."""
+    k = n.num_outputs()
+    if n.op is None:
+        return k
+    name = n.op.name
+    if name == "Pooling":  # oneDNN max pooling keeps its workspace as a second output
+        p = n.parsed
+        kernel = p.get("kernel") or ()
+        if p.get("pool_type") == "max" and 1 <= len(kernel) <= 3 and \
+                p.get("layout") in (None, "NCW", "NCHW", "NCDHW"):
+            return max(k, 2)
+        return k
+    return max(k, _MX_NUM_OUTPUTS.get(name, k))
+
+
 def _entry(nid: int, idx: int, ver: int) -> str:
     return f"[{nid}, {idx}, {ver}]"
 
@@ -120,7 +143,7 @@ def to_json(sym: Symbol, remove_amp_cast: bool = True, _subgraph: bool = False) 
     arg_nodes = [str(k) for k, n in enumerate(order) if n.op is None]
     row = [0]
     for n in order:
-        row.append(row[-1] + n.num_outputs())
+        row.append(row[-1] + _mx_num_outputs(n))
     head_items = [_entry(nid[id(n)], i, 0) for n, i in heads]
     top = [
         ("nodes", _arr(node_strs, 2, force_multi=True)),

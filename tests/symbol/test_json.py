@@ -83,3 +83,29 @@ def test_cycle_detected_in_composition():
     node.inputs = [(node, 0)]
     with pytest.raises(MXNetError, match="cycle"):
         topo_order([node])
+
+
+@pytest.mark.parametrize("make, rows", [
+    (lambda d: mx.sym.Dropout(d), 2),  # MXNet keeps the mask as a hidden output
+    (lambda d: mx.sym.LRN(d, nsize=3), 2),
+    (lambda d: mx.sym.InstanceNorm(d), 3),
+    (lambda d: mx.sym.Pooling(d, kernel=(2, 2)), 2),  # oneDNN max-pooling workspace
+    (lambda d: mx.sym.Pooling(d, kernel=(2, 2), pool_type="avg"), 1),
+    (lambda d: mx.sym.Pooling(d, kernel=(2, 2), layout="NHWC"), 1),
+    (lambda d: mx.sym.Pooling(d, global_pool=True), 1),
+    (lambda d: mx.sym.BatchNorm(d), 3),
+    (lambda d: mx.sym.relu(d), 1),
+])
+def test_node_row_ptr_counts_mxnet_hidden_outputs(make, rows):
+    # node_row_ptr as MXNet 1.9.1 (pip, oneDNN build) writes it
+    ptr = json.loads(make(mx.sym.var("data")).tojson())["node_row_ptr"]
+    assert ptr[-1] - ptr[-2] == rows
+
+
+def test_split_v2_writes_split_points_as_a_list():
+    d = mx.sym.var("d")
+    attrs = json.loads(mx.sym.split_v2(d, (1, 3), axis=1).tojson())["nodes"][1]["attrs"]
+    assert attrs["indices"] == "[0, 1, 3]" and attrs["sections"] == "0"
+    assert json.loads(mx.sym.split_v2(d, 2).tojson())["nodes"][1]["attrs"]["indices"] == "[]"
+    outs = mx.sym.split_v2(d, (1, 3), axis=1).eval(d=mx.nd.ones((2, 5)))
+    assert [o.shape for o in outs] == [(2, 1), (2, 2), (2, 2)]
