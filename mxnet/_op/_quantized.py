@@ -29,6 +29,7 @@ import math
 import numpy as np
 import torch
 
+from .._deferred import DeferredOpError
 from ..base import MXNetError
 from ._params import Param
 from ._registry import OpDef, get_op, register
@@ -100,19 +101,21 @@ def _qconv(a: dict, *t: torch.Tensor):
     nb = a["no_bias"]
     n = 2 if nb else 3
     x, w = t[0], t[1]
-    if x.dtype != torch.uint8 and x.device.type != "meta":
-        raise MXNetError(
-            "_contrib_quantized_conv: oneDNN's quantized convolution (MXNet 1.9.1's CPU "
-            "kernel) only supports uint8 as input type (quantize the data with "
-            "out_type='uint8' or 'auto' and a non-negative calibration range)"
-        )
     out = get_op("Convolution").compute(a, x.to(torch.float64), w.to(torch.float64))
     if not nb:  # the int8 bias enters the accumulator as is (MXNet 1.9.1's oneDNN kernel)
         shape = [1] * out.dim()
         shape[-1 if a["layout"] is not None and a["layout"][-1] == "C" else 1] = -1
         out = out + t[2].to(torch.float64).reshape(shape)
     lo_d, hi_d, lo_w, hi_w = (_r(v) for v in t[n : n + 4])
-    return (_as_i32(out), *_mul_range(_maxabs(lo_d, hi_d), 127, _maxabs(lo_w, hi_w), 127))
+    res = (_as_i32(out), *_mul_range(_maxabs(lo_d, hi_d), 127, _maxabs(lo_w, hi_w), 127))
+    if x.dtype != torch.uint8 and x.device.type != "meta":  # reported on read, as MXNet
+        raise DeferredOpError(
+            "_contrib_quantized_conv: oneDNN's quantized convolution (MXNet 1.9.1's CPU "
+            "kernel) only supports uint8 as input type (quantize the data with "
+            "out_type='uint8' or 'auto' and a non-negative calibration range)",
+            res,
+        )
+    return res
 
 
 def _qconv_shape(a, s):
@@ -551,15 +554,31 @@ register(
 )
 
 
-def _unsupported_compute(name: str):
-    def compute(a, *t):
-        raise MXNetError(
-            f"{name}: running this quantized operator is not supported by mxnet-ng (its "
-            "symbol, shapes and types are; MXNet 1.9.1's oneDNN arithmetic for it is not "
-            "reproduced)"
+def _qmul(a: dict, xa, xb, lo_a, hi_a, lo_b, hi_b):
+    """MXNet 1.9.1's CPU kernel: int8 products, scaled in float32; the int8 output (with a
+    calibration range) is the product truncated toward zero, wrapped to 8 bits."""
+    va, vb = (
+        (v.contiguous().view(torch.int8) if v.dtype == torch.uint8 else v).detach().cpu().numpy()
+        for v in (xa, xb)
+    )
+    prod = (va.astype(np.int32) * vb.astype(np.int32)).astype(_f32)
+    scale_a = _f32(_K_INT8 / _maxabs(_r(lo_a), _r(hi_a)))
+    scale_b = _f32(_K_INT8 / _maxabs(_r(lo_b), _r(hi_b)))
+    if a["enable_float_output"]:
+        scale = _f32(1.0 / np.float64(scale_a) / np.float64(scale_b))
+        return torch.from_numpy((prod * scale).astype(_f32))
+    calib = _calib(a)
+    if calib is None:
+        out = torch.from_numpy(prod.astype(np.int64).astype(np.int32))
+        return (
+            out,
+            *_mul_range(_maxabs(_r(lo_a), _r(hi_a)), 127, _maxabs(_r(lo_b), _r(hi_b)), 127),
         )
-
-    return compute
+    out_scale = _f32(np.float64(_K_INT8) / np.float64(_maxabs(*calib)))
+    scale = _f32(_f32(out_scale / scale_a) / scale_b)
+    v = np.trunc((prod * scale).astype(_f32)).astype(np.int64)
+    wrapped = ((v + 128) % 256 - 128).astype(np.int8)
+    return (torch.from_numpy(wrapped), *_range_out(float(_f32(calib[0])), float(_f32(calib[1]))))
 
 
 def _qmul_type(a, t):
@@ -575,7 +594,7 @@ def _qmul_type(a, t):
 register(
     OpDef(
         "_contrib_quantized_elemwise_mul",
-        _unsupported_compute("_contrib_quantized_elemwise_mul"),
+        _qmul,
         params=[
             *_CALIB_PARAMS,
             Param(
@@ -602,6 +621,45 @@ register(
 )
 
 
+def _qbatchnorm(a: dict, x, gamma, beta, mean, var, lo, hi):
+    """oneDNN's int8 BatchNorm (inference statistics): gamma/beta/mean/var fold into a
+    per-channel scale and shift onto the calibrated int8 output range."""
+    _check_q("_contrib_quantized_batch_norm", x)
+    v = x.detach().cpu().numpy()
+    if x.dtype == torch.uint8:  # reordered to int8 first
+        v = np.clip(np.rint(v.astype(_f32) * _f32(_K_INT8 / _K_UINT8)), -128, 127)
+    v = v.astype(_f32)
+    max_abs_data = _maxabs(_r(lo), _r(hi))
+    calib = _calib(a)
+    if calib is None:
+        lo_o = hi_o = _f32(0)
+    else:
+        lo_o, hi_o = _f32(calib[0]), _f32(calib[1])
+    max_abs_out = _maxabs(lo_o, hi_o) if calib is not None else _f32(1)  # (placeholder)
+    ax = a["axis"] % v.ndim
+    g, b = (t.detach().cpu().numpy().astype(_f32) for t in (gamma, beta))
+    m, s2 = (t.detach().cpu().numpy().astype(_f32) for t in (mean, var))
+    invstd = (1.0 / np.sqrt(s2.astype(np.float64) + a["eps"])).astype(_f32)
+    scale = (((g * invstd).astype(_f32) * max_abs_data).astype(_f32) / max_abs_out).astype(_f32)
+    shift = ((b - ((m * g).astype(_f32) * invstd).astype(_f32)).astype(_f32) * _K_INT8).astype(_f32)
+    shift = (shift / max_abs_out).astype(_f32)
+    inv1 = _f32(_f32(1) / np.sqrt(_f32(1) + _f32(a["eps"]), dtype=_f32))
+    shape = [1] * v.ndim
+    shape[ax] = -1
+    y = ((v * inv1).astype(_f32) * scale.reshape(shape)).astype(_f32) + shift.reshape(shape)
+    res = (
+        _saturate(y.astype(_f32), torch.int8),
+        *_range_out(float(lo_o), float(hi_o)),
+    )
+    if calib is None:
+        raise DeferredOpError(
+            "_contrib_quantized_batch_norm: min_calib_range or max_calib_range is not "
+            "available. Quantized BN currently don't support calib_mode=None",
+            res,
+        )
+    return res
+
+
 def _qbn_params():
     bn = list(get_op("BatchNorm").params)
     have = {p.name for p in bn}
@@ -611,7 +669,7 @@ def _qbn_params():
 register(
     OpDef(
         "_contrib_quantized_batch_norm",
-        _unsupported_compute("_contrib_quantized_batch_norm"),
+        _qbatchnorm,
         params=_qbn_params(),
         inputs=("data", "gamma", "beta", "moving_mean", "moving_var", "min_data", "max_data"),
         mutates=(3, 4),

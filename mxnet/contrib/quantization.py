@@ -232,6 +232,25 @@ def _collect_layer_statistics(mod, data, collector, max_num_examples=None, logge
     return num_examples
 
 
+def _smooth_distribution(p, eps=0.0001):
+    """``p`` (a histogram) with its zero bins raised to ``eps``, the mass taken evenly off the
+    non-zero bins; raises ValueError when every bin is zero."""
+    zeros = (p == 0).astype(np.float32)
+    nonzeros = (p != 0).astype(np.float32)
+    n_zeros = zeros.sum()
+    n_nonzeros = p.size - n_zeros
+    if not n_nonzeros:
+        raise ValueError("The discrete probability distribution is malformed. All entries are 0.")
+    eps1 = eps * float(n_zeros) / float(n_nonzeros)
+    if eps1 >= 1.0:
+        raise AssertionError(f"n_zeros={n_zeros}, n_nonzeros={n_nonzeros}, eps1={eps1:f}")
+    hist = p.astype(np.float32)
+    hist += eps * zeros + (-eps1) * nonzeros
+    if (hist <= 0).sum() != 0:
+        raise AssertionError("smoothing left a non-positive bin")
+    return hist
+
+
 def _get_optimal_threshold(hist_data, quantized_dtype, num_quantized_bins=255):
     hist, edges, min_val, max_val, _ = hist_data
     if len(hist) % 2 != 1:
