@@ -119,6 +119,19 @@ def _chunk_bounds(offsets: list, end: int) -> list:
     return bounds
 
 
+def _index_offsets(path: Any) -> list | None:
+    """Sorted record offsets of an ``.idx`` file (``key\toffset`` lines), or None."""
+    if not path or path in ("None",) or not os.path.isfile(os.fspath(path)):
+        return None
+    offsets = []
+    with open(os.fspath(path)) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) >= 2:
+                offsets.append(int(parts[1]))
+    return sorted(set(offsets))
+
+
 def _scan_offsets(path: str, begin: int, end: int) -> list:
     """Start offsets of the records in byte range [begin, end) of a ``.rec`` file."""
     offsets = []
@@ -396,12 +409,20 @@ class ImageRecordIter(MXDataIter):
         self._aug_seed = int(seed_aug) if seed_aug not in (None, "None") else None
         self._epoch = 0
         nparts, part = int(p["num_parts"]), int(p["part_index"])
-        begin, end = recordio._part_range(self._path, nparts, part)
-        self._offsets = _scan_offsets(self._path, begin, end)
-        # MXNet shuffles each ~8 MB chunk of records with std::shuffle and one
-        # mt19937(111 + seed) engine that carries on from pass to pass
+        # MXNet shuffles with std::shuffle and one mt19937(111 + seed) engine that carries
+        # on from pass to pass: each ~8 MB chunk of records, or (with an index file) the
+        # whole part, whose records are then split by count rather than by bytes
         self._shuffle_rng = DetRNG(_RAND_MAGIC + int(p["seed"]))
-        self._chunks = _chunk_bounds(self._offsets, end)
+        idx_offsets = _index_offsets(p["path_imgidx"])
+        if idx_offsets is not None:
+            step = (len(idx_offsets) + nparts - 1) // nparts
+            lo = min(step * part, len(idx_offsets))
+            self._offsets = idx_offsets[lo : min(lo + step, len(idx_offsets))]
+            self._chunks = [(0, len(self._offsets))] if self._offsets else []
+        else:
+            begin, end = recordio._part_range(self._path, nparts, part)
+            self._offsets = _scan_offsets(self._path, begin, end)
+            self._chunks = _chunk_bounds(self._offsets, end)
         self._order = self._pass_order()
         self._next_order: list | None = None  # the next pass, once a wrapped batch reads it
         self._round = _parse_bool(p["round_batch"])

@@ -160,3 +160,21 @@ def test_shuffle_order_matches_mxnet(tmp_path):
     for epoch in expected:
         assert [b.label[0].asnumpy().astype(int).tolist() for b in it] == epoch
         it.reset()
+
+
+def test_index_file_splits_parts_by_record_count_and_shuffles_the_part(tmp_path):
+    # MXNet 1.9.1 with path_imgidx: part k holds records [k*ceil(n/parts), ...) and is
+    # shuffled whole (oracle: 20 records, 2 parts, seed=3, part 1)
+    rec, idx = str(tmp_path / 'ix.rec'), str(tmp_path / 'ix.idx')
+    w = mx.recordio.MXIndexedRecordIO(idx, rec, 'w')
+    for i in range(20):
+        ok, buf = cv2.imencode('.png', np.full((4, 4, 3), i, np.uint8))
+        w.write_idx(i, mx.recordio.pack((0, float(i), i, 0), buf.tobytes()))
+    w.close()
+    it = ImageRecordIter(path_imgrec=rec, path_imgidx=idx, data_shape=(3, 4, 4), batch_size=6,
+                         shuffle=True, seed=3, num_parts=2, part_index=1, verbose=False)
+    expected = [[[18, 10, 11, 17, 13, 15], [12, 19, 16, 14, 14, 15]],
+                [[10, 16, 17, 13, 19, 11], [12, 18, 19, 16, 15, 12]]]
+    for epoch in expected:
+        assert [b.label[0].asnumpy().astype(int).tolist() for b in it] == epoch
+        it.reset()
