@@ -5,8 +5,8 @@ outputs report the range ``(-r, r)``. As MXNet 1.9.1's CPU build:
 
 - ``quantize_v2`` (oneDNN kernel): int8 ``q = clip(rint(x * 127.5 / r), -128, 127)``;
   uint8 ``q = clip(rint(x * 255.5 / r), 0, 255)``;
-- ``requantize``: int8 ``q = sign(x) * min(|x| * 127 / r + 0.5, 127)`` truncated; uint8
-  ``q = clip(x * 255 / r + 0.5, 0, 255)``.
+- ``requantize`` (oneDNN reorder): ``q = clip(rint(x * (r_in / 2**31) * (L / r)))`` with
+  ``L`` = 127 (int8, clipped to -128..127) or 255 (uint8).
 
 Arithmetic is float32, as MXNet's kernels.
 """
@@ -36,29 +36,9 @@ def _out_type(a: dict) -> str:
     return kind
 
 
-def _quantize_np(x: np.ndarray, real: float, kind: str) -> np.ndarray:
-    if kind == "int8":
-        scaled = np.abs(x) * _f32(127.0 / real) + _f32(0.5)
-        return (np.sign(x) * np.minimum(scaled, _f32(127.0))).astype(np.int8)
-    scaled = x * _f32(255.0 / real) + _f32(0.5)
-    return np.clip(scaled, 0, 255).astype(np.uint8)
-
-
 def _calib(a: dict):
     lo, hi = a["min_calib_range"], a["max_calib_range"]
     return (lo, hi) if lo is not None and hi is not None else None
-
-
-def _finish(x: np.ndarray, kind: str, lo: float, hi: float):
-    real = max(abs(float(lo)), abs(float(hi)))
-    q = _quantize_np(x, real, kind) if real > 0 else np.zeros(x.shape, dtype=kind)
-    if kind == "int8":
-        lo, hi = -real, real
-    return (
-        torch.from_numpy(q),
-        torch.tensor([lo], dtype=torch.float32),
-        torch.tensor([hi], dtype=torch.float32),
-    )
 
 
 def _quantize_v2(a: dict, data: torch.Tensor):
@@ -94,27 +74,35 @@ def _quantize_v2(a: dict, data: torch.Tensor):
 
 
 def _requantize(a: dict, data: torch.Tensor, lo: torch.Tensor, hi: torch.Tensor):
+    """MXNet 1.9.1's CPU (oneDNN reorder) kernel: ``q = saturate(rint(x * scale))`` in
+    float32, ``scale = (r_in / 2**31) * (levels / r_out)`` with 127 (int8) or 255 (uint8)
+    levels; ``r_out`` is the calibration range or the data's own (its int32 max-abs scaled)."""
     if data.dtype != torch.int32:
         raise MXNetError(f"requantize: the input must be int32, got {data.dtype}")
     kind = _out_type(a)
     q = data.detach().cpu().numpy()
-    real_in = max(abs(float(lo.reshape(-1)[0])), abs(float(hi.reshape(-1)[0])))
-    x = q.astype(_f32) * _f32(real_in / _INT32_MAX)
+    first_scale = _f32(
+        _f32(max(abs(_f32(lo.reshape(-1)[0])), abs(_f32(hi.reshape(-1)[0])))) / _f32(_INT32_MAX)
+    )
     rng = _calib(a)
-    if rng is None:
-        if x.size == 0:
-            rng = (0.0, 0.0)
-        else:
-            real = max(
-                abs(_f32(q.min()) * _f32(real_in / _INT32_MAX)),
-                abs(_f32(q.max()) * _f32(real_in / _INT32_MAX)),
-            )
-            rng = (-real, real)
-    if kind == "uint8":
+    if rng is not None:
         real = max(abs(_f32(rng[0])), abs(_f32(rng[1])))
-        res = _finish(x, kind, _f32(0.0), _f32(real if _calib(a) is None else rng[1]))
-        return res
-    return _finish(x, kind, _f32(rng[0]), _f32(rng[1]))
+    else:
+        data_range = int(max(abs(_f32(q.min())), abs(_f32(q.max())))) if q.size else 0
+        in_range = max(abs(_f32(lo.reshape(-1)[0])), abs(_f32(hi.reshape(-1)[0])))
+        real = _f32(_f32(_f32(data_range) * in_range) / _f32(_INT32_MAX))
+    levels = _f32(255) if kind == "uint8" else _f32(127)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scale = _f32(first_scale * _f32(levels / real))
+        v = np.rint((q.astype(_f32) * scale).astype(_f32))
+    lo_q, hi_q = (0, 255) if kind == "uint8" else (-128, 127)
+    out = np.clip(np.nan_to_num(v, nan=0.0), lo_q, hi_q).astype(kind)
+    lo_out = _f32(0) if kind == "uint8" else -real
+    return (
+        torch.from_numpy(out),
+        torch.tensor([lo_out], dtype=torch.float32),
+        torch.tensor([real], dtype=torch.float32),
+    )
 
 
 def _q_type(out_kind):

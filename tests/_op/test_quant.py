@@ -95,3 +95,15 @@ RECORDS = [
 @pytest.mark.parametrize("rec", RECORDS, ids=lambda r: r.id)
 def test_record(rec):
     run_record(rec)
+
+
+def test_requantize_rounds_half_to_even_and_saturates_like_onednn():
+    """MXNet 1.9.1's CPU requantize is a oneDNN reorder: ties go to even, int8 reaches -128."""
+    d = mx.nd.array(np.arange(-12, 12) * 100000000, dtype="int32")
+    lo, hi = mx.nd.array([-1.0]), mx.nd.array([1.0])
+    q, _, mx_ = mx.nd.contrib.requantize(d, lo, hi, out_type="uint8")
+    assert q.asnumpy().tolist()[12:] == [0, 21, 42, 64, 85, 106, 128, 149, 170, 191, 212, 234]
+    np.testing.assert_allclose(mx_.asnumpy(), [0.55879354], rtol=1e-7)
+    q, mn, _ = mx.nd.contrib.requantize(d, lo, hi, min_calib_range=-0.3, max_calib_range=0.3)
+    assert q.asnumpy().tolist()[:8] == [-128, -128, -128, -128, -128, -128, -118, -99]
+    assert mn.asnumpy().tolist() == [np.float32(-0.3)]
