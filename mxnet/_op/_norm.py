@@ -215,7 +215,8 @@ register(OpDef(
 
 
 def _sync_bn(a, x, gamma, beta, mmean, mvar):
-    if a["ndev"] > 1:
+    if a["ndev"] > 1 and state.is_train and not a["use_global_stats"]:
+        # only training synchronizes batch statistics; inference uses the moving ones
         raise MXNetError(f"_contrib_SyncBatchNorm: synchronizing statistics across ndev="
                          f"{a['ndev']} devices is not supported; use ndev=1 (BatchNorm)")
     out, mean, var = _batchnorm(

@@ -120,16 +120,20 @@ def _infer_and_init(opname: str, fn, args, kwargs) -> None:
 class InferNamespace:
     """``mx.nd`` stand-in used for the first eager call of a block with deferred params."""
 
-    def __init__(self, base):
+    def __init__(self, base, prefix: str = ""):
         self._base = base
+        self._prefix = prefix  # "_contrib_" inside F.contrib, as the registry names ops
 
     def __getattr__(self, name):
         attr = getattr(self._base, name)
         if isinstance(attr, types.ModuleType):
-            return InferNamespace(attr)
+            return InferNamespace(attr, f"_{name}_")
         if not callable(attr) or isinstance(attr, type):
             return attr
-        opname = getattr(attr, "_opname", name)  # npx front ends name their operator
+        opname = getattr(attr, "_opname", None)  # npx front ends name their operator
+        if opname is None:
+            full = self._prefix + name
+            opname = full if self._prefix and has_op(full) else name
 
         def wrapper(*args, **kwargs):
             if _has_pending(args) or _has_pending(kwargs.values()):

@@ -99,3 +99,29 @@ def test_cell_begin_state_names_states_like_mxnet():
     assert zeros[0].attr_dict()["q_begin_state_2"]["__layout__"] == "NC"
     out, _ = rnn.GRUCell(2, prefix="g_").unroll(2, mx.sym.var("data"), merge_outputs=True)
     assert "g_begin_state_0_output" in out.get_internals().list_outputs()
+
+
+def test_sync_batchnorm_layer_runs_the_sync_operator():
+    from mxnet import autograd
+    from mxnet.gluon.contrib.nn import SyncBatchNorm
+
+    bn = SyncBatchNorm(in_channels=3, num_devices=1, prefix="sbn_")
+    assert repr(bn) == (
+        "SyncBatchNorm(eps=1e-05, momentum=0.9, fix_gamma=False, use_global_stats=False, "
+        "ndev=1, key='sbn_', in_channels=3)"
+    )
+    sym = bn(mx.sym.var("data"))
+    assert '"_contrib_SyncBatchNorm"' in sym.tojson()
+    bn.initialize()
+    ref = nn.BatchNorm(in_channels=3)
+    ref.initialize()
+    x = nd.array(np.sin(np.arange(24)).reshape(2, 3, 4))
+    with autograd.record():
+        y, y_ref = bn(x), ref(x)
+    np.testing.assert_allclose(y.asnumpy(), y_ref.asnumpy(), rtol=1e-5, atol=1e-6)
+    # several devices: inference needs no synchronization
+    two = SyncBatchNorm(in_channels=3, num_devices=2)
+    two.initialize()
+    assert two(nd.ones((2, 3))).shape == (2, 3)
+    with autograd.record(), pytest.raises(mx.base.MXNetError, match="ndev=2"):
+        two(nd.ones((2, 3)))

@@ -81,7 +81,14 @@ class SparseEmbedding(Block):
 
 
 class SyncBatchNorm(BatchNorm):
-    """Cross-device batch normalization; in one process it equals :class:`BatchNorm`."""
+    """Cross-device batch normalization through ``contrib.SyncBatchNorm`` (``ndev`` devices,
+    keyed by the block prefix, as MXNet 1.9.1); one device computes as :class:`BatchNorm`,
+    more raise MXNetError from the operator.
+
+    Examples
+    --------
+    >>> bn = mx.gluon.contrib.nn.SyncBatchNorm(in_channels=2, num_devices=1)
+    """
 
     def __init__(self, in_channels=0, num_devices=None, momentum=0.9, epsilon=1e-5,
                  center=True, scale=True, use_global_stats=False, beta_initializer="zeros",
@@ -90,7 +97,25 @@ class SyncBatchNorm(BatchNorm):
         super().__init__(1, momentum, epsilon, center, scale, use_global_stats,
                          beta_initializer, gamma_initializer, running_mean_initializer,
                          running_variance_initializer, in_channels, **kwargs)
+        if num_devices is None:
+            num_devices = self._get_num_devices()
         self._num_devices = num_devices
+        self._kwargs = {"eps": epsilon, "momentum": momentum, "fix_gamma": not scale,
+                        "use_global_stats": use_global_stats, "ndev": num_devices,
+                        "key": self.prefix}
+
+    def _get_num_devices(self) -> int:
+        import warnings
+
+        from .... import context
+
+        warnings.warn("Caution using SyncBatchNorm: if not using all the GPUs, please "
+                      "mannually set num_devices", UserWarning, stacklevel=3)
+        return max(context.num_gpus(), 1)
+
+    def hybrid_forward(self, F, x, gamma, beta, running_mean, running_var):
+        return F.contrib.SyncBatchNorm(x, gamma, beta, running_mean, running_var, name="fwd",
+                                       **self._kwargs)
 
 
 def _factors(factor, n):
