@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from ..base import MXNetError
 from ..ndarray.ndarray import NDArray, array
 
 __all__ = ['DataDesc', 'DataBatch', 'DataIter', 'NDArrayIter', 'ResizeIter', 'PrefetchingIter']
@@ -405,9 +406,7 @@ class NDArrayIter(DataIter):
         super().__init__(batch_size)
         self.data = _init_data(data, allow_empty=False, default_name=data_name)
         self.label = _init_data(label, allow_empty=True, default_name=label_name)
-        if last_batch_handle not in ('pad', 'discard', 'roll_over'):
-            raise ValueError("last_batch_handle must be 'pad', 'discard' or 'roll_over', "
-                             "got %r" % (last_batch_handle,))
+        # MXNet 1.9.1 takes any other value and then drops the last partial batch
         if any(_is_csr(v) for _, v in self.data + self.label) and \
                 last_batch_handle != 'discard':
             from ..base import MXNetNotSupportedError
@@ -487,6 +486,9 @@ class NDArrayIter(DataIter):
                 continue
             t = v._t
             n = t.shape[ax]
+            if end > n and ax == 0:  # e.g. fewer labels than data: MXNet's slice check
+                raise MXNetError("Check failed: *end <= axis_size: Invalid end for end=%d as "
+                                 "axis_size is %d" % (end, n))
             s, e = max(0, min(start, n)), max(0, min(end, n))
             if _is_csr(v):  # MXNet 1.9.1 slices with slice_axis: a dense batch (fallback)
                 out.append(v[s:e].tostype('default'))

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from mxnet import nd
+from mxnet.base import MXNetError
 from mxnet.io import DataBatch, DataDesc, NDArrayIter, PrefetchingIter, ResizeIter
 
 GOLD = os.path.join(os.path.dirname(__file__), '..', 'compat', 'golden', 'data', 'nditer.npz')
@@ -100,8 +101,18 @@ def test_prefetching_error():
         it.next()
 
 
-def test_bad_last_batch_handle():
-    with pytest.raises(ValueError):
-        NDArrayIter(np.zeros((4, 2)), last_batch_handle='wrap')
+def test_bad_input_type():
     with pytest.raises(TypeError):
         NDArrayIter({'a': object()})
+
+
+def test_fewer_labels_than_data_fail_like_mxnet():
+    # MXNet 1.9.1 slices every source up to the data's cursor: a short label array fails
+    it = NDArrayIter(np.zeros((10, 2)), np.arange(3), 4)
+    with pytest.raises(MXNetError, match='Invalid end for end=4 as axis_size is 3'):
+        it.next()
+
+
+def test_unknown_last_batch_handle_drops_the_last_batch_like_mxnet():
+    it = NDArrayIter(np.zeros((10, 2)), np.arange(10), 4, last_batch_handle='foo')
+    assert [(b.pad, b.data[0].shape) for b in it] == [(0, (4, 2)), (0, (4, 2))]

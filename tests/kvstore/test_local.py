@@ -208,3 +208,7 @@ def test_updater_gets_str_keys_as_bytes_like_mxnet():
     kv2.init("w", mx.nd.ones(2))
     kv2.push("w", mx.nd.ones(2))
     assert list(kv2._updater.states) == ["w"]
+
+
+def test_send_command_to_servers_is_a_no_op_without_servers():
+    assert kvs.create("local")._send_command_to_servers(0, "x") is None
