@@ -115,7 +115,7 @@ def _flatten(args, inout_str):
         return [None], -1
     if not isinstance(args, (list, tuple)):
         raise ValueError(
-            f"When hybridized, the {inout_str} of HybridBlock {inout_str} must be "
+            f"When hybridized, the input of HybridBlock {inout_str} must be "
             f"(nested) list of Symbol or NDArray, but got {args} of type "
             f"{type(args)}"
         )

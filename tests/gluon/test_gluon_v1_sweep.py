@@ -125,3 +125,14 @@ def test_sync_batchnorm_layer_runs_the_sync_operator():
     assert two(nd.ones((2, 3))).shape == (2, 3)
     with autograd.record(), pytest.raises(mx.base.MXNetError, match="ndev=2"):
         two(nd.ones((2, 3)))
+
+
+def test_hybridized_dict_output_message_matches_mxnet():
+    class DictOut(mx.gluon.HybridBlock):
+        def hybrid_forward(self, F, x):
+            return {"a": x}
+
+    blk = DictOut()
+    blk.hybridize()
+    with pytest.raises(ValueError, match="the input of HybridBlock output must be"):
+        blk(nd.ones(2))
