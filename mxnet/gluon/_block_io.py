@@ -27,13 +27,13 @@ def save_block(block, prefix: str) -> None:
         entry = {"orig_name": blk.name}
         parent[_key(blk, counter[0])] = entry
         if isinstance(blk, HybridBlock):
-            entry["hybridized"] = bool(blk._cached_graph)
-            if blk._cached_graph:
+            if blk._cached_graph:  # keys in MXNet 1.9.1's order
                 inputs, out = blk._cached_graph
                 entry["in_format"] = blk._in_format
                 entry["out_format"] = blk._out_format
                 entry["inputs"] = [s.tojson() for s in inputs]
                 entry["symbol"] = out.tojson()
+            entry["hybridized"] = bool(blk._cached_graph)
         entry["children"] = {}
         for ch_name, child in blk._children.items():
             counter[0] += 1

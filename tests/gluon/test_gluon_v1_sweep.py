@@ -136,3 +136,24 @@ def test_hybridized_dict_output_message_matches_mxnet():
     blk.hybridize()
     with pytest.raises(ValueError, match="the input of HybridBlock output must be"):
         blk(nd.ones(2))
+
+
+def test_block_save_writes_mxnet_key_order(tmp_path):
+    import json
+
+    dense = nn.Dense(2, in_units=3)
+    dense.initialize()
+    dense.hybridize()
+    dense(nd.ones((1, 3)))
+    prefix = str(tmp_path / "m")
+    dense.save(prefix)
+    entry = next(iter(json.load(open(prefix + "-model.json")).values()))
+    assert list(entry) == [
+        "orig_name",
+        "in_format",
+        "out_format",
+        "inputs",
+        "symbol",
+        "hybridized",
+        "children",
+    ]
