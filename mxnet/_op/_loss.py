@@ -103,14 +103,16 @@ def _softmax_output(a, data, label):
         idx = lab2.long()
         valid = lab2 != a["ignore_label"]
         onehot = F.one_hot(idx.clamp(0, c - 1), c).to(p.dtype)
+        # a label outside [0, c) picks no class (MXNet: the gradient is the softmax itself)
+        onehot = onehot * ((idx >= 0) & (idx < c)).unsqueeze(-1).to(p.dtype)
         if axis == 1 and multi:
             onehot = onehot.movedim(-1, 1)
-        alpha = a["smooth_alpha"]
+        alpha = 0.0 if multi else a["smooth_alpha"]  # MXNet smooths no multi_output labels
         if alpha:
             onehot = onehot * (1 - alpha) + (1 - onehot) * (alpha / (c - 1))
         g = p - onehot
-        if a["use_ignore"]:
-            g = g * valid.unsqueeze(axis).to(g.dtype)
+        if a["use_ignore"]:  # ignored rows get +0 (a product would leave -0.0)
+            g = torch.where(valid.unsqueeze(axis), g, 0.0)
         scale = a["grad_scale"]
         norm = a["normalization"]
         if norm == "batch":

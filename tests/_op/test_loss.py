@@ -115,3 +115,34 @@ def test_softmax_output_requires_label_of_data_dtype():
     with pytest.raises(MXNetError, match="uniform type"):
         s.infer_type(d="float32", l="int32")
     assert mx.nd.SoftmaxOutput(mx.nd.ones((2, 3)), mx.nd.array([0, 1])).shape == (2, 3)
+
+
+def _softmax_output_grad(data, label, **kw):
+    d = mx.sym.var("data")
+    ex = mx.sym.SoftmaxOutput(d, name="sm", **kw).simple_bind(
+        mx.cpu(), data=data.shape, sm_label=np.asarray(label).shape)
+    ex.arg_dict["data"][:] = data
+    ex.arg_dict["sm_label"][:] = np.asarray(label, dtype="float32")
+    ex.forward(is_train=True)
+    ex.backward()
+    return ex.grad_dict["data"].asnumpy(), ex.outputs[0].asnumpy()
+
+
+def test_softmax_output_out_of_range_labels_pick_no_class():
+    # MXNet 1.9.1: a label outside [0, classes) one-hots to nothing, the gradient is the
+    # softmax itself (no clamping to the first/last class)
+    x = np.array([[0.1, 0.5], [1.0, -2.0]], dtype="float32")
+    g, p = _softmax_output_grad(x, [-1, 5])
+    np.testing.assert_allclose(g, p, rtol=1e-6)
+    g, p = _softmax_output_grad(x, [1, 0])
+    np.testing.assert_allclose(g, p - np.eye(2)[[1, 0]], rtol=1e-6)
+
+
+def test_softmax_output_multi_output_ignores_smoothing_and_ignored_rows_are_plus_zero():
+    x = np.linspace(-1, 1, 12, dtype="float32").reshape(2, 3, 2)
+    lab = [[0, 1], [1, 2]]
+    plain, _ = _softmax_output_grad(x, lab, multi_output=True)
+    smooth, _ = _softmax_output_grad(x, lab, multi_output=True, smooth_alpha=0.1)
+    np.testing.assert_array_equal(plain, smooth)
+    g, _ = _softmax_output_grad(x[:, :, 0], [0, 1], use_ignore=True, ignore_label=1)
+    assert not np.signbit(g[1]).any() and (g[1] == 0).all()
