@@ -72,6 +72,21 @@ def _grouped_on_cpu(x: torch.Tensor, groups: int) -> bool:
             and x.is_contiguous() and not x.is_contiguous(memory_format=torch.channels_last))
 
 
+# Dense 2-D convolutions of NCHW float32 CPU data with at least this many pixels per map
+# run (and return) channels-last: Gluon training in-process A/B, batch 8-16, 1 thread:
+# ResNet-18 at 224x224 8% faster, 128x128 5.6%, 96x96 2%, 64x64 3% slower; ResNet-50 at
+# 224x224 7.5%, MobileNet-1.0 at 224x224 5%. Later layers get channels-last data and stay
+# in it, imperatively and hybridized alike (the same rule runs in both).
+LARGE_CL_PIXELS = 96 * 96
+
+
+def _large_nchw_on_cpu(x: torch.Tensor) -> bool:
+    """A 2-D map of float32 CPU data in NCHW memory, large enough for channels-last."""
+    return (x.dtype == torch.float32 and x.device.type == "cpu"
+            and x.shape[2] * x.shape[3] >= LARGE_CL_PIXELS and x.is_contiguous()
+            and not x.is_contiguous(memory_format=torch.channels_last))
+
+
 def _conv(a, x, w, b=None):
     nd = x.dim() - 2
     if nd not in _CONV:
@@ -95,6 +110,8 @@ def _conv(a, x, w, b=None):
         out = F.conv2d(x.contiguous(memory_format=m), w.contiguous(memory_format=m), b, s, p,
                        d, a["num_group"])
     else:
+        if nd == 2 and _large_nchw_on_cpu(x):
+            x = x.contiguous(memory_format=torch.channels_last)
         out = _CONV[nd](x, w, b, s, p, d, a["num_group"])
     return to_cl(out) if cl else out
 

@@ -168,3 +168,28 @@ def test_grouped_convolution_of_nchw_data_runs_channels_last(monkeypatch):
     np.testing.assert_allclose(y.asnumpy(), yt.detach().numpy(), rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(x.grad.asnumpy(), xt.grad.numpy(), rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(w.grad.asnumpy(), wt.grad.numpy(), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("size, keeps_nchw", [(96, False), (32, True)])
+def test_dense_convolution_of_large_nchw_maps_runs_channels_last(size, keeps_nchw):
+    # dense 2-D convolutions over >= 96x96 maps of NCHW float32 data run and return
+    # channels-last (faster oneDNN kernels); small maps stay NCHW; values and gradients hold
+    import torch
+
+    rng = np.random.RandomState(1)
+    xn = rng.standard_normal((2, 3, size, size)).astype(np.float32)
+    wn = rng.standard_normal((4, 3, 3, 3)).astype(np.float32)
+    x, w = mx.nd.array(xn), mx.nd.array(wn)
+    for v in (x, w):
+        v.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.Convolution(x, w, kernel=(3, 3), pad=(1, 1), num_filter=4, no_bias=True)
+    y.backward(mx.nd.ones(y.shape))
+    assert y._t.is_contiguous() is keeps_nchw
+    assert y._t.is_contiguous(memory_format=torch.channels_last) is not keeps_nchw
+    xt, wt = torch.tensor(xn, requires_grad=True), torch.tensor(wn, requires_grad=True)
+    yt = torch.nn.functional.conv2d(xt, wt, padding=1)
+    yt.sum().backward()
+    np.testing.assert_allclose(y.asnumpy(), yt.detach().numpy(), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(x.grad.asnumpy(), xt.grad.numpy(), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(w.grad.asnumpy(), wt.grad.numpy(), rtol=1e-4, atol=1e-3)
