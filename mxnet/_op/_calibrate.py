@@ -28,12 +28,18 @@ def _smooth(p: np.ndarray, eps: float = 0.0001):
     return (p + np.where(zeros, _f32(eps), -eps1)).astype(_f32)
 
 
+def _seq_sum(v: np.ndarray) -> np.float32:
+    """float32 sum accumulated left to right (MXNet's std::accumulate), not pairwise."""
+    return np.add.accumulate(v, dtype=_f32)[-1] if v.size else _f32(0)
+
+
 def _kl(p: np.ndarray, q: np.ndarray) -> float:
-    p = p / p.sum(dtype=_f32)
-    q = q / q.sum(dtype=_f32)
+    p = (p / _seq_sum(p)).astype(_f32)
+    q = (q / _seq_sum(q)).astype(_f32)
     if not ((p > 0).all() and (q > 0).all()):
         raise MXNetError("calibrate_entropy: a smoothed distribution has a non-positive bin")
-    return float((p * np.log(p / q)).sum(dtype=_f32))
+    logs = np.log((p / q).astype(_f32).astype(np.float64)).astype(_f32)  # correctly rounded
+    return float(_seq_sum((p * logs).astype(_f32)))
 
 
 def _divergence(hist: np.ndarray, i: int, zero: int, nq: int) -> float:

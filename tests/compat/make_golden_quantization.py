@@ -82,6 +82,12 @@ CASES = [
     ("resblock_none_int8", "resblock", {"calib_mode": "none", "quantized_dtype": "int8"}, 1),
     ("resblock_excl", "resblock",
      {"calib_mode": "naive", "quantized_dtype": "auto", "excluded_sym_names": ["conv1"]}, 1),
+    # calibrated without oneDNN fusion (MXNET_SUBGRAPH_BACKEND=NONE): requantize and
+    # quantized BatchNorm get their ranges
+    ("convnet_nofuse_naive", "convnet", {"calib_mode": "naive", "quantized_dtype": "auto"}, 1),
+    ("concat_nofuse_naive", "concat", {"calib_mode": "naive", "quantized_dtype": "auto"}, 1),
+    ("resblock_nofuse_uint8", "resblock",
+     {"calib_mode": "naive", "quantized_dtype": "uint8", "quantize_mode": "full"}, 1),
 ]  # fmt: skip
 
 SHAPE = (4, 3, 8, 8)
@@ -117,8 +123,17 @@ def run_case(mx, name):
     sym = GRAPHS[graph](mx)
     arg, aux = params_for(mx, sym)
     it = mx.io.NDArrayIter(calib_data(sign), np.zeros(8), batch_size=SHAPE[0])
-    qsym, qarg, qaux = q.quantize_model(sym, arg, aux, ctx=mx.cpu(), calib_data=it,
-                                        num_calib_examples=8, **kw)  # fmt: skip
+    old = os.environ.get("MXNET_SUBGRAPH_BACKEND")
+    if "nofuse" in name:
+        os.environ["MXNET_SUBGRAPH_BACKEND"] = "NONE"
+    try:
+        qsym, qarg, qaux = q.quantize_model(sym, arg, aux, ctx=mx.cpu(), calib_data=it,
+                                            num_calib_examples=8, **kw)  # fmt: skip
+    finally:
+        if old is None:
+            os.environ.pop("MXNET_SUBGRAPH_BACKEND", None)
+        else:
+            os.environ["MXNET_SUBGRAPH_BACKEND"] = old
     _, calib = q._quantize_symbol(
         sym, mx.cpu(), excluded_symbols=kw.get("excluded_sym_names"),
         excluded_operators=kw.get("excluded_op_names"), offline_params=list(arg),
@@ -209,6 +224,14 @@ def run_op(mx, fn, ins, params):
     return sym.bind(mx.cpu(), args=args, grad_req="null").forward()
 
 
+def entropy_hist():
+    """A 2001-bin histogram (and edges) of skewed data, for ``calibrate_entropy``."""
+    rs = np.random.RandomState(5)
+    x = np.concatenate([rs.normal(0.2, 0.5, 3000), rs.uniform(-3.0, 4.0, 40)])
+    th = np.abs(x).max()
+    return np.histogram(x, bins=2001, range=(-th, th))
+
+
 def main():
     import mxnet as mx
 
@@ -239,6 +262,11 @@ def main():
             ops[f"{case}:in{i}"] = x
         for i, o in enumerate(outs):
             ops[f"{case}:out{i}"] = o
+    hist, edges = entropy_hist()
+    for nq in (255, 511):
+        th, div = mx.nd.contrib.calibrate_entropy(mx.nd.array(hist), mx.nd.array(edges),
+                                                  num_quantized_bins=nq)  # fmt: skip
+        ops[f"entropy{nq}:threshold"], ops[f"entropy{nq}:divergence"] = th, div
     mx.nd.save(os.path.join(HERE, "ops.params"), ops)
     print("wrote", HERE)
 

@@ -113,3 +113,13 @@ def test_quantized_operator_matches_mxnet(case):
         assert o.dtype == want.dtype, (case, i)
         assert o.shape == want.shape, (case, i)
         np.testing.assert_array_equal(o.asnumpy(), want.asnumpy())
+
+
+@pytest.mark.parametrize("nq", [255, 511])
+def test_calibrate_entropy_matches_mxnet(nq):
+    hist, edges = gold.entropy_hist()
+    th, div = mx.nd.contrib.calibrate_entropy(
+        mx.nd.array(hist), mx.nd.array(edges), num_quantized_bins=nq
+    )
+    assert th.asnumpy().tobytes() == OPS[f"entropy{nq}:threshold"].asnumpy().tobytes()
+    assert div.asnumpy().tobytes() == OPS[f"entropy{nq}:divergence"].asnumpy().tobytes()
