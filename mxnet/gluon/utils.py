@@ -9,10 +9,37 @@ import warnings
 
 import numpy as np
 
-from .parameter import _brief_print_list, shape_is_known  # noqa: F401
+from .parameter import _brief_print_list  # noqa: F401
 
 __all__ = ["split_data", "split_and_load", "clip_global_norm", "check_sha1", "download",
            "replace_file"]
+
+
+def shape_is_known(shape) -> bool:
+    """Whether ``shape`` is fully known, as MXNet 1.9.1's public helper: unknown dimensions
+    are 0 (or -1 under ``np_shape``, where 0 is a real size and ``()`` a known scalar
+    shape); a dimension below that marker raises AssertionError."""
+    if shape is None:
+        return False
+    from ..util import is_np_shape
+
+    unknown = -1 if is_np_shape() else 0
+    if len(shape) == 0:
+        return unknown == -1
+    for dim in shape:
+        if dim == unknown:
+            return False
+        assert dim > unknown, (
+            f"shape dimension size cannot be less than {unknown}, while received {dim}"
+        )
+    return True
+
+
+def _indent(s_, num_spaces):
+    """Indent every line of ``s_`` but the first by ``num_spaces`` (MXNet's repr helper)."""
+    from .block import _indent as indent
+
+    return indent(s_, num_spaces)
 
 
 def _is_np_array_obj(x) -> bool:

@@ -157,3 +157,16 @@ def test_block_save_writes_mxnet_key_order(tmp_path):
         "hybridized",
         "children",
     ]
+
+
+def test_utils_shape_is_known_and_indent_as_mxnet():
+    from mxnet.gluon import utils
+
+    assert utils.shape_is_known((2, 3)) and not utils.shape_is_known((2, 0))
+    assert not utils.shape_is_known(()) and not utils.shape_is_known(None)
+    with pytest.raises(AssertionError, match="cannot be less than 0"):
+        utils.shape_is_known((2, -1))
+    with mx.util.np_shape(True):
+        assert utils.shape_is_known((2, 0)) and utils.shape_is_known(())
+        assert not utils.shape_is_known((2, -1))
+    assert utils._indent("a\nb", 2) == "a\n  b"
