@@ -170,3 +170,9 @@ def test_utils_shape_is_known_and_indent_as_mxnet():
         assert utils.shape_is_known((2, 0)) and utils.shape_is_known(())
         assert not utils.shape_is_known((2, -1))
     assert utils._indent("a\nb", 2) == "a\n  b"
+
+
+def test_gluon_exports_tensor_types():
+    assert isinstance(nd.ones(1), mx.gluon.tensor_types)
+    assert isinstance(mx.sym.var("a"), mx.gluon.tensor_types)
+    assert not isinstance(1, mx.gluon.tensor_types)
