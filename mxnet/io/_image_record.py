@@ -173,8 +173,6 @@ class _Augment:
         self.c, self.h, self.w = shape
         self._hls = any(float(p[k]) != 0 for k in ("random_h", "random_s", "random_l"))
         interp = int(p["inter_method"])
-        if not (0 <= interp <= 4 or interp in (9, 10)):
-            raise MXNetError("ImageRecordIter: invalid inter_method %d" % interp)
         self.interp = interp
         self._affine = (
             float(p["max_rotate_angle"]) > 0
@@ -186,11 +184,15 @@ class _Augment:
             or float(p["max_img_size"]) != 1e10
             or float(p["min_img_size"]) != 0.0
         )
-        if interp == 0 and (self._affine or int(p["resize"]) != -1):
-            # MXNet's default augmenter checks this when it resizes or warps
+        # MXNet 1.9.1's default augmenter checks the code only where it resizes (0-4, 9, 10)
+        # or warps (1-4, 9, 10)
+        warps = self._affine or bool(str(p.get("rotate_list") or "").strip("[]() "))
+        lowest = 1 if warps else 0
+        if (warps or int(p["resize"]) != -1) and not (lowest <= interp <= 4 or interp in (9, 10)):
             raise MXNetError(
-                "ImageRecordIter: invalid inter_method: valid value 0,1,2,3,9,10 "
-                "(nearest, 0, cannot be used with resize or affine augmentation)"
+                "Check failed: (param_.inter_method >= %d && param_.inter_method <= 4) || "
+                "(param_.inter_method >= 9 && param_.inter_method <= 10): invalid inter_method: "
+                "valid value 0,1,2,3,9,10" % lowest
             )
 
     def _interp(self, rng: random.Random, ow: int, oh: int, nw: int, nh: int) -> int:
@@ -340,13 +342,21 @@ class _Augment:
             crop = np.ascontiguousarray(img[y0 : y0 + size, x0 : x0 + size])
             return _cv.resize(crop, w, h, self._interp(rng, size, size, w, h))
         if ih < h or iw < w:
-            # smaller than data_shape: scale up (keeping the aspect ratio) until it covers it
-            if w * ih >= h * iw:
-                nw, nh = w, ih * w // iw
-            else:
+            # smaller than data_shape: MXNet 1.9.1 scales up in two steps (keeping the aspect
+            # ratio, sizes floored): first the height to h, then, if still narrower, the width
+            # to w (checked against the oracle pixel for pixel)
+            if ih < h:
                 nw, nh = iw * h // ih, h
-            img = _cv.resize(np.ascontiguousarray(img), nw, nh, self._interp(rng, iw, ih, nw, nh))
-            ih, iw = nh, nw
+                img = _cv.resize(
+                    np.ascontiguousarray(img), nw, nh, self._interp(rng, iw, ih, nw, nh)
+                )
+                ih, iw = nh, nw
+            if iw < w:
+                nw, nh = w, ih * w // iw
+                img = _cv.resize(
+                    np.ascontiguousarray(img), nw, nh, self._interp(rng, iw, ih, nw, nh)
+                )
+                ih, iw = nh, nw
         if _parse_bool(p["rand_crop"]):
             y0, x0 = rng.randint(0, ih - h), rng.randint(0, iw - w)
         else:
@@ -450,7 +460,9 @@ class ImageRecordIter(MXDataIter):
             or any(self._jitter)
         )
         self._color = self._aug.has_color()
-        self._lst = self._load_list(p["path_imglist"]) if p["path_imglist"] else None
+        self._lst = (
+            self._load_list(p["path_imglist"], self._label_width) if p["path_imglist"] else None
+        )
         self._pool = ThreadPoolExecutor(max(1, int(p["preprocess_threads"])))
         if _parse_bool(p["verbose"]):  # MXNet's LOG(INFO) line
             _log_info(
@@ -493,7 +505,7 @@ class ImageRecordIter(MXDataIter):
         return mean
 
     @staticmethod
-    def _load_list(path: str) -> dict:
+    def _load_list(path: str, label_width: int = 0) -> dict:
         table = {}
         try:
             with open(path) as fin:
@@ -502,8 +514,10 @@ class ImageRecordIter(MXDataIter):
                     if len(parts) < 3:
                         continue
                     try:
+                        # MXNet reads the first label_width values after the index
+                        labels = parts[1:-1][:label_width] if label_width else parts[1:-1]
                         table[int(parts[0])] = np.array(
-                            [float(x) for x in parts[1:-1]], dtype=np.float32
+                            [float(x) for x in labels], dtype=np.float32
                         )
                     except ValueError:
                         raise MXNetError(
@@ -545,12 +559,16 @@ class ImageRecordIter(MXDataIter):
         where = "record %d of %s" % (idx, self._path)
         check_encoded_size(payload, where)  # corrupt headers must not allocate gigabytes
         try:
-            img = cv2.imdecode(
-                np.frombuffer(payload, np.uint8),
-                cv2.IMREAD_GRAYSCALE if c == 1 else cv2.IMREAD_COLOR,
-            )
+            # MXNet decodes 4-channel data as stored (IMREAD_UNCHANGED) and requires BGRA
+            flag = {1: cv2.IMREAD_GRAYSCALE, 4: cv2.IMREAD_UNCHANGED}.get(c, cv2.IMREAD_COLOR)
+            img = cv2.imdecode(np.frombuffer(payload, np.uint8), flag)
         except cv2.error:
             img = None
+        if img is not None and c == 4 and (img.ndim != 3 or img.shape[2] != 4):
+            raise MXNetError(
+                "Check failed: res.channels() == 4: Invalid image with index %d. Expected 4 "
+                "channels, got %d" % (header.id, 1 if img.ndim == 2 else img.shape[2])
+            )
         if img is None:
             raise MXNetError(
                 "ImageRecordIter: cannot decode the image of record %d (id %d) "

@@ -178,3 +178,54 @@ def test_index_file_splits_parts_by_record_count_and_shuffles_the_part(tmp_path)
     for epoch in expected:
         assert [b.label[0].asnumpy().astype(int).tolist() for b in it] == epoch
         it.reset()
+
+
+def _rgba_rec(tmp_path):
+    """9 random BGRA PNGs of 30x40, 31x39, ... 38x32 pixels; labels [i, 2i, 3i]."""
+    rng = np.random.RandomState(1)
+    path = str(tmp_path / 'rgba.rec')
+    w = mx.recordio.MXRecordIO(path, 'w')
+    imgs = []
+    for i in range(9):
+        img = rng.randint(0, 255, (30 + i, 40 - i, 4)).astype(np.uint8)
+        imgs.append(img)
+        ok, buf = cv2.imencode('.png', img)
+        w.write(mx.recordio.pack((0, np.array([i, i * 2, i * 3], np.float32), i, 0), buf.tobytes()))
+    w.close()
+    with open(str(tmp_path / 'rgba.lst'), 'w') as f:
+        f.write(''.join('%d\t%f\t%f\t%d.png\n' % (i, i * 10., i * 20., i) for i in range(9)))
+    return path, imgs
+
+
+def test_four_channel_records_and_list_labels(tmp_path):
+    path, imgs = _rgba_rec(tmp_path)
+    it = ImageRecordIter(path_imgrec=path, batch_size=4, data_shape=(4, 24, 24), label_width=3,
+                         verbose=False)
+    b = it.next()
+    img = imgs[0][(30 - 24) // 2:(30 - 24) // 2 + 24, (40 - 24) // 2:(40 - 24) // 2 + 24]
+    want = img[:, :, [2, 1, 0, 3]].transpose(2, 0, 1).astype(np.float32)  # BGRA -> RGBA
+    np.testing.assert_array_equal(b.data[0].asnumpy()[0], want)
+    # MXNet reads the first label_width labels of each image-list line
+    it = ImageRecordIter(path_imgrec=path, batch_size=4, data_shape=(3, 24, 24), label_width=1,
+                         path_imglist=str(tmp_path / 'rgba.lst'), verbose=False)
+    assert it.next().label[0].asnumpy().tolist() == [0.0, 10.0, 20.0, 30.0]
+
+
+def test_small_images_scale_up_like_mxnet(tmp_path):
+    # pixel sums of MXNet 1.9.1's uint8 batch (it scales the height, then the width)
+    path, _ = _rgba_rec(tmp_path)
+    it = ImageRecordIter(path_imgrec=path, batch_size=9, data_shape=(3, 36, 44), label_width=3,
+                         dtype='uint8', verbose=False)
+    sums = [int(x.astype(np.int64).sum()) for x in it.next().data[0].asnumpy()]
+    assert sums == [609553, 600888, 604437, 598691, 603370, 616056, 597517, 591107, 614847]
+
+
+def test_inter_method_checked_only_where_mxnet_resizes_or_warps(tmp_path):
+    path, _ = _rgba_rec(tmp_path)
+    kw = dict(path_imgrec=path, batch_size=4, data_shape=(3, 24, 24), label_width=3,
+              verbose=False)
+    assert ImageRecordIter(inter_method=0, resize=26, **kw).next().data[0].shape[0] == 4
+    assert ImageRecordIter(inter_method=7, **kw).next().data[0].shape[0] == 4
+    for bad in (dict(inter_method=0, rotate=10), dict(inter_method=5, resize=26)):
+        with pytest.raises(MXNetError, match='invalid inter_method'):
+            ImageRecordIter(**bad, **kw).next()
