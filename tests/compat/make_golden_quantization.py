@@ -61,7 +61,21 @@ def g_resblock(mx):
     return S.SoftmaxOutput(f, name="softmax")
 
 
-GRAPHS = {"convnet": g_convnet, "concat": g_concat, "resblock": g_resblock}
+def g_branches(mx):
+    S = mx.sym
+    d = S.var("data")
+    c0 = S.Convolution(d, num_filter=4, kernel=(3, 3), pad=(1, 1), name="conv0")
+    c1 = S.Convolution(d, num_filter=4, kernel=(1, 1), name="conv1")
+    s = S.elemwise_add(c0, c1, name="add0")
+    p = S.Pooling(s, kernel=(2, 2), stride=(2, 2), pool_type="avg", name="pool0")
+    fl = S.Flatten(p, name="flat0")
+    f = S.FullyConnected(fl, num_hidden=6, name="fc0")
+    e = S.elemwise_mul(f, S.FullyConnected(fl, num_hidden=6, name="fc1"), name="mul0")
+    return S.SoftmaxOutput(S.FullyConnected(e, num_hidden=3, name="fc2"), name="softmax")
+
+
+GRAPHS = {"convnet": g_convnet, "concat": g_concat, "resblock": g_resblock,
+          "branches": g_branches}  # fmt: skip
 
 # (case name, graph, quantize_model keyword arguments, input sign)
 CASES = [
@@ -86,6 +100,10 @@ CASES = [
     # quantized BatchNorm get their ranges
     ("convnet_nofuse_naive", "convnet", {"calib_mode": "naive", "quantized_dtype": "auto"}, 1),
     ("concat_nofuse_naive", "concat", {"calib_mode": "naive", "quantized_dtype": "auto"}, 1),
+    ("branches_naive_auto", "branches", {"calib_mode": "naive", "quantized_dtype": "auto"}, 1),
+    ("branches_nofuse_auto", "branches", {"calib_mode": "naive", "quantized_dtype": "auto"}, 1),
+    ("branches_nofuse_full", "branches",
+     {"calib_mode": "naive", "quantized_dtype": "auto", "quantize_mode": "full"}, 1),
     ("resblock_nofuse_uint8", "resblock",
      {"calib_mode": "naive", "quantized_dtype": "uint8", "quantize_mode": "full"}, 1),
 ]  # fmt: skip
@@ -206,6 +224,9 @@ def op_inputs(mx):
                             for lo, hi in ((0.5, 2), (-1, 1), (-1, 1), (0.5, 2))],
                       f(0.0), f(2.0)],
                      {"min_calib_range": 0.0, "max_calib_range": 1.7, "eps": 0.1}),
+        "embedding": ("quantized_embedding",
+                      [mx.nd.array([[0, 3], [2, 9]]), ri(-127, 128, (10, 4), "int8"), f(-0.4),
+                       f(0.3)], {"input_dim": 10, "output_dim": 4}),
         "mul_int32": ("quantized_elemwise_mul", [x8, y8, f(-1.5), f(2.0), f(-0.3), f(0.25)], {}),
         "mul_calib": ("quantized_elemwise_mul", [x8, y8, f(-1.5), f(2.0), f(-0.3), f(0.25)],
                       {"min_calib_range": -0.01, "max_calib_range": 0.02}),
