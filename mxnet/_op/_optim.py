@@ -51,13 +51,25 @@ def _common(*, lr=True, momentum=False, lazy=False):
         ps.append(Param("lr", "float", doc="Learning rate"))
     if momentum:
         ps.append(Param("momentum", "float", 0.0, doc="The decay rate of momentum estimates"))
-    ps += [Param("wd", "float", 0.0, doc="Weight decay"),
-           Param("rescale_grad", "float", 1.0, doc="Rescale gradient to grad = rescale_grad*grad."),
-           Param("clip_gradient", "float", -1.0,
-                 doc="Clip gradient to [-clip_gradient, clip_gradient]; < 0 disables clipping")]
+    ps += [
+        Param("wd", "float", 0.0, doc="Weight decay"),
+        Param("rescale_grad", "float", 1.0, doc="Rescale gradient to grad = rescale_grad*grad."),
+        Param(
+            "clip_gradient",
+            "float",
+            -1.0,
+            doc="Clip gradient to [-clip_gradient, clip_gradient]; < 0 disables clipping",
+        ),
+    ]
     if lazy:
-        ps.append(Param("lazy_update", "bool", True,
-                        doc="If true, lazy updates are applied for row_sparse gradients."))
+        ps.append(
+            Param(
+                "lazy_update",
+                "bool",
+                True,
+                doc="If true, lazy updates are applied for row_sparse gradients.",
+            )
+        )
     return ps
 
 
@@ -72,7 +84,36 @@ def _prep(a, g, w=None, wd=0.0, clip_key="clip_gradient"):
     return _clip(g, _s(a[clip_key]))
 
 
-def _sgd_step(a, w, g, lr, wd, out=None):
+def _h(x) -> float:
+    """A scalar rounded to float16 (MXNet's kernels cast their parameters to ``half_t``)."""
+    return float(np.float16(x))
+
+
+def _half_sgd(a, w, g, mom, lr, wd, momentum, multi=False):
+    """SGD (with momentum when ``mom`` is given) on float16 tensors, as MXNet's ``half_t``
+    kernels compute it: the parameters are cast to float16 and every product and sum is
+    rounded to float16. ``multi_sgd_update`` writes the no-momentum step as
+    ``w + (0 - lr * wd * w - lr * g)``, ``sgd_update`` as ``(1 - lr * wd) * w - lr * g``."""
+    lr_, rg_, clip = _h(lr), _h(a["rescale_grad"]), _s(a["clip_gradient"])
+    lw = _h(_f32(lr_) * _f32(_h(wd)))
+    if clip >= 0:
+        c = _h(clip)
+        gterm = torch.clamp(g * rg_, -c, c) * lr_
+    else:
+        gterm = g * _h(_f32(lr_) * _f32(rg_))
+    if mom is None and not multi:
+        return w * _h(1.0 - lw) - gterm
+    m = mom * _h(momentum) if mom is not None else torch.zeros_like(w)
+    new_mom = (m - w * lw) - gterm
+    if mom is not None:
+        mom.copy_(new_mom)
+    return w + new_mom
+
+
+def _sgd_step(a, w, g, lr, wd, out=None, multi=False):
+    if w.dtype == torch.float16:
+        new = _half_sgd(a, w, g, None, lr, wd, 0.0, multi)
+        return new if out is None else out.copy_(new)
     g = _prep(a, g)
     f = _s(1 - _f32(lr) * _f32(wd))
     if out is None:
@@ -82,7 +123,10 @@ def _sgd_step(a, w, g, lr, wd, out=None):
     return out.sub_(g, alpha=_s(lr))
 
 
-def _sgd_mom_step(a, w, g, mom, lr, wd, momentum, out=None):
+def _sgd_mom_step(a, w, g, mom, lr, wd, momentum, out=None, multi=False):
+    if w.dtype == torch.float16:
+        new = _half_sgd(a, w, g, mom, lr, wd, momentum, multi)
+        return new if out is None else out.copy_(new)
     g = _prep(a, g)
     mom.mul_(_s(momentum))
     if wd != 0.0:
@@ -118,13 +162,16 @@ def nag_inplace(weight, grad, mom, lr, wd, momentum, rescale_grad=1.0, clip_grad
     _nag_step(a, weight, grad, mom, lr, wd, momentum, aliased=True, out=weight)
 
 
-def sgd_inplace(weight, grad, mom, lr, wd, momentum, rescale_grad=1.0, clip_gradient=-1.0):
-    """``sgd_update``/``sgd_mom_update`` with ``out=weight`` on torch tensors."""
+def sgd_inplace(
+    weight, grad, mom, lr, wd, momentum, rescale_grad=1.0, clip_gradient=-1.0, multi=False
+):
+    """``sgd_update``/``sgd_mom_update`` (``multi``: ``multi_sgd[_mom]_update``) with
+    ``out=weight`` on torch tensors."""
     a = {"rescale_grad": rescale_grad, "clip_gradient": clip_gradient}
     if mom is None:
-        _sgd_step(a, weight, grad, lr, wd, out=weight)
+        _sgd_step(a, weight, grad, lr, wd, out=weight, multi=multi)
     else:
-        _sgd_mom_step(a, weight, grad, mom, lr, wd, momentum, out=weight)
+        _sgd_mom_step(a, weight, grad, mom, lr, wd, momentum, out=weight, multi=multi)
 
 
 def _sgd(a, w, g):
@@ -157,14 +204,23 @@ def _mp_nag(a, w, g, mom, w32):
 _UPD = "Update function for the {} optimizer: returns the new weight, updates states in place."
 
 for _name, _fn, _ins, _mom, _lazy in (
-        ("sgd_update", _sgd, ("weight", "grad"), False, True),
-        ("sgd_mom_update", _sgd_mom, ("weight", "grad", "mom"), True, True),
-        ("mp_sgd_update", _mp_sgd, ("weight", "grad", "weight32"), False, True),
-        ("mp_sgd_mom_update", _mp_sgd_mom, ("weight", "grad", "mom", "weight32"), True, True),
-        ("nag_mom_update", _nag, ("weight", "grad", "mom"), True, False),
-        ("mp_nag_mom_update", _mp_nag, ("weight", "grad", "mom", "weight32"), True, False)):
-    register(OpDef(_name, _fn, params=_common(momentum=_mom, lazy=_lazy), inputs=_ins,
-                   infer_shape=_same, doc=_UPD.format(_name.replace("_update", ""))))
+    ("sgd_update", _sgd, ("weight", "grad"), False, True),
+    ("sgd_mom_update", _sgd_mom, ("weight", "grad", "mom"), True, True),
+    ("mp_sgd_update", _mp_sgd, ("weight", "grad", "weight32"), False, True),
+    ("mp_sgd_mom_update", _mp_sgd_mom, ("weight", "grad", "mom", "weight32"), True, True),
+    ("nag_mom_update", _nag, ("weight", "grad", "mom"), True, False),
+    ("mp_nag_mom_update", _mp_nag, ("weight", "grad", "mom", "weight32"), True, False),
+):
+    register(
+        OpDef(
+            _name,
+            _fn,
+            params=_common(momentum=_mom, lazy=_lazy),
+            inputs=_ins,
+            infer_shape=_same,
+            doc=_UPD.format(_name.replace("_update", "")),
+        )
+    )
 
 
 # -- sign SGD ----------------------------------------------------------------------------
@@ -180,12 +236,27 @@ def _signum(a, w, g, mom):
     return w * _s(1 - _f32(a["lr"]) * _f32(a["wd_lh"])) + torch.sign(mom) * _s(a["lr"])
 
 
-register(OpDef("signsgd_update", _signsgd, params=_common(), inputs=("weight", "grad"),
-               infer_shape=_same, doc=_UPD.format("SignSGD")))
-register(OpDef("signum_update", _signum,
-               params=_common(momentum=True) + [Param("wd_lh", "float", 0.0,
-                                                      doc="Decoupled weight decay")],
-               inputs=("weight", "grad", "mom"), infer_shape=_same, doc=_UPD.format("Signum")))
+register(
+    OpDef(
+        "signsgd_update",
+        _signsgd,
+        params=_common(),
+        inputs=("weight", "grad"),
+        infer_shape=_same,
+        doc=_UPD.format("SignSGD"),
+    )
+)
+register(
+    OpDef(
+        "signum_update",
+        _signum,
+        params=_common(momentum=True)
+        + [Param("wd_lh", "float", 0.0, doc="Decoupled weight decay")],
+        inputs=("weight", "grad", "mom"),
+        infer_shape=_same,
+        doc=_UPD.format("Signum"),
+    )
+)
 
 
 # -- Adam / AdamW ------------------------------------------------------------------------
@@ -210,13 +281,22 @@ def adam_inplace(weight, grad, mean, var, **params):
     _adam_core(a, weight, grad, mean, var, out=weight)
 
 
-_ADAM_P = [Param("lr", "float", doc="Learning rate"),
-           Param("beta1", "float", 0.9, doc="The decay rate for the 1st moment estimates."),
-           Param("beta2", "float", 0.999, doc="The decay rate for the 2nd moment estimates."),
-           Param("epsilon", "float", 1e-8, doc="A small constant for numerical stability.")]
-register(OpDef("adam_update", _adam, params=_ADAM_P + _common(lr=False, lazy=True),
-               inputs=("weight", "grad", "mean", "var"), infer_shape=_same,
-               doc=_UPD.format("Adam")))
+_ADAM_P = [
+    Param("lr", "float", doc="Learning rate"),
+    Param("beta1", "float", 0.9, doc="The decay rate for the 1st moment estimates."),
+    Param("beta2", "float", 0.999, doc="The decay rate for the 2nd moment estimates."),
+    Param("epsilon", "float", 1e-8, doc="A small constant for numerical stability."),
+]
+register(
+    OpDef(
+        "adam_update",
+        _adam,
+        params=_ADAM_P + _common(lr=False, lazy=True),
+        inputs=("weight", "grad", "mean", "var"),
+        infer_shape=_same,
+        doc=_UPD.format("Adam"),
+    )
+)
 
 
 def _adamw_core(a, w, g, mean, var, scale, write_grad=False):
@@ -244,17 +324,31 @@ def _mp_adamw(a, w, g, mean, var, w32, scale):
     return w32.to(w.dtype)
 
 
-_ADAMW_P = _ADAM_P + [Param("wd", "float", 0.0, doc="Weight decay"),
-                      Param("eta", "float", doc="Learning rate schedule multiplier"),
-                      Param("clip_gradient", "float", -1.0, doc="Clip gradient; < 0 disables")]
-register(OpDef("_adamw_update", _adamw, params=_ADAMW_P,
-               inputs=("weight", "grad", "mean", "var", "rescale_grad"),
-               infer_shape=lambda a, s: s,
-               doc=_UPD.format("AdamW") + " The update is skipped when rescale_grad is 0/inf/nan."))
-register(OpDef("_mp_adamw_update", _mp_adamw, params=_ADAMW_P,
-               inputs=("weight", "grad", "mean", "var", "weight32", "rescale_grad"),
-               infer_shape=lambda a, s: s,
-               doc=_UPD.format("AdamW (fp32 master weights)")))
+_ADAMW_P = _ADAM_P + [
+    Param("wd", "float", 0.0, doc="Weight decay"),
+    Param("eta", "float", doc="Learning rate schedule multiplier"),
+    Param("clip_gradient", "float", -1.0, doc="Clip gradient; < 0 disables"),
+]
+register(
+    OpDef(
+        "_adamw_update",
+        _adamw,
+        params=_ADAMW_P,
+        inputs=("weight", "grad", "mean", "var", "rescale_grad"),
+        infer_shape=lambda a, s: s,
+        doc=_UPD.format("AdamW") + " The update is skipped when rescale_grad is 0/inf/nan.",
+    )
+)
+register(
+    OpDef(
+        "_mp_adamw_update",
+        _mp_adamw,
+        params=_ADAMW_P,
+        inputs=("weight", "grad", "mean", "var", "weight32", "rescale_grad"),
+        infer_shape=lambda a, s: s,
+        doc=_UPD.format("AdamW (fp32 master weights)"),
+    )
+)
 
 
 # -- RMSProp -----------------------------------------------------------------------------
@@ -279,20 +373,39 @@ def _rmspropalex(a, w, g, n, gm, delta):
 
 
 _CW = Param("clip_weights", "float", -1.0, doc="Clip weights to [-clip_weights, clip_weights]")
-register(OpDef("rmsprop_update", _rmsprop,
-               params=[Param("lr", "float", doc="Learning rate"),
-                       Param("gamma1", "float", 0.95, doc="The decay rate of momentum estimates."),
-                       Param("epsilon", "float", 1e-8, doc="A small constant for stability.")]
-               + _common(lr=False) + [_CW],
-               inputs=("weight", "grad", "n"), infer_shape=_same, doc=_UPD.format("RMSProp")))
-register(OpDef("rmspropalex_update", _rmspropalex,
-               params=[Param("lr", "float", doc="Learning rate"),
-                       Param("gamma1", "float", 0.95, doc="Decay rate."),
-                       Param("gamma2", "float", 0.9, doc="Decay rate."),
-                       Param("epsilon", "float", 1e-8, doc="A small constant for stability.")]
-               + _common(lr=False) + [_CW],
-               inputs=("weight", "grad", "n", "g", "delta"), infer_shape=_same,
-               doc=_UPD.format("RMSPropAlex (centered RMSProp)")))
+register(
+    OpDef(
+        "rmsprop_update",
+        _rmsprop,
+        params=[
+            Param("lr", "float", doc="Learning rate"),
+            Param("gamma1", "float", 0.95, doc="The decay rate of momentum estimates."),
+            Param("epsilon", "float", 1e-8, doc="A small constant for stability."),
+        ]
+        + _common(lr=False)
+        + [_CW],
+        inputs=("weight", "grad", "n"),
+        infer_shape=_same,
+        doc=_UPD.format("RMSProp"),
+    )
+)
+register(
+    OpDef(
+        "rmspropalex_update",
+        _rmspropalex,
+        params=[
+            Param("lr", "float", doc="Learning rate"),
+            Param("gamma1", "float", 0.95, doc="Decay rate."),
+            Param("gamma2", "float", 0.9, doc="Decay rate."),
+            Param("epsilon", "float", 1e-8, doc="A small constant for stability."),
+        ]
+        + _common(lr=False)
+        + [_CW],
+        inputs=("weight", "grad", "n", "g", "delta"),
+        infer_shape=_same,
+        doc=_UPD.format("RMSPropAlex (centered RMSProp)"),
+    )
+)
 
 
 # -- Ftrl / FTML -------------------------------------------------------------------------
@@ -307,12 +420,21 @@ def _ftrl(a, w, g, z, n):
     return num / den * (z.abs() > l1).to(w.dtype)
 
 
-register(OpDef("ftrl_update", _ftrl,
-               params=[Param("lr", "float", doc="Learning rate"),
-                       Param("lamda1", "float", 0.01, doc="The L1 regularization coefficient."),
-                       Param("beta", "float", 1.0, doc="Per-Coordinate Learning Rate beta.")]
-               + _common(lr=False), inputs=("weight", "grad", "z", "n"), infer_shape=_same,
-               doc=_UPD.format("Ftrl")))
+register(
+    OpDef(
+        "ftrl_update",
+        _ftrl,
+        params=[
+            Param("lr", "float", doc="Learning rate"),
+            Param("lamda1", "float", 0.01, doc="The L1 regularization coefficient."),
+            Param("beta", "float", 1.0, doc="Per-Coordinate Learning Rate beta."),
+        ]
+        + _common(lr=False),
+        inputs=("weight", "grad", "z", "n"),
+        infer_shape=_same,
+        doc=_UPD.format("Ftrl"),
+    )
+)
 
 
 def _ftml(a, w, g, d, v, z):
@@ -329,17 +451,25 @@ def _ftml(a, w, g, d, v, z):
     return -z / d_t
 
 
-register(OpDef("ftml_update", _ftml,
-               params=[Param("lr", "float", doc="Learning rate"),
-                       Param("beta1", "float", 0.6, doc="Generally close to 0.5."),
-                       Param("beta2", "float", 0.999, doc="Generally close to 1."),
-                       Param("epsilon", "float", 1e-8, doc="Epsilon to prevent div 0."),
-                       Param("t", "int", doc="Number of update."),
-                       Param("wd", "float", 0.0, doc="Weight decay"),
-                       Param("rescale_grad", "float", 1.0, doc="Rescale gradient."),
-                       Param("clip_grad", "float", -1.0, doc="Clip gradient; < 0 disables")],
-               inputs=("weight", "grad", "d", "v", "z"), infer_shape=_same,
-               doc=_UPD.format("FTML")))
+register(
+    OpDef(
+        "ftml_update",
+        _ftml,
+        params=[
+            Param("lr", "float", doc="Learning rate"),
+            Param("beta1", "float", 0.6, doc="Generally close to 0.5."),
+            Param("beta2", "float", 0.999, doc="Generally close to 1."),
+            Param("epsilon", "float", 1e-8, doc="Epsilon to prevent div 0."),
+            Param("t", "int", doc="Number of update."),
+            Param("wd", "float", 0.0, doc="Weight decay"),
+            Param("rescale_grad", "float", 1.0, doc="Rescale gradient."),
+            Param("clip_grad", "float", -1.0, doc="Clip gradient; < 0 disables"),
+        ],
+        inputs=("weight", "grad", "d", "v", "z"),
+        infer_shape=_same,
+        doc=_UPD.format("FTML"),
+    )
+)
 
 
 # -- LAMB --------------------------------------------------------------------------------
@@ -387,29 +517,62 @@ def _mp_lamb2(a, w, g, r1, r2, w32):
     return _lamb2_core(a, w32, g, r1, r2).to(w.dtype)
 
 
-_LAMB1_P = [Param("beta1", "float", 0.9, doc="The decay rate for the 1st moment estimates."),
-            Param("beta2", "float", 0.999, doc="The decay rate for the 2nd moment estimates."),
-            Param("epsilon", "float", 1e-6, doc="A small constant for numerical stability."),
-            Param("t", "int", doc="Index update count."),
-            Param("bias_correction", "bool", True, doc="Whether to use bias correction."),
-            Param("wd", "float", doc="Weight decay"),
-            Param("rescale_grad", "float", 1.0, doc="Rescale gradient."),
-            Param("clip_gradient", "float", -1.0, doc="Clip gradient; < 0 disables")]
-_LAMB2_P = [Param("lr", "float", doc="Learning rate"),
-            Param("lower_bound", "float", -1.0, doc="Lower limit of norm of weight; < 0: none"),
-            Param("upper_bound", "float", -1.0, doc="Upper limit of norm of weight; < 0: none")]
-register(OpDef("lamb_update_phase1", _lamb1, params=_LAMB1_P,
-               inputs=("weight", "grad", "mean", "var"), infer_shape=_same,
-               doc="Phase I of the LAMB update: returns the update direction g."))
-register(OpDef("mp_lamb_update_phase1", _mp_lamb1, params=_LAMB1_P,
-               inputs=("weight", "grad", "mean", "var", "weight32"), infer_shape=_same,
-               doc="Phase I of the LAMB update with fp32 master weights."))
-register(OpDef("lamb_update_phase2", _lamb2, params=_LAMB2_P,
-               inputs=("weight", "g", "r1", "r2"), infer_shape=lambda a, s: s,
-               doc="Phase II of the LAMB update: weight -= lr * (r1/r2) * g."))
-register(OpDef("mp_lamb_update_phase2", _mp_lamb2, params=_LAMB2_P,
-               inputs=("weight", "g", "r1", "r2", "weight32"), infer_shape=lambda a, s: s,
-               doc="Phase II of the LAMB update with fp32 master weights."))
+_LAMB1_P = [
+    Param("beta1", "float", 0.9, doc="The decay rate for the 1st moment estimates."),
+    Param("beta2", "float", 0.999, doc="The decay rate for the 2nd moment estimates."),
+    Param("epsilon", "float", 1e-6, doc="A small constant for numerical stability."),
+    Param("t", "int", doc="Index update count."),
+    Param("bias_correction", "bool", True, doc="Whether to use bias correction."),
+    Param("wd", "float", doc="Weight decay"),
+    Param("rescale_grad", "float", 1.0, doc="Rescale gradient."),
+    Param("clip_gradient", "float", -1.0, doc="Clip gradient; < 0 disables"),
+]
+_LAMB2_P = [
+    Param("lr", "float", doc="Learning rate"),
+    Param("lower_bound", "float", -1.0, doc="Lower limit of norm of weight; < 0: none"),
+    Param("upper_bound", "float", -1.0, doc="Upper limit of norm of weight; < 0: none"),
+]
+register(
+    OpDef(
+        "lamb_update_phase1",
+        _lamb1,
+        params=_LAMB1_P,
+        inputs=("weight", "grad", "mean", "var"),
+        infer_shape=_same,
+        doc="Phase I of the LAMB update: returns the update direction g.",
+    )
+)
+register(
+    OpDef(
+        "mp_lamb_update_phase1",
+        _mp_lamb1,
+        params=_LAMB1_P,
+        inputs=("weight", "grad", "mean", "var", "weight32"),
+        infer_shape=_same,
+        doc="Phase I of the LAMB update with fp32 master weights.",
+    )
+)
+register(
+    OpDef(
+        "lamb_update_phase2",
+        _lamb2,
+        params=_LAMB2_P,
+        inputs=("weight", "g", "r1", "r2"),
+        infer_shape=lambda a, s: s,
+        doc="Phase II of the LAMB update: weight -= lr * (r1/r2) * g.",
+    )
+)
+register(
+    OpDef(
+        "mp_lamb_update_phase2",
+        _mp_lamb2,
+        params=_LAMB2_P,
+        inputs=("weight", "g", "r1", "r2", "weight32"),
+        infer_shape=lambda a, s: s,
+        doc="Phase II of the LAMB update with fp32 master weights.",
+    )
+)
+
 
 def _group_adagrad(a, w, g, history):
     g = _rescaled(a, g)
@@ -417,13 +580,21 @@ def _group_adagrad(a, w, g, history):
     return w - g / (history + _s(a["epsilon"])).sqrt() * _s(a["lr"])
 
 
-register(OpDef("_contrib_group_adagrad_update", _group_adagrad,
-               params=[Param("lr", "float", doc="Learning rate"),
-                       Param("rescale_grad", "float", 1.0, doc="Rescale gradient."),
-                       Param("clip_gradient", "float", -1.0, doc="Clip gradient; < 0 disables"),
-                       Param("epsilon", "float", 1e-5, doc="Epsilon for numerical stability")],
-               inputs=("weight", "grad", "history"), infer_shape=lambda a, s: s,
-               doc=_UPD.format("Group AdaGrad") + " One history value per row."))
+register(
+    OpDef(
+        "_contrib_group_adagrad_update",
+        _group_adagrad,
+        params=[
+            Param("lr", "float", doc="Learning rate"),
+            Param("rescale_grad", "float", 1.0, doc="Rescale gradient."),
+            Param("clip_gradient", "float", -1.0, doc="Clip gradient; < 0 disables"),
+            Param("epsilon", "float", 1e-5, doc="Epsilon for numerical stability"),
+        ],
+        inputs=("weight", "grad", "history"),
+        infer_shape=lambda a, s: s,
+        doc=_UPD.format("Group AdaGrad") + " One history value per row.",
+    )
+)
 
 from . import _optim_multi  # noqa: E402,F401  (multi-tensor forms)
 

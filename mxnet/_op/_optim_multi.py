@@ -21,9 +21,11 @@ def _outputs(attrs):
 def _groups(name, tensors, k, extra):
     n = len(tensors) - extra
     if n <= 0 or n % k:
-        raise MXNetError(f"Operator {name}: expected {k} inputs per weight"
-                         f"{' plus lrs and wds' if extra else ''}, got {len(tensors)} inputs")
-    return [tensors[i:i + k] for i in range(0, n, k)]
+        raise MXNetError(
+            f"Operator {name}: expected {k} inputs per weight"
+            f"{' plus lrs and wds' if extra else ''}, got {len(tensors)} inputs"
+        )
+    return [tensors[i : i + k] for i in range(0, n, k)]
 
 
 def _make(name, k, mom, mp, preloaded):
@@ -37,8 +39,10 @@ def _make(name, k, mom, mp, preloaded):
         else:
             lrs, wds = a["lrs"], a["wds"]
             if len(lrs) < len(groups) or len(wds) < len(groups):
-                raise MXNetError(f"Operator {name}: lrs and wds need {len(groups)} values, got "
-                                 f"{len(lrs)} and {len(wds)}")
+                raise MXNetError(
+                    f"Operator {name}: lrs and wds need {len(groups)} values, got "
+                    f"{len(lrs)} and {len(wds)}"
+                )
         outs = []
         for i, grp in enumerate(groups):
             w, g = grp[0], grp[1]
@@ -51,22 +55,40 @@ def _make(name, k, mom, mp, preloaded):
                 w32.copy_(new)
                 outs.append(w32.to(w.dtype))
             elif mom:
-                outs.append(_sgd_mom_step(a, w, g, grp[2], lrs[i], wds[i], a["momentum"]))
+                outs.append(
+                    _sgd_mom_step(a, w, g, grp[2], lrs[i], wds[i], a["momentum"], multi=True)
+                )
             else:
-                outs.append(_sgd_step(a, w, g, lrs[i], wds[i]))
+                outs.append(_sgd_step(a, w, g, lrs[i], wds[i], multi=True))
         return tuple(outs)
 
-    params = [] if preloaded else [Param("lrs", "float_seq", doc="Learning rates."),
-                                   Param("wds", "float_seq", doc="Weight decay augments.")]
+    params = (
+        []
+        if preloaded
+        else [
+            Param("lrs", "float_seq", doc="Learning rates."),
+            Param("wds", "float_seq", doc="Weight decay augments."),
+        ]
+    )
     if mom:
         params.append(Param("momentum", "float", 0.0, doc="The decay rate of momentum."))
-    params += [Param("rescale_grad", "float", 1.0, doc="Rescale gradient."),
-               Param("clip_gradient", "float", -1.0, doc="Clip gradient; < 0 disables"),
-               Param("num_weights", "int", 1, doc="Number of updated weights.")]
+    params += [
+        Param("rescale_grad", "float", 1.0, doc="Rescale gradient."),
+        Param("clip_gradient", "float", -1.0, doc="Clip gradient; < 0 disables"),
+        Param("num_weights", "int", 1, doc="Number of updated weights."),
+    ]
     what = ("SGD with momentum" if mom else "SGD") + (" (fp32 master weights)" if mp else "")
-    register(OpDef(name, compute, params=params, variadic="num_weights", outputs=_outputs,
-                   doc=f"Update several weights at once with {what}; inputs are groups of "
-                       f"{k} arrays per weight" + (", then lrs and wds." if preloaded else ".")))
+    register(
+        OpDef(
+            name,
+            compute,
+            params=params,
+            variadic="num_weights",
+            outputs=_outputs,
+            doc=f"Update several weights at once with {what}; inputs are groups of "
+            f"{k} arrays per weight" + (", then lrs and wds." if preloaded else "."),
+        )
+    )
 
 
 for _pre in (False, True):
@@ -81,9 +103,15 @@ def _multi_sum_sq(a, *tensors):
     return torch.stack([t.float().square().sum() for t in tensors])
 
 
-register(OpDef("multi_sum_sq", _multi_sum_sq, variadic="num_arrays",
-               params=[Param("num_arrays", "int", doc="number of input arrays.")],
-               doc="Sum of squares of each input array, as one float32 vector."))
+register(
+    OpDef(
+        "multi_sum_sq",
+        _multi_sum_sq,
+        variadic="num_arrays",
+        params=[Param("num_arrays", "int", doc="number of input arrays.")],
+        doc="Sum of squares of each input array, as one float32 vector.",
+    )
+)
 
 
 def _multi_lars(a, lrs, w_sq, g_sq, wds):
@@ -93,10 +121,17 @@ def _multi_lars(a, lrs, w_sq, g_sq, wds):
     return torch.where((w_norm > 0) & (g_norm > 0), scaled, lrs)
 
 
-register(OpDef("multi_lars", _multi_lars, inputs=("lrs", "weights_sum_sq", "grads_sum_sq", "wds"),
-               params=[Param("eta", "float", doc="LARS eta"), Param("eps", "float", doc="eps"),
-                       Param("rescale_grad", "float", 1.0, doc="Gradient rescaling factor")],
-               infer_shape=lambda a, s: s,
-               doc="LARS learning rates of several weights from their sums of squares."))
-
-
+register(
+    OpDef(
+        "multi_lars",
+        _multi_lars,
+        inputs=("lrs", "weights_sum_sq", "grads_sum_sq", "wds"),
+        params=[
+            Param("eta", "float", doc="LARS eta"),
+            Param("eps", "float", doc="eps"),
+            Param("rescale_grad", "float", 1.0, doc="Gradient rescaling factor"),
+        ],
+        infer_shape=lambda a, s: s,
+        doc="LARS learning rates of several weights from their sums of squares.",
+    )
+)

@@ -34,9 +34,11 @@ def _op(name):
 
 
 def _warn_fp16(name):
-    warnings.warn("Accumulating with float16 in optimizer can lead to poor accuracy or slow "
-                  f"convergence. Consider using multi_precision=True option of the {name} "
-                  "optimizer")
+    warnings.warn(
+        "Accumulating with float16 in optimizer can lead to poor accuracy or slow "
+        f"convergence. Consider using multi_precision=True option of the {name} "
+        "optimizer"
+    )
 
 
 def _mp_state_first(opt, index, weight, name):
@@ -68,13 +70,13 @@ def _single_sgd(weight, grad, state, lr, wd, kwargs, multi_precision, lazy=None)
     extra = {} if lazy is None else {"lazy_update": lazy}
     if not multi_precision:
         if state is not None:
-            _op("sgd_mom_update")(weight, grad, state, out=weight, lr=lr, wd=wd, **extra,
-                                  **kwargs)
+            _op("sgd_mom_update")(weight, grad, state, out=weight, lr=lr, wd=wd, **extra, **kwargs)
         else:
             _op("sgd_update")(weight, grad, out=weight, lr=lr, wd=wd, **extra, **kwargs)
     elif state[0] is not None:
-        _op("mp_sgd_mom_update")(weight, grad, state[0], state[1], out=weight, lr=lr, wd=wd,
-                                 **kwargs)
+        _op("mp_sgd_mom_update")(
+            weight, grad, state[0], state[1], out=weight, lr=lr, wd=wd, **kwargs
+        )
     else:
         _op("mp_sgd_update")(weight, grad, state[1], out=weight, lr=lr, wd=wd, **kwargs)
 
@@ -90,8 +92,13 @@ def _multi_inputs(weights, grads, states, momentum, multi_precision):
 
 
 def _multi_name(momentum, multi_precision, preloaded=False):
-    name = "multi_" + ("mp_" if multi_precision else "") + "sgd_" + \
-        ("mom_" if momentum > 0 else "") + "update"
+    name = (
+        "multi_"
+        + ("mp_" if multi_precision else "")
+        + "sgd_"
+        + ("mom_" if momentum > 0 else "")
+        + "update"
+    )
     return ("preloaded_" + name) if preloaded else name
 
 
@@ -139,8 +146,9 @@ class SGD(_SGDBase):
         indices, weights, grads, states = _as_lists(indices, weights, grads, states)
         for w, g in zip(weights, grads):
             assert isinstance(w, NDArray) and isinstance(g, NDArray)
-        aggregate = all(w.stype == "default" and g.stype == "default"
-                        for w, g in zip(weights, grads))
+        aggregate = all(
+            w.stype == "default" and g.stype == "default" for w, g in zip(weights, grads)
+        )
         self._update_count(indices)
         lrs = self._get_lrs(indices)
         wds = self._get_wds(indices)
@@ -150,13 +158,23 @@ class SGD(_SGDBase):
             clip = kwargs.get("clip_gradient", -1.0)
             with torch.no_grad():
                 for w, g, s, lr, wd in zip(weights, grads, states, lrs, wds):
-                    sgd_inplace(w._t, g._t, s._t if self.momentum > 0 else None, lr, wd,
-                                self.momentum, self.rescale_grad, clip)
+                    sgd_inplace(
+                        w._t,
+                        g._t,
+                        s._t if self.momentum > 0 else None,
+                        lr,
+                        wd,
+                        self.momentum,
+                        self.rescale_grad,
+                        clip,
+                        multi=True,
+                    )
             return
         if aggregate:
             ins = _multi_inputs(weights, grads, states, self.momentum, multi_precision)
             _op(_multi_name(self.momentum, multi_precision))(
-                *ins, out=weights, num_weights=len(weights), lrs=lrs, wds=wds, **kwargs)
+                *ins, out=weights, num_weights=len(weights), lrs=lrs, wds=wds, **kwargs
+            )
             return
         clip = kwargs.get("clip_gradient", -1.0)
         for w, g, s, lr, wd in zip(weights, grads, states, lrs, wds):
@@ -166,6 +184,7 @@ class SGD(_SGDBase):
 
             def step(wt, gt, st, lr=lr, wd=wd):
                 sgd_inplace(wt, gt, st[0], lr, wd, self.momentum, self.rescale_grad, clip)
+
             apply_update(w, g, [s if self.momentum > 0 else None], step, lazy=self.lazy_update)
 
 
@@ -240,13 +259,22 @@ class NAG(Optimizer):
         if not multi_precision:
             if state is not None:
                 with torch.no_grad():
-                    nag_inplace(weight._t, grad._t, state._t, lr, wd, self.momentum,
-                                self.rescale_grad, self.clip_gradient or -1.0)
+                    nag_inplace(
+                        weight._t,
+                        grad._t,
+                        state._t,
+                        lr,
+                        wd,
+                        self.momentum,
+                        self.rescale_grad,
+                        self.clip_gradient or -1.0,
+                    )
             else:
                 _op("sgd_update")(weight, grad, out=weight, lr=lr, wd=wd, **kwargs)
         elif state[0] is not None:
-            _op("mp_nag_mom_update")(weight, grad, state[0], state[1], out=weight, lr=lr,
-                                     wd=wd, **kwargs)
+            _op("mp_nag_mom_update")(
+                weight, grad, state[0], state[1], out=weight, lr=lr, wd=wd, **kwargs
+            )
         else:
             _op("mp_sgd_update")(weight, grad, state[1], out=weight, lr=lr, wd=wd, **kwargs)
 
@@ -254,8 +282,11 @@ class NAG(Optimizer):
         self._update_impl(index, weight, grad, state, multi_precision=False)
 
     def update_multi_precision(self, index, weight, grad, state):
-        use_mp = (self.multi_precision and weight.dtype == numpy.float16
-                  and isinstance(state, (tuple, list)))
+        use_mp = (
+            self.multi_precision
+            and weight.dtype == numpy.float16
+            and isinstance(state, (tuple, list))
+        )
         self._update_impl(index, weight, grad, state, multi_precision=use_mp)
 
 
@@ -275,8 +306,9 @@ class LARS(_SGDBase):
     >>> opt = mx.optimizer.LARS(learning_rate=0.1, momentum=0.9, eta=0.001)
     """
 
-    def __init__(self, momentum=0.0, lazy_update=True, eta=0.001, eps=0,
-                 momentum_correction=True, **kwargs):
+    def __init__(
+        self, momentum=0.0, lazy_update=True, eta=0.001, eps=0, momentum_correction=True, **kwargs
+    ):
         super().__init__(**kwargs)
         self.momentum = momentum
         self.momentum_correction = momentum_correction
@@ -325,8 +357,9 @@ class LARS(_SGDBase):
 
     def _update_impl(self, indices, weights, grads, states, multi_precision=False):
         indices, weights, grads, states = _as_lists(indices, weights, grads, states)
-        aggregate = all(w.stype == "default" and g.stype == "default"
-                        for w, g in zip(weights, grads))
+        aggregate = all(
+            w.stype == "default" and g.stype == "default" for w, g in zip(weights, grads)
+        )
         self._update_count(indices)
         lrs = self._get_lrs(indices)
         wds = self._get_wds(indices)
@@ -335,11 +368,21 @@ class LARS(_SGDBase):
             momentum = self.momentum * (self.cur_lr / self.last_lr)
         kwargs = _sgd_kwargs(self, momentum)
         if not aggregate:
-            lrs = [self._get_lars(i, w, g, lr, wd)
-                   for i, w, g, lr, wd in zip(indices, weights, grads, lrs, wds)]
+            lrs = [
+                self._get_lars(i, w, g, lr, wd)
+                for i, w, g, lr, wd in zip(indices, weights, grads, lrs, wds)
+            ]
             for w, g, s, lr, wd in zip(weights, grads, states, lrs, wds):
-                _single_sgd(w, g, s, lr, wd, kwargs, multi_precision,
-                            None if multi_precision else self.lazy_update)
+                _single_sgd(
+                    w,
+                    g,
+                    s,
+                    lr,
+                    wd,
+                    kwargs,
+                    multi_precision,
+                    None if multi_precision else self.lazy_update,
+                )
             return
         names = [self.idx2name[i] if i in self.idx2name else str(i) for i in indices]
         lars_idx = [i for i, n in enumerate(names) if not _no_lars(n)]
@@ -355,8 +398,16 @@ class LARS(_SGDBase):
             w_sq = _op("multi_sum_sq")(*ws[:nl], num_arrays=nl)
             g_sq = _op("multi_sum_sq")(*gs[:nl], num_arrays=nl)
             head = new_lrs[:nl]
-            _op("multi_lars")(head, w_sq, g_sq, new_wds[:nl], eta=self.eta, eps=self.eps,
-                              rescale_grad=self.rescale_grad, out=head)
+            _op("multi_lars")(
+                head,
+                w_sq,
+                g_sq,
+                new_wds[:nl],
+                eta=self.eta,
+                eps=self.eps,
+                rescale_grad=self.rescale_grad,
+                out=head,
+            )
         fn = _op(_multi_name(momentum, multi_precision, preloaded=True))
         for s in range(0, len(indices), self.aggregate_num):
             e = min(s + self.aggregate_num, len(indices))
@@ -374,14 +425,27 @@ class LBSGD(Optimizer):
     >>> opt = mx.optimizer.LBSGD(learning_rate=0.1, momentum=0.9, batch_scale=1)
     """
 
-    def __init__(self, momentum=0.0, multi_precision=False, warmup_strategy="linear",
-                 warmup_epochs=5, batch_scale=1, updates_per_epoch=32, begin_epoch=0,
-                 num_epochs=60, **kwargs):
+    def __init__(
+        self,
+        momentum=0.0,
+        multi_precision=False,
+        warmup_strategy="linear",
+        warmup_epochs=5,
+        batch_scale=1,
+        updates_per_epoch=32,
+        begin_epoch=0,
+        num_epochs=60,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         logging.info("Running Large-Batch SGD Algorithm")
-        logging.info("(Batch_scale=%f, warmup_epochs=%d, warmup_strategy=%s, "
-                     "updates_per_epoch=%d)", batch_scale, warmup_epochs, warmup_strategy,
-                     updates_per_epoch)
+        logging.info(
+            "(Batch_scale=%f, warmup_epochs=%d, warmup_strategy=%s, updates_per_epoch=%d)",
+            batch_scale,
+            warmup_epochs,
+            warmup_strategy,
+            updates_per_epoch,
+        )
         self.momentum = momentum
         self.multi_precision = multi_precision
         self.warmup_strategy = warmup_strategy
@@ -415,8 +479,11 @@ class LBSGD(Optimizer):
             return maxmult
         if nwup <= 1:
             return 1.0
-        frac = {"linear": nup / nwup, "power2": (nup * nup) / (nwup * nwup),
-                "sqrt": math.sqrt(float(nup) / nwup)}.get(self.warmup_strategy)
+        frac = {
+            "linear": nup / nwup,
+            "power2": (nup * nup) / (nwup * nwup),
+            "sqrt": math.sqrt(float(nup) / nwup),
+        }.get(self.warmup_strategy)
         return 1.0 if frac is None else 1.0 + (maxmult - 1) * frac
 
     def _l2norm(self, v):
