@@ -17,24 +17,7 @@ def _default_init():
     return Uniform(0.01)
 
 
-class _EpochLog:
-    """Logger view for ``Module.fit`` printing what MXNet's FeedForward loop prints: no
-    ``Train-<metric>`` lines, one ``Resetting Data Iterator`` line per epoch instead."""
-
-    def __init__(self, log):
-        self._log = log
-        self._epoch = None
-
-    def info(self, msg, *args):
-        if isinstance(msg, str) and msg.startswith("Epoch[%d] Train-"):
-            if args and args[0] != self._epoch:
-                self._epoch = args[0]
-                self._log.info("Epoch[%d] Resetting Data Iterator", args[0])
-            return
-        self._log.info(msg, *args)
-
-    def __getattr__(self, name):
-        return getattr(self._log, name)
+_DEFAULT = object()  # fit(eval_end_callback=...) unset: log validation as MXNet
 
 
 class FeedForward:
@@ -45,6 +28,8 @@ class FeedForward:
     >>> model = mx.model.FeedForward(net, num_epoch=2, learning_rate=0.1)  # doctest: +SKIP
     >>> model.fit(X=train_iter)                                            # doctest: +SKIP
     """
+
+    __module__ = "mxnet.model"  # its public path (reprs, pickles), as in MXNet
 
     def __init__(self, symbol, ctx=None, num_epoch=None, epoch_size=None, optimizer="sgd",
                  initializer=None, numpy_batch_size=128, arg_params=None, aux_params=None,
@@ -102,26 +87,92 @@ class FeedForward:
 
     def fit(self, X, y=None, eval_data=None, eval_metric="acc", epoch_end_callback=None,
             batch_end_callback=None, kvstore="local", logger=None, work_load_list=None,
-            monitor=None, eval_end_callback=None, eval_batch_end_callback=None):
-        """Train for ``num_epoch`` epochs (optimizer options come from the constructor)."""
+            monitor=None, eval_end_callback=_DEFAULT, eval_batch_end_callback=None):
+        """Train for ``num_epoch`` epochs (optimizer options come from the constructor).
+
+        Runs MXNet 1.9.1's legacy loop: the data is reset before the first epoch and
+        whenever it runs out, an epoch ends after ``epoch_size`` batches when that is set,
+        batch callbacks count batches from 1, and validation results go to
+        ``eval_end_callback`` (``LogValidationMetricsCallback`` by default).
+        """
+        import time
+
+        from . import metric as _metric
+        from .model import BatchEndParam
+
+        if eval_end_callback is _DEFAULT:
+            from .callback import LogValidationMetricsCallback
+
+            eval_end_callback = LogValidationMetricsCallback()
         data = self._iter(X, y, is_train=True)
-        if isinstance(eval_data, tuple):
+        if isinstance(eval_data, (tuple, list)):
             eval_data = self._iter(eval_data[0], eval_data[1], is_train=False)
-        mod = self._module(data, for_training=True, bind=False)  # fit binds
-        data.reset()  # MXNet's legacy training loop resets (reshuffles) before the first epoch
+        mod = self._module(data, for_training=True, bind=False)
         log = logger if logger is not None else logging
         log.info("Start training with %s", str(self.ctx))
-        mod.logger = _EpochLog(log)
-        mod.fit(data, eval_data=eval_data, eval_metric=eval_metric,
-                epoch_end_callback=epoch_end_callback, batch_end_callback=batch_end_callback,
-                kvstore=kvstore, optimizer=self.optimizer, optimizer_params=self.kwargs,
-                eval_end_callback=eval_end_callback,
-                eval_batch_end_callback=eval_batch_end_callback, initializer=self.initializer,
-                arg_params=self.arg_params, aux_params=self.aux_params,
-                allow_missing=True, begin_epoch=self.begin_epoch, num_epoch=self.num_epoch,
-                monitor=monitor)
-        self.arg_params, self.aux_params = mod.get_params()
+        mod.bind(data_shapes=data.provide_data,
+                 label_shapes=data.provide_label if mod.label_names else None,
+                 for_training=True)
+        if monitor is not None:
+            mod.install_monitor(monitor)
+        mod.init_params(initializer=self.initializer, arg_params=self.arg_params,
+                        aux_params=self.aux_params, allow_missing=True)
+        mod.init_optimizer(kvstore=kvstore, optimizer=self.optimizer,
+                           optimizer_params=self.kwargs)
         self._mod = mod
+        if not isinstance(eval_metric, _metric.EvalMetric):
+            eval_metric = _metric.create(eval_metric)
+
+        def call(cbs, *args):
+            for cb in cbs if isinstance(cbs, (list, tuple)) else [cbs]:
+                cb(*args)
+
+        data.reset()
+        for epoch in range(self.begin_epoch, self.num_epoch):
+            tic = time.time()
+            eval_metric.reset()
+            nbatch = 0
+            while True:
+                do_reset = True
+                for batch in data:
+                    if monitor is not None:
+                        monitor.tic()
+                    mod.forward_backward(batch)
+                    mod.update()
+                    if monitor is not None:
+                        monitor.toc_print()
+                    mod.update_metric(eval_metric, batch.label)
+                    nbatch += 1
+                    if batch_end_callback is not None:
+                        call(batch_end_callback, BatchEndParam(epoch, nbatch, eval_metric,
+                                                               locals()))
+                    if self.epoch_size is not None and nbatch >= self.epoch_size:
+                        do_reset = False
+                        break
+                if do_reset:
+                    log.info("Epoch[%d] Resetting Data Iterator", epoch)
+                    data.reset()
+                if self.epoch_size is None or nbatch >= self.epoch_size:
+                    break
+            log.info("Epoch[%d] Time cost=%.3f", epoch, time.time() - tic)
+            self.arg_params, self.aux_params = mod.get_params()
+            if epoch_end_callback is not None:
+                call(epoch_end_callback, epoch, self.symbol, self.arg_params, self.aux_params)
+            if eval_data:
+                eval_metric.reset()
+                eval_data.reset()
+                total = 0
+                for i, batch in enumerate(eval_data):
+                    mod.forward(batch, is_train=False)
+                    mod.update_metric(eval_metric, batch.label)
+                    if eval_batch_end_callback is not None:
+                        call(eval_batch_end_callback, BatchEndParam(epoch, i, eval_metric,
+                                                                    locals()))
+                    total += 1
+                if eval_end_callback is not None:
+                    call(eval_end_callback, BatchEndParam(epoch, total, eval_metric, locals()))
+                eval_data.reset()
+        self.arg_params, self.aux_params = mod.get_params()
 
     def _bound_for(self, data):
         mod = self._module(data, for_training=False)
@@ -182,7 +233,7 @@ class FeedForward:
     def create(symbol, X, y=None, ctx=None, num_epoch=None, epoch_size=None, optimizer="sgd",
                initializer=None, eval_data=None, eval_metric="acc", epoch_end_callback=None,
                batch_end_callback=None, kvstore="local", logger=None, work_load_list=None,
-               eval_end_callback=None, eval_batch_end_callback=None, **kwargs):
+               eval_end_callback=_DEFAULT, eval_batch_end_callback=None, **kwargs):
         """Construct a FeedForward model and fit it in one call."""
         model = FeedForward(symbol, ctx=ctx, num_epoch=num_epoch, epoch_size=epoch_size,
                             optimizer=optimizer, initializer=initializer, **kwargs)

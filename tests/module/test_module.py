@@ -313,3 +313,31 @@ def test_feedforward_reshuffles_numpy_data_before_the_first_epoch():
     mod.fit(it, num_epoch=1, initializer=init, optimizer_params={"learning_rate": 0.5})
     for k, v in mod.get_params()[0].items():
         np.testing.assert_allclose(ff.arg_params[k].asnumpy(), v.asnumpy(), rtol=1e-6)
+
+
+def test_feedforward_legacy_loop_epoch_size_and_one_based_batches(caplog):
+    # MXNet 1.9.1's FeedForward: an epoch is epoch_size batches (the iterator is reset only
+    # when it runs out), batch callbacks count from 1, validation is logged by default
+    import logging
+
+    import numpy as np
+
+    import mxnet as mx
+
+    x = np.linspace(0, 1, 48, dtype="float32").reshape(24, 2)
+    y = (x.sum(1) > 1).astype("float32")
+    net = mx.sym.SoftmaxOutput(mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=2,
+                                                     name="fc"), name="softmax")
+    seen = []
+    ff = mx.model.FeedForward(net, num_epoch=2, epoch_size=3, learning_rate=0.1,
+                              initializer=mx.init.Constant(0.1))
+    with caplog.at_level(logging.INFO):
+        ff.fit(mx.io.NDArrayIter(x, y, batch_size=6),
+               eval_data=mx.io.NDArrayIter(x, y, batch_size=6),
+               batch_end_callback=lambda p: seen.append((p.epoch, p.nbatch)))
+    assert seen == [(0, 1), (0, 2), (0, 3), (1, 1), (1, 2), (1, 3)]
+    msgs = [r.getMessage() for r in caplog.records]
+    assert "Epoch[0] Resetting Data Iterator" not in msgs
+    assert "Epoch[1] Resetting Data Iterator" in msgs  # the 4 batches ran out in epoch 1
+    assert any(m.startswith("Epoch[1] Validation-accuracy=") for m in msgs)
+    assert type(ff).__module__ == "mxnet.model"
