@@ -266,13 +266,25 @@ class HybridBlock(Block):
         for cld in self._children.values():
             cld.register_op_hook(callback, monitor_all)
 
-    def hybridize(self, active=True, backend=None, clear=True, **kwargs):
+    def hybridize(self, active=True, backend=None, clear=True, static_alloc=False,
+                  static_shape=False, inline_limit=2, forward_bulk_size=None,
+                  backward_bulk_size=None, **kwargs):
         """Trace this block to a Symbol on the next call (``static_alloc``/``static_shape``
-        are accepted: the compiled graph is always reused). ``backend`` and ``clear`` take
-        MXNet 1.9.1's positions; children are hybridized without the backend, as MXNet."""
+        are accepted: the compiled graph is always reused). Arguments take MXNet 1.9.1's
+        positions; children are hybridized without the backend, as MXNet."""
         self._active = active
         self._backend = backend
-        self._flags = list(kwargs.items())
+        flags = {"static_alloc": static_alloc, "static_shape": static_shape,
+                 "inline_limit": inline_limit}
+        if forward_bulk_size is not None:
+            flags["forward_bulk_size"] = forward_bulk_size
+        if backward_bulk_size is not None:
+            flags["backward_bulk_size"] = backward_bulk_size
+        flags.update(kwargs)  # backend options
+        self._flags = list(flags.items())
+        child_flags = {"static_alloc": static_alloc, "static_shape": static_shape,
+                       "inline_limit": inline_limit, "forward_bulk_size": forward_bulk_size,
+                       "backward_bulk_size": backward_bulk_size}
         if clear:
             self._clear_cached_op()
         if active and (self._forward_hooks or self._forward_pre_hooks):
@@ -282,7 +294,7 @@ class HybridBlock(Block):
                 "take effect.",
                 stacklevel=2,
             )
-        super().hybridize(active, **kwargs)
+        super().hybridize(active, **child_flags)
 
     def cast(self, dtype):
         self._clear_cached_op()

@@ -142,9 +142,18 @@ class SymbolBlock(HybridBlock):
         super()._clear_cached_op()
         self._cached_graph = graph
 
-    def hybridize(self, active=True, backend=None, clear=True, **kwargs):
+    def hybridize(self, active=True, backend=None, clear=True, static_alloc=False,
+                  static_shape=False, inline_limit=2, forward_bulk_size=None,
+                  backward_bulk_size=None, **kwargs):
         self._backend = backend
-        self._flags = list(kwargs.items())
+        flags = {"static_alloc": static_alloc, "static_shape": static_shape,
+                 "inline_limit": inline_limit}
+        if forward_bulk_size is not None:
+            flags["forward_bulk_size"] = forward_bulk_size
+        if backward_bulk_size is not None:
+            flags["backward_bulk_size"] = backward_bulk_size
+        flags.update(kwargs)
+        self._flags = list(flags.items())
         self._callables = {}
 
     def cast(self, dtype):

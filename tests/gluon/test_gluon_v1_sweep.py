@@ -176,3 +176,20 @@ def test_gluon_exports_tensor_types():
     assert isinstance(nd.ones(1), mx.gluon.tensor_types)
     assert isinstance(mx.sym.var("a"), mx.gluon.tensor_types)
     assert not isinstance(1, mx.gluon.tensor_types)
+
+
+def test_pooling_positional_order_as_mxnet():
+    # MaxPool3D/AvgPool2D/AvgPool3D take ceil_mode before layout; MaxPool2D the reverse
+    x = nd.ones((1, 1, 5, 5))
+    assert nn.AvgPool2D(2, 2, 0, True)(x).shape == (1, 1, 3, 3)
+    assert nn.MaxPool3D(2, 2, 0, True)(nd.ones((1, 1, 5, 5, 5))).shape == (1, 1, 3, 3, 3)
+    assert nn.AvgPool3D(2, 2, 0, False, "NCDHW", False)._kwargs["count_include_pad"] is False
+    assert nn.MaxPool2D(2, 2, 0, "NCHW", True)(x).shape == (1, 1, 3, 3)
+
+
+def test_hybridize_positional_static_flags():
+    dense = nn.Dense(2, in_units=2)
+    dense.initialize()
+    dense.hybridize(True, None, True, True, True, 0)
+    assert dict(dense._flags) == {"static_alloc": True, "static_shape": True, "inline_limit": 0}
+    assert dense(nd.ones((1, 2))).shape == (1, 2)

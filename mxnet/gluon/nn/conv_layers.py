@@ -180,12 +180,24 @@ def _pool_class(name, n, layouts, pool_type, is_global):
         def __init__(self, layout=default_layout, **kwargs):
             _check(layout, layouts, 1, n)
             _Pooling.__init__(self, (1,) * n, None, 0, True, True, pool_type, layout, **kwargs)
+    elif pool_type == "max" and n == 3:  # MXNet puts ceil_mode before layout here
+        def __init__(self, pool_size=(2,) * n, strides=None, padding=0, ceil_mode=False,
+                     layout=default_layout, **kwargs):
+            pool_size = _check(layout, layouts, pool_size, n)
+            _Pooling.__init__(self, pool_size, strides, padding, ceil_mode, False, "max",
+                              layout, **kwargs)
     elif pool_type == "max":
         def __init__(self, pool_size=(2,) * n, strides=None, padding=0, layout=default_layout,
                      ceil_mode=False, **kwargs):
             pool_size = _check(layout, layouts, pool_size, n)
             _Pooling.__init__(self, pool_size, strides, padding, ceil_mode, False, "max",
                               layout, **kwargs)
+    elif n > 1:  # AvgPool2D/3D: ceil_mode before layout, as MXNet 1.9.1
+        def __init__(self, pool_size=(2,) * n, strides=None, padding=0, ceil_mode=False,
+                     layout=default_layout, count_include_pad=True, **kwargs):
+            pool_size = _check(layout, layouts, pool_size, n)
+            _Pooling.__init__(self, pool_size, strides, padding, ceil_mode, False, "avg",
+                              layout, count_include_pad, **kwargs)
     else:
         def __init__(self, pool_size=(2,) * n, strides=None, padding=0, layout=default_layout,
                      ceil_mode=False, count_include_pad=True, **kwargs):
