@@ -323,7 +323,21 @@ def set_calib_table(qsym: Symbol, table: dict) -> Symbol:
 # which layer outputs MXNet 1.9.1's calibration forward cannot see
 
 
-_FC_POST = frozenset({"relu", "sigmoid", "tanh", "softrelu"})
+# element-wise operators oneDNN fuses after a convolution / a FullyConnected in MXNet 1.9.1
+# (probed: elu and prelu, softsign, and the standalone ``relu``/``sigmoid`` operators are not)
+_ACTS = frozenset({"relu", "sigmoid", "tanh", "softrelu"})
+_CONV_LEAKY = frozenset({"leaky", "gelu"})
+_FC_LEAKY = frozenset({"leaky", "elu", "gelu"})
+_FC_ELTWISE = frozenset({"clip", "sqrt", "square", "exp", "abs"})
+
+
+def _is_post_op(node: Node, leaky: frozenset, eltwise: frozenset) -> bool:
+    name = node.op.name
+    if name == "Activation":
+        return node.parsed["act_type"] in _ACTS
+    if name == "LeakyReLU":
+        return node.parsed["act_type"] in leaky
+    return name in eltwise
 
 
 def _single_consumer(node: Node, consumers: dict, head_ids: set) -> Node | None:
@@ -337,11 +351,11 @@ def hidden_by_fusion(sym: Symbol) -> set[str]:
     """Output names the calibration forward of MXNet 1.9.1's CPU build never reports.
 
     MXNet binds the FP32 model with its default oneDNN (MKLDNN) subgraph backend, which
-    fuses every Convolution (with a following BatchNorm, activation and elemwise_add) and
-    every FullyConnected (with a following activation) into ``_sg_mkldnn_*`` nodes, and
-    BatchNorm+relu; the monitor then reports the fused nodes' outputs under new names, so
-    the calibration ranges of these layers are never found. ``MXNET_SUBGRAPH_BACKEND=NONE``
-    turns this off there, and here.
+    fuses every Convolution (with a following BatchNorm, activation, elemwise_add and
+    activation) and every FullyConnected (with a following element-wise operator) into
+    ``_sg_mkldnn_*`` nodes; the monitor then reports the fused nodes' outputs under new
+    names, so the calibration ranges of these layers are never found.
+    ``MXNET_SUBGRAPH_BACKEND=NONE`` turns this off there, and here.
     """
     import os
 
@@ -354,49 +368,35 @@ def hidden_by_fusion(sym: Symbol) -> set[str]:
             consumers.setdefault(id(s), []).append(n)
     head_ids = {id(n) for n, _ in sym._outputs}
     hidden: set[int] = set()
-    fused: set[int] = set()
     for n in order:
-        if n.op is None or id(n) in fused:
+        if n.op is None or id(n) in hidden:
             continue
         if n.op.name == "Convolution":
-            chain = [n]
+            hidden.add(id(n))
             stage = 0  # 0: bn allowed, 1: act allowed, 2: sum allowed, 3: post-sum act
             cur = n
-            while True:
+            while stage < 4:
                 nxt = _single_consumer(cur, consumers, head_ids)
                 if nxt is None or nxt.op is None:
                     break
-                op = nxt.op.name
-                if op == "BatchNorm" and stage == 0:
+                if nxt.op.name == "BatchNorm" and stage == 0:
                     stage = 1
-                elif op == "Activation" and stage <= 1 and nxt.parsed["act_type"] in _FC_POST:
+                elif stage <= 1 and _is_post_op(nxt, _CONV_LEAKY, frozenset({"clip"})):
                     stage = 2
-                elif op == "elemwise_add" and stage <= 2:
+                elif nxt.op.name == "elemwise_add" and stage <= 2:
                     stage = 3
-                elif op == "Activation" and stage == 3 and nxt.parsed["act_type"] == "relu":
+                elif stage == 3 and _is_post_op(nxt, _CONV_LEAKY, frozenset({"clip"})):
                     stage = 4
                 else:
                     break
-                chain.append(nxt)
+                hidden.add(id(nxt))
                 cur = nxt
-                if stage == 4:
-                    break
-            for c in chain:
-                fused.add(id(c))
-                hidden.add(id(c))
         elif n.op.name == "FullyConnected":
             hidden.add(id(n))
             nxt = _single_consumer(n, consumers, head_ids)
-            if nxt is not None and nxt.op is not None and nxt.op.name == "Activation" and \
-                    nxt.parsed["act_type"] in _FC_POST:  # fmt: skip
+            if nxt is not None and nxt.op is not None and _is_post_op(nxt, _FC_LEAKY,
+                                                                      _FC_ELTWISE):  # fmt: skip
                 hidden.add(id(nxt))
-                fused.add(id(nxt))
-        elif n.op.name == "BatchNorm":
-            nxt = _single_consumer(n, consumers, head_ids)
-            if nxt is not None and nxt.op is not None and nxt.op.name == "Activation" and \
-                    nxt.parsed["act_type"] == "relu":  # fmt: skip
-                hidden.update((id(n), id(nxt)))
-                fused.add(id(nxt))
     names: set[str] = set()
     for n in order:
         if id(n) in hidden:

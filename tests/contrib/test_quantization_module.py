@@ -66,3 +66,42 @@ def test_combine_histogram_widens_by_whole_steps():
 
 def test_quantization_reachable_as_attribute():
     assert mx.contrib.quantization.quantize_net.__name__ == "quantize_net"
+
+
+def _calibrated(post, fc):
+    from mxnet.contrib import quantization
+
+    s = mx.sym
+    d = s.var("data")
+    base = (s.FullyConnected(d, num_hidden=8, name="fc0") if fc else
+            s.Convolution(d, num_filter=4, kernel=(3, 3), pad=(1, 1), name="c0"))  # fmt: skip
+    y = post(base)
+    x = (s.FullyConnected(y, num_hidden=4, name="fc1") if fc else
+         s.Convolution(y, num_filter=4, kernel=(3, 3), pad=(1, 1), name="c1"))  # fmt: skip
+    net = s.FullyConnected(x, num_hidden=3, name="head")
+    rs = np.random.RandomState(0)
+    shapes, _, _ = net.infer_shape(data=(2, 3, 6, 6))
+    arg = {k: mx.nd.array(rs.uniform(-0.5, 0.5, size=v))
+           for k, v in zip(net.list_arguments(), shapes) if k != "data"}  # fmt: skip
+    it = mx.io.NDArrayIter(rs.uniform(0, 1, size=(4, 3, 6, 6)).astype("f"), batch_size=2)
+    qsym, _, _ = quantization.quantize_model(
+        net, arg, {}, calib_mode="naive", calib_data=it, quantized_dtype="auto",
+        quantize_mode="full", label_names=None,
+    )  # fmt: skip
+    return sorted(k for k, v in qsym.attr_dict().items() if "min_calib_range" in v)
+
+
+@pytest.mark.parametrize(
+    "post,fc,want",
+    [  # MXNet 1.9.1 (oneDNN fusion in its calibration forward hides fused layers' outputs)
+        (lambda x: mx.sym.LeakyReLU(x, act_type="elu", name="p0"), False,
+         ["data_quantize", "p0_output_quantize"]),
+        (lambda x: mx.sym.LeakyReLU(x, act_type="elu", name="p0"), True, ["data_quantize"]),
+        (lambda x: mx.sym.clip(x, 0, 6, name="p0"), False, ["data_quantize"]),
+        (lambda x: mx.sym.Activation(x, act_type="softsign", name="p0"), True,
+         ["data_quantize", "p0_output_quantize"]),
+        (lambda x: mx.sym.relu(x, name="p0"), True, ["data_quantize", "p0_0_quantize"]),
+    ],
+)  # fmt: skip
+def test_calibration_misses_layers_that_onednn_fuses(post, fc, want):
+    assert _calibrated(post, fc) == want
