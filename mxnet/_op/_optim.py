@@ -260,7 +260,23 @@ register(
 
 
 # -- Adam / AdamW ------------------------------------------------------------------------
+def _half_adam(a, w, g, mean, var):
+    """Adam on float16 tensors as MXNet's ``half_t`` kernel computes it (parameters cast to
+    float16, every intermediate rounded; an epsilon below float16's range becomes 0)."""
+    b1, b2 = _h(a["beta1"]), _h(a["beta2"])
+    gr = g * _h(a["rescale_grad"]) + w * _h(a["wd"])
+    clip = _s(a["clip_gradient"])
+    if clip >= 0:
+        gr = torch.clamp(gr, -_h(clip), _h(clip))
+    mean.copy_(mean * b1 + gr * _h(1.0 - b1))
+    var.copy_(var * b2 + (gr * _h(1.0 - b2)) * gr)
+    return w - (mean * _h(a["lr"])) / (var.sqrt() + _h(a["epsilon"]))
+
+
 def _adam_core(a, w, g, mean, var, out=None):
+    if w.dtype == mean.dtype == var.dtype == torch.float16:
+        new = _half_adam(a, w, g, mean, var)
+        return new if out is None else out.copy_(new)
     g = _prep(a, g, w, a["wd"])
     b1, b2 = _s(a["beta1"]), _s(a["beta2"])
     mean.mul_(b1).add_(g, alpha=_s(1 - _f32(b1)))

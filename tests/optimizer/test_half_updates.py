@@ -1,4 +1,4 @@
-"""float16 SGD without multi_precision: MXNet 1.9.1's half_t kernels round the parameters and
+"""float16 SGD and Adam without multi_precision: MXNet 1.9.1's half_t kernels round the parameters and
 every intermediate product/sum to float16 (checked bit for bit against MXNet 1.9.1)."""
 
 import numpy as np
@@ -91,3 +91,46 @@ def test_sgd_mom_update_and_multi_sgd_round_like_half_kernels(lr, wd, rg, clip):
     )
     step = _sub(_sub(h16(0.0), _mul(_mul(h16(lr), h16(wd)), w)), _gterm(g, lr, rg, clip))
     np.testing.assert_array_equal(res.asnumpy(), _r(w.astype(np.float32) + step.astype(np.float32)))
+
+
+def _add(a, b):
+    return _r(
+        np.asarray(a, np.float16).astype(np.float32) + np.asarray(b, np.float16).astype(np.float32)
+    )
+
+
+def _div(a, b):
+    return _r(
+        np.asarray(a, np.float16).astype(np.float32) / np.asarray(b, np.float16).astype(np.float32)
+    )
+
+
+@pytest.mark.parametrize(
+    "lr,wd,rg,clip,eps", [(0.01, 0.0, 1.0, -1.0, 1e-8), (0.1, 0.01, 0.5, 0.3, 1e-4)]
+)
+def test_adam_update_rounds_like_the_half_kernel(lr, wd, rg, clip, eps):
+    w, g, m = _data()
+    v = np.abs(m)
+    mean, var = mx.nd.array(m, dtype="float16"), mx.nd.array(v, dtype="float16")
+    out = mx.nd.adam_update(
+        mx.nd.array(w, dtype="float16"),
+        mx.nd.array(g, dtype="float16"),
+        mean,
+        var,
+        lr=lr,
+        wd=wd,
+        rescale_grad=rg,
+        clip_gradient=clip,
+        epsilon=eps,
+    ).asnumpy()
+    gr = _add(_mul(g, h16(rg)), _mul(w, h16(wd)))
+    if clip >= 0:
+        gr = np.clip(gr, -h16(clip), h16(clip))
+    ref_m = _add(_mul(m, h16(0.9)), _mul(gr, _sub(h16(1.0), h16(0.9))))
+    ref_v = _add(_mul(v, h16(0.999)), _mul(_mul(gr, _sub(h16(1.0), h16(0.999))), gr))
+    ref_w = _sub(
+        w, _div(_mul(ref_m, h16(lr)), _add(_r(np.sqrt(ref_v.astype(np.float32))), h16(eps)))
+    )
+    np.testing.assert_array_equal(mean.asnumpy(), ref_m)
+    np.testing.assert_array_equal(var.asnumpy(), ref_v)
+    np.testing.assert_array_equal(out, ref_w)
