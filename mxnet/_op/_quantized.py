@@ -19,7 +19,12 @@ Behaviours of MXNet 1.9.1's oneDNN kernels kept on purpose:
   to even;
 - ``quantized_elemwise_add`` returns int32 (range ``±(r_lhs + r_rhs)``) without a
   calibration range, int8/uint8 (uint8 when both inputs are) with one;
-- ``quantized_concat`` rescales every input to the widest range; int8 out if any input is.
+- ``quantized_concat`` rescales every input to the widest range; int8 out if any input is;
+- ``quantized_elemwise_mul``: int32 products; with a calibration range the scaled product
+  truncated and wrapped to int8; float32 with ``enable_float_output``;
+- ``quantized_batch_norm`` folds gamma/beta/mean/var into a per-channel scale and shift onto
+  the (required) calibrated int8 range;
+- ``quantized_embedding`` looks up int8 rows; the weight's range passes through.
 """
 
 from __future__ import annotations

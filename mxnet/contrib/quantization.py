@@ -24,8 +24,9 @@ Notes
 - Quantized operators: Convolution (2-D), FullyConnected, Pooling (max/avg), Activation
   (relu), Flatten, Concat, elemwise_add, elemwise_mul, BatchNorm and Embedding, with
   ``quantize_mode`` 'smart' (operators that only support quantization are quantized when they
-  sit between two that must be) or 'full'. The quantized elemwise_mul and BatchNorm build
-  and infer but do not run here.
+  sit between two that must be) or 'full'. Where MXNet 1.9.1's oneDNN kernels refuse a graph
+  (int8 data into a quantized convolution, an uncalibrated quantized BatchNorm), running it
+  fails here too, on read.
 - As in MXNet 1.9.1's CPU build, the calibration forward runs the FP32 model with oneDNN
   fusion, which hides the outputs of Convolution/FullyConnected layers (and what fuses into
   them) from the monitor: their requantize nodes stay uncalibrated (ranges computed at run
