@@ -627,6 +627,19 @@ def _alloc(shape, tdtype: torch.dtype, ctx: Context) -> NDArray:
     return NDArray._wrap(torch.zeros(tuple(shape), dtype=tdtype, device=ctx.torch_device), ctx)
 
 
+def _check_unique_inputs(symbol, what: str) -> None:
+    """MXNet 1.9.1 cannot bind a graph with two input nodes of one name (two layers both
+    named ``fc``...): raise instead of binding one array to both."""
+    seen, dups = set(), []
+    for n in symbol.list_inputs():
+        if n in seen and n not in dups:
+            dups.append(n)
+        seen.add(n)
+    if dups:
+        raise MXNetError(f"{what}: the symbol has several input variables named {dups}; "
+                         "give each variable (or layer) a distinct name")
+
+
 def bind(
     symbol,
     ctx: Context,
@@ -641,6 +654,7 @@ def bind(
     """:meth:`Symbol.bind`: bind given arrays (list in ``list_arguments`` order or dict)."""
     if not isinstance(ctx, Context):
         raise TypeError("Context type error")
+    _check_unique_inputs(symbol, "bind")
     arg_names = symbol.list_arguments()
     aux_names = symbol.list_auxiliary_states()
     arg_arrays = [
@@ -682,6 +696,7 @@ def simple_bind(
 
     if not isinstance(ctx, Context):
         raise TypeError("Context type error")
+    _check_unique_inputs(symbol, "simple_bind")
     order = topo_order([n for n, _ in symbol._outputs])
     # like MXNet, only tuple/list values are shapes; other keywords are ignored
     kwargs = {k: v for k, v in kwargs.items() if isinstance(v, (tuple, list))}

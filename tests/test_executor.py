@@ -355,3 +355,19 @@ def test_forward_keyword_and_backward_head_gradient_checks():
         ex.backward(mx.nd.ones(4))
     ex.backward(mx.nd.ones(3))
     assert ex.grad_dict["a"].asnumpy().tolist() == [2, 2, 2]
+
+
+def test_binding_a_graph_with_duplicate_input_names_fails():
+    # MXNet 1.9.1 refuses (two variables 'a', two layers named 'fc'); binding one array to
+    # both would be a silent wrong answer
+    a1, a2 = mx.sym.var("a"), mx.sym.var("a")
+    s = a1 + a2
+    with pytest.raises(MXNetError, match="several input variables named \\['a'\\]"):
+        s.simple_bind(mx.cpu(), a=(2,))
+    with pytest.raises(MXNetError):
+        s.bind(mx.cpu(), [mx.nd.ones(2), mx.nd.ones(2)])
+    fc = mx.sym.FullyConnected(mx.sym.FullyConnected(a1, num_hidden=2, name="fc"),
+                               num_hidden=2, name="fc")
+    with pytest.raises(MXNetError, match="fc_weight"):
+        fc.simple_bind(mx.cpu(), a=(1, 3))
+    assert (a1 + a1).simple_bind(mx.cpu(), a=(2,)).forward()[0].shape == (2,)
