@@ -180,7 +180,9 @@ class _Augment:
             or int(p["rotate"]) > 0
             or float(p["max_random_scale"]) != 1.0
             or float(p["min_random_scale"]) != 1.0
-            or float(p["max_aspect_ratio"]) != 0.0
+            # with random_resized_crop the aspect ratio range belongs to the crop, not the warp
+            # (MXNet 1.9.1: checked on the oracle)
+            or (float(p["max_aspect_ratio"]) != 0.0 and not _parse_bool(p["random_resized_crop"]))
             or float(p["max_img_size"]) != 1e10
             or float(p["min_img_size"]) != 0.0
         )
@@ -243,7 +245,9 @@ class _Augment:
         a, b = f32(np.cos(angle / 180.0 * np.pi)), f32(np.sin(angle / 180.0 * np.pi))
         scale = f32(rng.uniform(float(p["min_random_scale"]), float(p["max_random_scale"])))
         a_hi, a_lo = float(p["max_aspect_ratio"]), p["min_aspect_ratio"]
-        if a_lo not in (None, "None"):
+        if _parse_bool(p["random_resized_crop"]):
+            ratio = f32(1.0)
+        elif a_lo not in (None, "None"):
             ratio = f32(rng.uniform(float(a_lo), a_hi) if a_hi > 0 else 1.0)
         else:
             ratio = f32(1.0 + rng.uniform(-a_hi, a_hi))
@@ -301,7 +305,15 @@ class _Augment:
     def _crop(self, img: np.ndarray, rng: random.Random) -> np.ndarray:
         p, h, w = self.p, self.h, self.w
         ih, iw = img.shape[:2]
-        if _parse_bool(p["random_resized_crop"]):
+        # MXNet 1.9.1 leaves random_resized_crop idle with the default area and aspect ranges
+        # (a square image is then center-cropped, not resized whole: checked on the oracle)
+        rrc_idle = (
+            float(p["min_random_area"]) == 1.0
+            and float(p["max_random_area"]) == 1.0
+            and float(p["max_aspect_ratio"]) == 0.0
+            and p["min_aspect_ratio"] in (None, "None")
+        )
+        if _parse_bool(p["random_resized_crop"]) and not rrc_idle:
             area = ih * iw
             for _ in range(10):
                 target = rng.uniform(p["min_random_area"], p["max_random_area"]) * area

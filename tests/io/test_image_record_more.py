@@ -229,3 +229,25 @@ def test_inter_method_checked_only_where_mxnet_resizes_or_warps(tmp_path):
     for bad in (dict(inter_method=0, rotate=10), dict(inter_method=5, resize=26)):
         with pytest.raises(MXNetError, match='invalid inter_method'):
             ImageRecordIter(**bad, **kw).next()
+
+
+def test_random_resized_crop_like_mxnet(tmp_path):
+    # MXNet 1.9.1 (oracle): with the default area/aspect ranges random_resized_crop is idle
+    # (the square 35x35 image is center-cropped); an aspect range of ~4/3 crops the 30x40
+    # image whole (no aspect warp) and resizes it; crops that cannot fit fall back to center
+    path, imgs = _rgba_rec(tmp_path)
+    kw = dict(path_imgrec=path, batch_size=9, data_shape=(3, 24, 24), label_width=3,
+              dtype='uint8', verbose=False, random_resized_crop=True)
+
+    def bgr(x):
+        return x[::-1].transpose(1, 2, 0)
+
+    out = ImageRecordIter(**kw).next().data[0].asnumpy()
+    sq = imgs[5][:, :, :3]
+    np.testing.assert_array_equal(bgr(out[5]), sq[5:29, 5:29])
+    out = ImageRecordIter(min_aspect_ratio=1.3333, max_aspect_ratio=1.3334, **kw).next()
+    out = out.data[0].asnumpy()
+    whole = cv2.resize(np.ascontiguousarray(imgs[0][:, :, :3]), (24, 24),
+                       interpolation=cv2.INTER_LINEAR)
+    np.testing.assert_array_equal(bgr(out[0]), whole)
+    np.testing.assert_array_equal(bgr(out[5]), sq[5:29, 5:29])
