@@ -137,10 +137,28 @@ def _sgd_mom_step(a, w, g, mom, lr, wd, momentum, out=None, multi=False):
     return out.add_(mom)
 
 
+def _half_nag(a, w, g, mom, lr, wd, momentum, aliased):
+    """NAG on float16 tensors as MXNet's ``half_t`` kernel computes it (parameters cast to
+    float16, every intermediate rounded)."""
+    lr_, wd_, m = _h(lr), _h(wd), _h(momentum)
+    cg = g * _h(a["rescale_grad"])
+    clip = _s(a["clip_gradient"])
+    if clip >= 0:
+        cg = torch.clamp(cg, -_h(clip), _h(clip))
+    m1 = mom * m
+    new_w = (w - m1) + (m1 - (cg + w * wd_) * lr_) * _h(m + 1.0)
+    w_seen = new_w if aliased else w  # the momentum reads the weight after it was written
+    mom.copy_(m1 - (cg + w_seen * wd_) * lr_)
+    return new_w
+
+
 def _nag_step(a, w, g, mom, lr, wd, momentum, aliased=False, out=None):
     """NAG step. MXNet's kernel writes the weight before the momentum, so when the output
     is the weight itself (``aliased``: always for the fp32 master copy of ``mp_``) the
     momentum sees the new weight."""
+    if w.dtype == mom.dtype == torch.float16:
+        new = _half_nag(a, w, g, mom, lr, wd, momentum, aliased)
+        return new if out is None else out.copy_(new)
     lr, wd, m = _s(lr), _s(wd), _s(momentum)
     step = _prep(a, g)
     step = step + w * wd if wd != 0.0 else step  # clipping comes before weight decay here

@@ -134,3 +134,19 @@ def test_adam_update_rounds_like_the_half_kernel(lr, wd, rg, clip, eps):
     np.testing.assert_array_equal(mean.asnumpy(), ref_m)
     np.testing.assert_array_equal(var.asnumpy(), ref_v)
     np.testing.assert_array_equal(out, ref_w)
+
+
+def test_nag_optimizer_float16_rounds_like_the_half_kernel():
+    w, g, m = _data()
+    lr, wd = 0.2, 0.02
+    opt = mx.optimizer.NAG(momentum=0.9, learning_rate=lr, wd=wd)
+    weight = mx.nd.array(w, dtype="float16")
+    mom = mx.nd.array(m, dtype="float16")
+    opt.update(0, weight, mx.nd.array(g, dtype="float16"), mom)
+    m1 = _mul(h16(0.9), m)
+    step = _mul(_add(g, _mul(h16(wd), w)), h16(lr))
+    ref_w = _add(_sub(w, m1), _mul(_sub(m1, step), _add(h16(0.9), h16(1.0))))
+    # in place (out=weight): the momentum reads the freshly written weight
+    ref_m = _sub(m1, _mul(_add(g, _mul(h16(wd), ref_w)), h16(lr)))
+    np.testing.assert_array_equal(weight.asnumpy(), ref_w)
+    np.testing.assert_array_equal(mom.asnumpy(), ref_m)
