@@ -23,6 +23,11 @@ def _cv2():
     return cv2
 
 
+def _check_flag(op: str, flag: int) -> None:
+    if flag < 0:  # MXNet's parameter range check (no IMREAD_UNCHANGED)
+        raise op_error(op, "value %d for Parameter flag should be greater equal to 0" % flag)
+
+
 def _finish(op: str, img, flag: int, to_rgb: bool) -> torch.Tensor:
     if img is None:
         raise op_error(op, "Check failed: !res.empty(): Decoding failed. Invalid image file.")
@@ -39,6 +44,7 @@ def _imdecode(a: dict, buf: torch.Tensor) -> torch.Tensor:
     cv2 = _cv2()
     raw = buf.detach().cpu().reshape(-1).to(torch.uint8).numpy()
     flag = a["flag"]
+    _check_flag("_cvimdecode", flag)
     img = cv2.imdecode(raw, cv2.IMREAD_COLOR if flag else cv2.IMREAD_GRAYSCALE)
     return _finish("_cvimdecode", img, flag, a["to_rgb"]).to(buf.device)
 
@@ -55,6 +61,7 @@ register(OpDef("_cvimdecode", _imdecode, inputs=("buf",), params=_FLAGS,
 def _imread(a: dict) -> torch.Tensor:
     cv2 = _cv2()
     flag = a["flag"]
+    _check_flag("_cvimread", flag)
     try:
         with open(a["filename"], "rb") as f:
             raw = np.frombuffer(f.read(), np.uint8)

@@ -73,6 +73,8 @@ def _np(src: Any) -> np.ndarray:
 
 def _decode_np(buf: Any, flag: int = 1, to_rgb: bool = True, what: str = 'buffer') -> np.ndarray:
     """Decode encoded image bytes to an HWC uint8 NumPy array."""
+    if flag < 0:  # MXNet's _cvimdecode/_cvimread parameter check
+        raise MXNetError('value %d for Parameter flag should be greater equal to 0' % flag)
     if isinstance(buf, NDArray):
         buf = buf._t.detach().cpu().numpy()
     raw = np.frombuffer(buf, dtype=np.uint8) if not isinstance(buf, np.ndarray) \

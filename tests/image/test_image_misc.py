@@ -131,3 +131,14 @@ def test_image_iterators_batch_mx_np_arrays_under_set_np(tmp_path):
         mx.npx.reset_np()
     b = image.ImageIter(2, (3, 8, 8), imglist=[[0.0, "a.jpg"]] * 2, path_root=str(tmp_path)).next()
     assert type(b.data[0]) is nd.NDArray
+
+
+def test_negative_decode_flag_is_refused_like_mxnet():
+    import cv2
+
+    buf = cv2.imencode(".png", np.zeros((2, 3, 4), np.uint8))[1].tobytes()
+    with pytest.raises(MXNetError, match="flag should be greater equal to 0"):
+        image.imdecode(buf, flag=-1)
+    with pytest.raises(MXNetError, match="flag should be greater equal to 0"):
+        nd._internal._cvimdecode(nd.array(np.frombuffer(buf, np.uint8), dtype="uint8"), flag=-1)
+    assert image.imdecode(buf, flag=0).shape == (2, 3, 1)
