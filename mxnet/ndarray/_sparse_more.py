@@ -104,6 +104,45 @@ adam_update = _lazy("adam_update", ("mean", "var"))
 LAZY_UPDATES = ("sgd_update", "sgd_mom_update", "adam_update")
 
 
+def _nag_front():
+    """``nag_mom_update``: with ``out=weight`` MXNet's kernel writes the new weight before
+    the momentum reads it, so the momentum's weight-decay term sees the new weight."""
+    from .._op._optim import _nag_step
+
+    dense = function_for("nag_mom_update")
+    op = get_op("nag_mom_update")
+    sig = inspect.signature(dense)
+
+    def fn(*args, out=None, name=None, **kwargs):
+        weight = args[0] if args else kwargs.get("weight")
+        if out is None or out is not weight or weight.stype != "default":
+            return dense(*args, out=out, name=name, **kwargs)
+        vals = dict(sig.bind(*args, **kwargs).arguments)
+        params = dict(vals.pop("kwargs", {}))
+        params.update(
+            {k: v for k, v in vals.items() if k not in ("weight", "grad", "mom") and v is not _Null}
+        )
+        a = op.parse_attrs(params)
+        mom = vals["mom"]
+        w = weight._t.detach().clone()
+        m = mom._t.detach().clone()
+        g = vals["grad"]._t.detach()
+        _nag_step(a, w, g, m, a["lr"], a["wd"], a["momentum"], aliased=True, out=w)
+        mom._assign_tensor(m)
+        out._assign_tensor(w)
+        return out
+
+    fn.__name__ = "nag_mom_update"
+    fn.__signature__ = sig
+    fn.__module__ = dense.__module__
+    fn.__doc__ = dense.__doc__
+    return fn
+
+
+# front ends that replace the generated mx.nd functions (not listed under mx.nd.sparse)
+DENSE_FRONTS = {"nag_mom_update": _nag_front()}
+
+
 # -- add_n / concat -----------------------------------------------------------------------
 def add_n(*args, out=None, name=None, **kwargs):
     """Element-wise sum; row_sparse when every input is row_sparse.

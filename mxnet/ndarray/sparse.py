@@ -128,6 +128,9 @@ def _fill() -> None:
     for _name in _sparse_more.LAZY_UPDATES:
         setattr(_op, _name, g[_name])
         _namespace._FUNCS[_name] = g[_name]
+    for _name, _fn in _sparse_more.DENSE_FRONTS.items():  # in-place aliasing (out=weight)
+        setattr(_op, _name, _fn)
+        _namespace._FUNCS[_name] = _fn
 
 
 _fill()

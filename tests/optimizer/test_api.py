@@ -132,3 +132,22 @@ def test_registry_lists_optimizers_in_mxnet_order():
                           "sgld", "ccsgd", "adam", "adagrad", "rmsprop", "adadelta", "ftrl",
                           "adamax", "nadam", "test"]
     assert "groupadagrad" in names[18:]
+
+
+def test_nd_nag_mom_update_in_place_momentum_sees_the_new_weight():
+    # MXNet's kernel writes out=weight first; the momentum's decay term then reads it
+    w0 = np.array([0.5, -1.0, 2.0], np.float32)
+    g = np.array([0.1, 0.2, -0.3], np.float32)
+    m0 = np.array([0.05, -0.02, 0.01], np.float32)
+    lr, wd, mo = 0.1, 0.5, 0.9
+    w, mom = mx.nd.array(w0), mx.nd.array(m0)
+    mx.nd.nag_mom_update(w, mx.nd.array(g), mom, lr=lr, wd=wd, momentum=mo, out=w)
+    m1 = mo * m0
+    new_w = w0 - m1 + (mo + 1) * (m1 - lr * (g + wd * w0))
+    np.testing.assert_allclose(w.asnumpy(), new_w, rtol=1e-6)
+    np.testing.assert_allclose(mom.asnumpy(), m1 - lr * (g + wd * new_w), rtol=1e-5)
+    # not in place: the old weight
+    w2, mom2 = mx.nd.array(w0), mx.nd.array(m0)
+    out = mx.nd.nag_mom_update(w2, mx.nd.array(g), mom2, lr=lr, wd=wd, momentum=mo)
+    np.testing.assert_allclose(out.asnumpy(), new_w, rtol=1e-6)
+    np.testing.assert_allclose(mom2.asnumpy(), m1 - lr * (g + wd * w0), rtol=1e-5)
