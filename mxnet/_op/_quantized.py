@@ -106,6 +106,7 @@ def _qconv(a: dict, *t: torch.Tensor):
     nb = a["no_bias"]
     n = 2 if nb else 3
     x, w = t[0], t[1]
+    _qconv_check(a, x.dim())
     out = get_op("Convolution").compute(a, x.to(torch.float64), w.to(torch.float64))
     if not nb:  # the int8 bias enters the accumulator as is (MXNet 1.9.1's oneDNN kernel)
         shape = [1] * out.dim()
@@ -123,8 +124,23 @@ def _qconv(a: dict, *t: torch.Tensor):
     return res
 
 
+def _qconv_check(a: dict, nd: int) -> None:
+    """MXNet 1.9.1's shape-inference checks (raised at bind time, or on the call)."""
+    if a["num_group"] != 1:
+        raise MXNetError(
+            f"_contrib_quantized_conv: quantized_conv only supports num_group=1 for now "
+            f"(num_group={a['num_group']})"
+        )
+    if a["layout"] not in (None, "NCHW", "NCDHW") or nd not in (4, 5):
+        raise MXNetError(
+            "_contrib_quantized_conv: mkldnn quantized_conv now supports NCHW or NCDHW for "
+            f"now (layout={a['layout']}, data of {nd} dims)"
+        )
+
+
 def _qconv_shape(a, s):
     n = 2 if a["no_bias"] else 3
+    _qconv_check(a, len(s[0]) if s[0] is not None else len(a["kernel"]) + 2)
     head = get_op("Convolution").infer_shape_fn(a, list(s[:n]))
     return list(head) + [x if x is not None else (1,) for x in s[n:]]
 

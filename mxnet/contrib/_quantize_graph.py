@@ -36,12 +36,7 @@ class _QSpec:
 
 
 _SPECS: dict[str, _QSpec] = {
-    "Convolution": _QSpec(
-        "_contrib_quantized_conv",
-        must=True,
-        requantize=True,
-        when=lambda a: len(a["kernel"]) == 2 and a["layout"] in (None, "NCHW"),
-    ),
+    "Convolution": _QSpec("_contrib_quantized_conv", must=True, requantize=True),
     "FullyConnected": _QSpec("_contrib_quantized_fully_connected", must=True, requantize=True),
     "Pooling": _QSpec(
         "_contrib_quantized_pooling", when=lambda a: a["pool_type"] in ("max", "avg")

@@ -184,3 +184,13 @@ def test_quantized_concat_nd_requires_the_count():
     ins = [mx.nd.array(x, dtype=x.dtype) for x in (X8, X8, LO, HI, LO, HI)]
     with pytest.raises(MXNetError):
         mx.nd.contrib.quantized_concat(*ins, dim=1)
+
+
+def test_quantized_conv_refuses_grouped_and_channel_last():
+    ins = [mx.nd.array(x, dtype=x.dtype) for x in (XU, W, B, LO, HI, WLO, WHI, BLO, BHI)]
+    with pytest.raises(MXNetError, match="num_group=1"):
+        mx.nd.contrib.quantized_conv(*ins, kernel=(2, 2), num_filter=3, num_group=2)
+    s = mx.sym.contrib.quantized_conv(mx.sym.var("d"), kernel=(3, 3), num_filter=4,
+                                      layout="NHWC")  # fmt: skip
+    with pytest.raises(MXNetError, match="NCHW or NCDHW"):
+        s.infer_shape(d=(2, 6, 6, 3))
