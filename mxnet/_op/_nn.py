@@ -51,8 +51,8 @@ def no_bias_inputs(names=("data", "weight", "bias")):
 
 
 def _fc(a, x, w, b=None):
-    if a["flatten"]:
-        x = x.reshape(x.shape[0], -1)
+    if a["flatten"]:  # explicit size: reshape(n, -1) is ambiguous for a zero-size batch
+        x = x.reshape(x.shape[0], math.prod(x.shape[1:]))
     if w.shape[0] != a["num_hidden"]:
         raise MXNetError(f"FullyConnected: weight shape {tuple(w.shape)} does not match "
                          f"num_hidden={a['num_hidden']}")

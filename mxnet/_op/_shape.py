@@ -230,7 +230,8 @@ register(OpDef(
 def _flatten(a: dict, x: torch.Tensor) -> torch.Tensor:
     if x.dim() == 0:
         raise op_error("Flatten", "the input must have at least one dimension (shape ())")
-    return fresh(x.reshape(x.shape[0], -1))
+    # explicit size: reshape(n, -1) is ambiguous for a zero-size batch
+    return fresh(x.reshape(x.shape[0], math.prod(x.shape[1:])))
 
 
 register(OpDef("Flatten", _flatten, aliases=("flatten",), fluent=True, infer_back=_size_back,

@@ -300,20 +300,26 @@ def _known_from_call(sym, args, kwargs, what: str) -> dict:
     return {k: v for k, v in kwargs.items() if v is not None}
 
 
+# stands for a zero-size dim given under np_shape (a prime no real dim is a multiple of)
+_ZERO_STANDIN = 1_000_003
+
+
 def infer_shape(sym, args, kwargs, partial: bool, np_semantics: bool = False):
     """``Symbol.infer_shape(_partial)``: ``(arg_shapes, out_shapes, aux_shapes)``.
 
     Internally an unknown dim is ``0`` (MXNet 1.x legacy shapes). With ``np_semantics``
     (the public methods under ``mx.np_shape()``) an unknown dim is written ``-1`` and an
     unknown shape ``None``, as in MXNet 1.9.1; a ``0`` given by the caller is then a real
-    zero-size dim, and when one is given the results keep the legacy form (the graph
-    cannot tell it from an unknown dim).
+    zero-size dim: it goes through the graph as a large prime stand-in, and any result
+    dim that is a multiple of it (the dim itself, or a product with it) is reported 0.
     """
     known = _known_from_call(sym, args, kwargs, "shape")
+    zero = 0
     if np_semantics:
-        np_semantics = not any(0 in tuple(v) for v in known.values())
-        known = {k: tuple(0 if d is not None and d < 0 else d for d in v)
-                 for k, v in known.items()}
+        if any(0 in tuple(v) for v in known.values()):
+            zero = _ZERO_STANDIN
+        known = {k: tuple(zero if d == 0 else (0 if d is not None and d < 0 else d)
+                          for d in v) for k, v in known.items()}
     order = topo_order([n for n, _ in sym._outputs])
     try:
         shapes = infer_graph_shapes(order, known)
@@ -327,7 +333,9 @@ def infer_shape(sym, args, kwargs, partial: bool, np_semantics: bool = False):
     def get(key):
         s = shapes.get(key)
         if np_semantics:
-            return None if s is None else tuple(d if d else -1 for d in s)
+            if s is None:
+                return None
+            return tuple(-1 if not d else (0 if zero and d % zero == 0 else d) for d in s)
         return () if s is None else tuple(s)
 
     arg_shapes = [get((id(n), 0)) for n in variables if id(n) not in aux]

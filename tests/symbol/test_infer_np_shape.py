@@ -32,3 +32,14 @@ def test_np_shape_full_inference_with_unknown_dim_gives_nones():
     z = mx.sym.dot(mx.sym.Variable("x"), mx.sym.Variable("y"))
     with mx.np_shape():
         assert z.infer_shape(x=(-1, 3, 4), y=(4, 5)) == (None, None, None)
+
+
+def test_np_shape_zero_size_dims_given_by_the_caller_are_real_sizes():
+    x = mx.sym.var("x")
+    fc = mx.sym.FullyConnected(x, num_hidden=2)
+    with mx.np_shape(True):
+        assert fc.infer_shape(x=(0, 3)) == ([(0, 3), (2, 3), (2,)], [(0, 2)], [])
+        assert mx.sym.flatten(x).infer_shape(x=(2, 0, 3))[1] == [(2, 0)]
+        assert (x + 1).infer_shape_partial(x=(0, 3))[1] == [(0, 3)]
+    # outside np_shape a 0 is an unknown dim
+    assert fc.infer_shape(x=(0, 3)) == (None, None, None)
