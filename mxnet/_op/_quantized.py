@@ -269,10 +269,38 @@ def _qpool(a: dict, x: torch.Tensor, lo: torch.Tensor, hi: torch.Tensor):
             f"pool_type={a['pool_type']}"
         )
     _check_q("_contrib_quantized_pooling", x)
-    out = get_op("Pooling").compute(a, x.to(torch.float64))
-    if a["pool_type"] == "avg":
-        out = torch.round(out)
+    _qpool_check(a, x.dim())
+    if a["pool_type"] == "avg" and a["count_include_pad"] is not False:
+        # oneDNN divides every window by the kernel size, padding and the overhang of the
+        # 'full' convention included (MXNet's float Pooling leaves the overhang out)
+        summed = get_op("Pooling").compute({**a, "pool_type": "sum"}, x.to(torch.float64))
+        k = x.shape[2:] if a["global_pool"] else tuple(a["kernel"])
+        out = torch.round(summed / math.prod(k))
+    else:
+        out = get_op("Pooling").compute(a, x.to(torch.float64))
+        if a["pool_type"] == "avg":
+            out = torch.round(out)
     return out.to(x.dtype), lo.detach().clone(), hi.detach().clone()
+
+
+def _qpool_check(a: dict, nd: int) -> None:
+    """MXNet 1.9.1's oneDNN shape checks (at bind time, or on the call)."""
+    if nd not in (4, 5):
+        raise MXNetError(
+            "_contrib_quantized_pooling: MKL-DNN QuantizedPoolingOp only supports 4D/5D "
+            f"layout yet, input should be 4D in(batch, channel, y, x) or 5D, got {nd}-D"
+        )
+    if a["layout"] not in (None, "NCHW", "NCDHW"):
+        raise MXNetError(
+            "_contrib_quantized_pooling: MKL-DNN QuantizedPoolingOp only supports "
+            f"NCHW/NCDHW layout for now, got {a['layout']}"
+        )
+
+
+def _qpool_shape(a, s):
+    if s[0] is not None:
+        _qpool_check(a, len(s[0]))
+    return [x if i < 1 or x is not None else (1,) for i, x in enumerate(s)]
 
 
 register(
@@ -282,7 +310,7 @@ register(
         params=get_op("Pooling").params,
         inputs=_ONE,
         outputs=_RANGE_OUTS,
-        infer_shape=_fill_ranges(1),
+        infer_shape=_qpool_shape,
         infer_out=lambda a, s: [*get_op("Pooling").infer_out_fn(a, s[:1]), (1,), (1,)],
         infer_type=_passthrough_type,
         doc="Max or average pooling of int8/uint8 data; the range passes through.\n\n"

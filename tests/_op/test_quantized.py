@@ -194,3 +194,19 @@ def test_quantized_conv_refuses_grouped_and_channel_last():
                                       layout="NHWC")  # fmt: skip
     with pytest.raises(MXNetError, match="NCHW or NCDHW"):
         s.infer_shape(d=(2, 6, 6, 3))
+
+
+def test_quantized_avg_pooling_divides_by_the_kernel_size():
+    """oneDNN (MXNet 1.9.1) counts the 'full' convention's overhang in the divisor."""
+    x = np.arange(36, dtype=np.int8).reshape(1, 1, 6, 6)
+    out = mx.nd.contrib.quantized_pooling(
+        mx.nd.array(x, dtype="int8"), mx.nd.array([-1.0]), mx.nd.array([1.0]),
+        kernel=(3, 3), stride=(2, 2), pool_type="avg", pooling_convention="full",
+    )[0].asnumpy()  # fmt: skip
+    assert out[0, 0, 2, 2] == np.rint(x[0, 0, 4:, 4:].sum() / 9)
+    assert out[0, 0, 0, 0] == np.rint(x[0, 0, :3, :3].sum() / 9)
+    with pytest.raises(MXNetError, match="4D/5D"):
+        mx.nd.contrib.quantized_pooling(
+            mx.nd.array(x[0], dtype="int8"), mx.nd.array([-1.0]), mx.nd.array([1.0]),
+            kernel=(2,), pool_type="max",
+        )  # fmt: skip
