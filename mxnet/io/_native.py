@@ -7,6 +7,7 @@ MXNet's C++ prefetcher did.
 
 from __future__ import annotations
 
+import logging
 import os
 import queue
 import struct
@@ -140,13 +141,23 @@ class MXDataIter(DataIter):
             pass
 
     # -- DataIter API --------------------------------------------------------------
+    def debug_skip_load(self) -> None:
+        """Return the current batch again and again from now on (MXNet's way to time a
+        network without the data loading)."""
+        self._debug_skip_load = True
+        logging.info("Set debug_skip_load to be true, will simply return first batch")
+
     def reset(self) -> None:
         self.first_batch = None
+        self._current = None
         self._shutdown()
         self._before_first()
         self._start()
 
     def next(self) -> DataBatch:
+        cur = self._current
+        if getattr(self, "_debug_skip_load", False) and cur is not None:
+            return DataBatch(data=cur.data, label=cur.label, pad=cur.pad, index=cur.index)
         if self.first_batch is not None:
             batch, self.first_batch = self.first_batch, None
             self._current = batch

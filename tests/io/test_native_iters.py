@@ -161,3 +161,15 @@ def test_image_record_iter_verbose_line(tmp_path, capsys):
     assert "ImageRecordIOParser2: %s, use 1 threads for decoding.." % rec in capsys.readouterr().err
     mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 8, 8), batch_size=1, verbose=False)
     assert "ImageRecordIOParser2" not in capsys.readouterr().err
+
+
+def test_debug_skip_load_repeats_the_current_batch(tmp_path):
+    # MXNet 1.9.1: after debug_skip_load() next() returns the current batch, without end
+    path = tmp_path / 'd.csv'
+    path.write_text(''.join('%d,%d\n' % (i, -i) for i in range(8)))
+    from mxnet.io import CSVIter
+
+    it = CSVIter(data_csv=str(path), data_shape=(2,), batch_size=2)
+    it.debug_skip_load()
+    got = [it.next().data[0].asnumpy()[:, 0].tolist() for _ in range(6)]
+    assert got == [[0.0, 1.0]] * 6
