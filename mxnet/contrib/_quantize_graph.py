@@ -38,9 +38,7 @@ class _QSpec:
 _SPECS: dict[str, _QSpec] = {
     "Convolution": _QSpec("_contrib_quantized_conv", must=True, requantize=True),
     "FullyConnected": _QSpec("_contrib_quantized_fully_connected", must=True, requantize=True),
-    "Pooling": _QSpec(
-        "_contrib_quantized_pooling", when=lambda a: a["pool_type"] in ("max", "avg")
-    ),
+    "Pooling": _QSpec("_contrib_quantized_pooling"),  # sum/lp: see _refuse_broken
     "Activation": _QSpec("_contrib_quantized_act", when=lambda a: a["act_type"] == "relu"),
     "Flatten": _QSpec("_contrib_quantized_flatten"),
     "Concat": _QSpec("_contrib_quantized_concat"),
@@ -125,7 +123,7 @@ def _mark(order: list[Node], excluded_names: set, excluded_ops: set, mode: str) 
         else:
             support[id(node)] = 0
     if mode == "full":
-        return qmap
+        return _refuse_broken(order, qmap)
     if mode != "smart":
         raise MXNetError(f"quantize_graph: unrecognized quantize_mode {mode!r}")
     for bit, step in ((1, lambda n: [s for s, _ in n.inputs]),
@@ -142,6 +140,21 @@ def _mark(order: list[Node], excluded_names: set, excluded_ops: set, mode: str) 
     for k, flags in support.items():
         if flags != 3:
             del qmap[k]
+    return _refuse_broken(order, qmap)
+
+
+def _refuse_broken(order: list[Node], qmap: dict) -> dict:
+    """MXNet 1.9.1 "quantizes" a sum/lp Pooling into an FP32 Pooling wired to int8 inputs
+    and an output index of -1: a graph that fails on bind. Refuse it here, by name."""
+    for node in order:
+        if id(node) in qmap and node.op.name == "Pooling":
+            pt = node.parsed["pool_type"]
+            if pt not in ("max", "avg"):
+                raise MXNetError(
+                    f"quantize_graph: Pooling '{node.name}' with pool_type='{pt}' cannot be "
+                    "quantized (MXNet 1.9.1 builds a graph that fails to bind here); add it "
+                    "to excluded_sym_names or 'Pooling' to excluded_op_names"
+                )
     return qmap
 
 

@@ -105,3 +105,20 @@ def _calibrated(post, fc):
 )  # fmt: skip
 def test_calibration_misses_layers_that_onednn_fuses(post, fc, want):
     assert _calibrated(post, fc) == want
+
+
+def test_sum_pooling_between_quantized_layers_is_refused_by_name():
+    from mxnet.contrib import quantization
+
+    d = mx.sym.var("data")
+    c = mx.sym.Convolution(d, kernel=(1, 1), num_filter=4, name="c0")
+    p = mx.sym.Pooling(c, kernel=(2, 2), pool_type="sum", name="p0")
+    net = mx.sym.FullyConnected(p, num_hidden=3, name="fc")
+    arg = {k: mx.nd.ones(s) for k, s in zip(net.list_arguments(),
+                                            net.infer_shape(data=(1, 3, 4, 4))[0])}  # fmt: skip
+    with pytest.raises(MXNetError, match="Pooling 'p0' with pool_type='sum'"):
+        quantization.quantize_model(net, arg, {}, calib_mode="none", label_names=None)
+    qsym, _, _ = quantization.quantize_model(
+        net, arg, {}, calib_mode="none", label_names=None, excluded_sym_names=["p0"]
+    )
+    assert "p0_output_quantize_output0" in qsym.get_internals().list_outputs()
