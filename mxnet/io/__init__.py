@@ -1,5 +1,5 @@
 """Data iterators (``mx.io``)."""
-from . import io  # noqa: F401
+from . import io, utils  # noqa: F401
 from ._det_record import ImageDetRecordIter  # noqa: F401
 from ._image_record import (  # noqa: F401
     ImageRecordInt8Iter,

@@ -116,3 +116,16 @@ def test_fewer_labels_than_data_fail_like_mxnet():
 def test_unknown_last_batch_handle_drops_the_last_batch_like_mxnet():
     it = NDArrayIter(np.zeros((10, 2)), np.arange(10), 4, last_batch_handle='foo')
     assert [(b.pad, b.data[0].shape) for b in it] == [(0, (4, 2)), (0, (4, 2))]
+
+
+def test_io_utils_helpers():
+    import mxnet as mx
+
+    data = mx.io.utils._init_data(np.arange(6.0).reshape(3, 2), False, 'x')
+    assert [k for k, _ in data] == ['x'] and isinstance(data[0][1], nd.NDArray)
+    assert mx.io.utils._has_instance(data, nd.NDArray)
+    assert not mx.io.utils._has_instance(data, nd.sparse.CSRNDArray)
+    rows = mx.io.utils._getdata_by_idx(data, np.array([2, 0]))[0][1].asnumpy()
+    assert rows.tolist() == [[4.0, 5.0], [0.0, 1.0]]
+    part = mx.io.utils._slice_along_batch_axis(data[0][1], slice(1, 3), 0)
+    assert part.asnumpy().tolist() == [[2.0, 3.0], [4.0, 5.0]]
