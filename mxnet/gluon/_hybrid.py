@@ -105,6 +105,14 @@ def _run_hooked(prog, tensors, aux, hook, ctx):
         return prog.run(tensors, aux, _state.is_train, monitor=monitor, monitor_all=monitor_all)
 
 
+def _hooked_descendant(block) -> bool:
+    """Whether a child (at any depth) of ``block`` has forward hooks or pre-hooks."""
+    for child in block._children.values():
+        if child._forward_hooks or child._forward_pre_hooks or _hooked_descendant(child):
+            return True
+    return False
+
+
 def _flatten(args, inout_str):
     if isinstance(args, ndarray.NDArray):
         return [args], 0
@@ -392,6 +400,18 @@ class HybridBlock(Block):
             _flatten([x] + list(args), "input")
         except ValueError as e:
             raise deferred_error(str(e)) from None
+        user_rule = type(self).infer_shape
+        if user_rule is not HybridBlock.infer_shape and not getattr(
+            user_rule, "__module__", ""
+        ).startswith("mxnet."):
+            # a user block that defines infer_shape sets its own deferred shapes (MXNet
+            # calls it on the first forward); mxnet's own layers defer eagerly
+            try:
+                self.infer_shape(x, *args)
+            except Exception as e:  # noqa: BLE001 - reported as MXNet does
+                raise deferred_error(str(e)) from None
+        elif _hooked_descendant(self):  # only hooks can tell (the trace costs ~1 ms a block)
+            self._trace_for_child_hooks(x, *args)
         params = {}
         for k, v in self._reg_params.items():
             if v._data is None and v._deferred_init and not shape_is_known(v.shape):
@@ -400,6 +420,22 @@ class HybridBlock(Block):
                 v._finish_deferred_init()
                 params[k] = v.data(ctx)
         return self.hybrid_forward(InferNamespace(pick_F(ndarray, False)), x, *args, **params)
+
+    def _trace_for_child_hooks(self, *args):
+        """MXNet infers deferred shapes by tracing ``hybrid_forward`` with Symbols: the
+        hooks of the children fire once with Symbol arguments (``summary()`` prints those
+        rows) and each parameter's Symbol is made then, with the shape still unknown (as
+        exported JSON shows it). Trace the same way, keeping no graph; a block that cannot
+        be traced (MXNet could not defer its shapes at all) skips it, and the shapes come
+        from the eager pass that follows."""
+        saved = (self._cached_graph, self._in_format, self._out_format)
+        try:
+            self._cached_graph = ()
+            self._get_graph(*args)
+        except Exception:  # noqa: BLE001 - only hooks were to be fired
+            pass
+        finally:
+            self._cached_graph, self._in_format, self._out_format = saved
 
     # -- hybridized execution -----------------------------------------------------------
     def _get_graph(self, *args):

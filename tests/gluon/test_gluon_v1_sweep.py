@@ -193,3 +193,33 @@ def test_hybridize_positional_static_flags():
     dense.hybridize(True, None, True, True, True, 0)
     assert dict(dense._flags) == {"static_alloc": True, "static_shape": True, "inline_limit": 0}
     assert dense(nd.ones((1, 2))).shape == (1, 2)
+
+
+def test_user_infer_shape_sets_deferred_shapes():
+    class Scale(mx.gluon.HybridBlock):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            with self.name_scope():
+                self.w = self.params.get("w", shape=(0,), allow_deferred_init=True)
+
+        def hybrid_forward(self, F, x, w):
+            return F.broadcast_mul(x, w.reshape((1, -1)))  # no operator can infer w
+
+        def infer_shape(self, x):
+            self.w.shape = (x.shape[1],)
+
+    blk = Scale()
+    blk.initialize(mx.init.Constant(2.0))
+    assert blk(nd.ones((2, 3))).asnumpy().tolist() == [[2.0] * 3] * 2
+    assert blk.w.shape == (3,)
+
+
+def test_deferred_init_fires_child_hooks_with_symbols_like_mxnet():
+    seen = []
+    dense = nn.Dense(2, activation="relu")
+    dense.initialize()
+    dense.act.register_forward_hook(lambda b, i, o: seen.append(type(o).__name__))
+    dense(nd.ones((1, 3)))
+    assert seen == ["Symbol", "NDArray"]  # the shape-inference trace, then the real call
+    dense(nd.ones((1, 3)))
+    assert seen == ["Symbol", "NDArray", "NDArray"]
