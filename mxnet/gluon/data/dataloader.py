@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from ...base import MXNetError
 from ...context import Context, cpu_pinned
 from ...ndarray.ndarray import NDArray
 from ...ndarray.ndarray import array as _nd_array
@@ -93,6 +94,13 @@ def _register_np_pickler() -> None:
 
 def _stack(items: list) -> NDArray:
     first = items[0]
+    shape = first._t.shape
+    for i, x in enumerate(items):
+        if x._t.shape != shape:  # MXNet's nd.stack fails (an MXNetError) on ragged samples
+            raise MXNetError(
+                "Error in operator stack: all inputs must have the same shape: input 0 has "
+                "%s, input %d has %s" % (list(shape), i, list(x._t.shape))
+            )
     return _np_or_nd(NDArray._wrap(torch.stack([x._t.detach() for x in items]), first._ctx))
 
 

@@ -23,3 +23,15 @@ def test_transform_keyword_names():
         assert t(img).shape == (4, 4, 3)
     assert T.ToTensor()(img).shape == (3, 4, 4)
     assert T.RandomFlipLeftRight()(img).shape == T.RandomFlipTopBottom()(img).shape
+
+
+def test_batching_ragged_ndarrays_is_an_mxnet_error():
+    # MXNet 1.9.1's default batchify stacks with nd.stack, which fails with an MXNetError
+    import pytest
+
+    from mxnet import gluon, nd
+    from mxnet.base import MXNetError
+
+    ds = gluon.data.SimpleDataset([nd.ones(2), nd.ones(3)])
+    with pytest.raises(MXNetError, match="same shape"):
+        next(iter(gluon.data.DataLoader(ds, 2)))
