@@ -111,7 +111,7 @@ class Module(BaseModule):
         if work_load_list is None:
             work_load_list = [1] * len(self._context)
         if len(work_load_list) != len(self._context):
-            raise MXNetError("work_load_list must have one entry per context")
+            raise AssertionError("work_load_list must have one entry per context")  # as MXNet
         self._work_load_list = work_load_list
         self._group2ctxs = group2ctxs
         self._symbol = symbol

@@ -166,3 +166,19 @@ def test_base_module_declares_the_module_interface():
                  lambda: base.install_monitor(None)):
         with pytest.raises(NotImplementedError):
             call()
+
+
+def test_workload_slicing_errors_have_mxnet_types():
+    # MXNet 1.9.1: ValueError when a context would get no rows, AssertionError for a
+    # work_load_list of the wrong length
+    net = mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=2, name="fc")
+    mod = mx.mod.Module(net, label_names=None, context=[mx.cpu(0), mx.cpu(1)])
+    with pytest.raises(ValueError, match="Too many slices"):
+        mod.bind([("data", (1, 3))])
+    with pytest.raises(AssertionError):
+        mx.mod.Module(net, label_names=None, context=[mx.cpu(0), mx.cpu(1)],
+                      work_load_list=[1])
+    mod = mx.mod.Module(net, label_names=None, context=[mx.cpu(0), mx.cpu(1)],
+                        work_load_list=[1, 2])
+    mod.bind([("data", (7, 3))])
+    assert mod._exec_group.slices == [slice(0, 2), slice(2, 7)]
