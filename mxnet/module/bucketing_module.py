@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 
-from ..base import MXNetError
 from ..context import cpu
 from .base_module import BaseModule
 from .module import Module
@@ -29,7 +28,7 @@ class BucketingModule(BaseModule):
                  group2ctxs=None, compression_params=None):
         super().__init__(logger=logger)
         if default_bucket_key is None:
-            raise MXNetError("BucketingModule requires default_bucket_key")
+            raise AssertionError("BucketingModule requires default_bucket_key")  # as MXNet
         self._default_bucket_key = default_bucket_key
         self._sym_gen = sym_gen
         symbol, data_names, label_names = self._call_sym_gen(default_bucket_key)

@@ -262,7 +262,7 @@ class DataParallelExecutorGroup:
 
     def backward(self, out_grads=None) -> None:
         if not self.for_training:
-            raise MXNetError("re-bind with for_training=True to run backward")
+            raise AssertionError("re-bind with for_training=True to run backward")  # MXNet
         for i, e in enumerate(self.execs):
             grads = None
             if out_grads is not None:

@@ -182,3 +182,14 @@ def test_workload_slicing_errors_have_mxnet_types():
                         work_load_list=[1, 2])
     mod.bind([("data", (7, 3))])
     assert mod._exec_group.slices == [slice(0, 2), slice(2, 7)]
+
+
+def test_module_misuse_raises_assertion_errors_as_mxnet():
+    net = mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=2, name="fc")
+    mod = mx.mod.Module(net, label_names=None)
+    mod.bind([("data", (2, 3))], for_training=False)
+    mod.init_params()
+    with pytest.raises(AssertionError):
+        mod.backward()
+    with pytest.raises(AssertionError):
+        mx.mod.BucketingModule(lambda key: (net, ("data",), None))
