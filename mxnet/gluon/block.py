@@ -330,7 +330,8 @@ class Block:
                     raise ValueError(
                         f"Parameter '{name}' loaded from file '{filename}' is not present in "
                         f"ParameterDict, which contains parameters "
-                        f"{_brief_print_list(params.keys())}. Set ignore_extra=True to "
+                        # MXNet lists the block's own parameters here (none for containers)
+                        f"{_brief_print_list(self.params.keys())}. Set ignore_extra=True to "
                         "ignore. ")
                 continue
             params[name]._check_load(value, cast_dtype, dtype_source)

@@ -480,7 +480,7 @@ class Parameter:
             elif _np_type(dtype) != _np_type(data.dtype):
                 raise AssertionError(
                     f"Failed loading Parameter '{self.name}' from saved params: dtype "
-                    f"incompatible expected {dtype} vs saved {np.dtype(data.dtype).name}. "
+                    f"incompatible expected {dtype} vs saved {data.dtype}. "
                     "Set cast_dtype=True to cast the dtype of saved params."
                 )
         return shape, dtype, data

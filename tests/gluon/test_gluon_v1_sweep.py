@@ -223,3 +223,21 @@ def test_deferred_init_fires_child_hooks_with_symbols_like_mxnet():
     assert seen == ["Symbol", "NDArray"]  # the shape-inference trace, then the real call
     dense(nd.ones((1, 3)))
     assert seen == ["Symbol", "NDArray", "NDArray"]
+
+
+def test_load_parameters_messages_as_mxnet(tmp_path):
+    path = str(tmp_path / "p.params")
+    src = nn.HybridSequential()
+    src.add(nn.Dense(3, in_units=4), nn.Dense(2, in_units=3))
+    src.initialize()
+    src.save_parameters(path)
+    dst = nn.HybridSequential()
+    dst.add(nn.Dense(3, in_units=4))
+    # MXNet names the block's own parameters (a container has none)
+    with pytest.raises(ValueError, match=r"which contains parameters \. Set ignore_extra"):
+        dst.load_parameters(path)
+    half = nn.HybridSequential()
+    half.add(nn.Dense(3, in_units=4), nn.Dense(2, in_units=3))
+    half.cast("float16")
+    with pytest.raises(AssertionError, match="saved <class 'numpy.float32'>"):
+        half.load_parameters(path)
