@@ -348,6 +348,15 @@ def _is_post_op(node: Node, leaky: frozenset, eltwise: frozenset) -> bool:
     return name in eltwise
 
 
+def _identity_like(node: Node) -> bool:
+    """Operators oneDNN's subgraph backend drops from an inference graph (after an op)."""
+    if node.op is None:
+        return False
+    if node.op.name == "Dropout":
+        return node.parsed["mode"] != "always"
+    return node.op.name in ("identity", "_copy")
+
+
 def _single_consumer(node: Node, consumers: dict, head_ids: set) -> Node | None:
     users = consumers.get(id(node), [])
     if len(users) != 1 or id(node) in head_ids:
@@ -361,8 +370,9 @@ def hidden_by_fusion(sym: Symbol) -> set[str]:
     MXNet binds the FP32 model with its default oneDNN (MKLDNN) subgraph backend, which
     fuses every Convolution (with a following BatchNorm, activation, elemwise_add and
     activation) and every FullyConnected (with a following element-wise operator) into
-    ``_sg_mkldnn_*`` nodes; the monitor then reports the fused nodes' outputs under new
-    names, so the calibration ranges of these layers are never found.
+    ``_sg_mkldnn_*`` nodes and drops inference no-ops (Dropout, identity) that follow an
+    operator; the monitor then reports the fused nodes' outputs under new names, so the
+    calibration ranges of these layers are never found.
     ``MXNET_SUBGRAPH_BACKEND=NONE`` turns this off there, and here.
     """
     import os
@@ -399,6 +409,10 @@ def hidden_by_fusion(sym: Symbol) -> set[str]:
                     break
                 hidden.add(id(nxt))
                 cur = nxt
+        elif _identity_like(n):
+            src = n.inputs[0][0] if n.inputs else None
+            if src is not None and src.op is not None and not _identity_like(src):
+                hidden.add(id(n))  # removed from the graph: never reported
         elif n.op.name == "FullyConnected":
             hidden.add(id(n))
             nxt = _single_consumer(n, consumers, head_ids)

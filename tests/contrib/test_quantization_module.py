@@ -101,6 +101,9 @@ def _calibrated(post, fc):
         (lambda x: mx.sym.Activation(x, act_type="softsign", name="p0"), True,
          ["data_quantize", "p0_output_quantize"]),
         (lambda x: mx.sym.relu(x, name="p0"), True, ["data_quantize", "p0_0_quantize"]),
+        (lambda x: mx.sym.Dropout(x, name="p0"), True, ["data_quantize"]),
+        (lambda x: mx.sym.Dropout(x, mode="always", name="p0"), True,
+         ["data_quantize", "p0_output_quantize"]),
     ],
 )  # fmt: skip
 def test_calibration_misses_layers_that_onednn_fuses(post, fc, want):
