@@ -302,6 +302,9 @@ def _scalar_kernel(fn, reverse: bool):
                     x = x.to(torch.int64)
             else:
                 x = x.to(torch.float64)
+        elif x.dtype in (torch.float16, torch.bfloat16):
+            # MXNet's kernels take DType(scalar): the scalar is rounded to float16 first
+            s = torch.tensor(s, dtype=x.dtype).item()
         if reverse:
             return fn(torch.full_like(x, s), x)
         return fn(x, s)

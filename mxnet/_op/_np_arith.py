@@ -194,6 +194,9 @@ def _scalar_kernel(op: str, reverse: bool):
 
     def compute(attrs, x):
         s = attrs["scalar"]
+        if x.dtype in (torch.float16, torch.bfloat16):
+            # MXNet's kernels take DType(scalar): the scalar is rounded to float16 first
+            s = torch.tensor(float(s), dtype=x.dtype).item()
         if op in _CMP:
             s = cast_scalar(s, x.dtype)
         elif x.is_floating_point():

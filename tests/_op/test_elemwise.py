@@ -404,3 +404,17 @@ def test_integer_unary_math_in_double_then_truncated():
     assert mx.nd.erf(x).asnumpy().tolist() == [0, 0, 1, 1]
     assert mx.nd.tanh(x).asnumpy().tolist() == [0, 0, 0, 1]
     assert mx.nd.erf(x).dtype == np.int32
+
+
+def test_float16_scalar_ops_round_the_scalar_to_float16_first():
+    # MXNet's scalar kernels compute op(x, DType(scalar)): 0.1 becomes 0.0999755859375
+    x = np.random.RandomState(0).uniform(-2, 2, 500).astype(np.float16)
+    s16 = np.float32(np.float16(0.1))
+    ref_mul = (x.astype(np.float32) * s16).astype(np.float16)
+    ref_div = (x.astype(np.float32) / np.float32(np.float16(3.3))).astype(np.float16)
+    a = mx.nd.array(x, dtype="float16")
+    np.testing.assert_array_equal((a * 0.1).asnumpy(), ref_mul)
+    np.testing.assert_array_equal((a / 3.3).asnumpy(), ref_div)
+    b = mx.np.array(x, dtype="float16")
+    np.testing.assert_array_equal((b * 0.1).asnumpy(), ref_mul)
+    np.testing.assert_array_equal((b / 3.3).asnumpy(), ref_div)
