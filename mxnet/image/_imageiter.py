@@ -167,8 +167,16 @@ class ImageIter(DataIter):
                     continue
                 data = self.augmentation_transform(data)
                 batch_data._t[i] = self.postprocess_data(data)._t
-                lab = label._t if isinstance(label, NDArray) else torch.tensor(np.array(label))
-                batch_label._t[i] = lab.reshape(batch_label._t[i].shape)
+                lab = label.asnumpy() if isinstance(label, NDArray) else np.asarray(label)
+                row = batch_label._t[i]
+                # numpy broadcasting, as MXNet's batch_label[i] = label (a scalar fills the
+                # row; a wrong width is numpy's ValueError)
+                shape = tuple(row.shape)
+                if lab.size == row.numel():
+                    lab = lab.reshape(shape)
+                else:
+                    lab = np.broadcast_to(lab, shape)
+                row.copy_(torch.from_numpy(np.array(lab)))  # (ascontiguousarray makes 0-d 1-d)
                 i += 1
         except StopIteration:
             if not i:

@@ -142,3 +142,17 @@ def test_negative_decode_flag_is_refused_like_mxnet():
     with pytest.raises(MXNetError, match="flag should be greater equal to 0"):
         nd._internal._cvimdecode(nd.array(np.frombuffer(buf, np.uint8), dtype="uint8"), flag=-1)
     assert image.imdecode(buf, flag=0).shape == (2, 3, 1)
+
+
+def test_imageiter_scalar_label_fills_a_wider_label_row(tmp_path):
+    # MXNet 1.9.1 assigns batch_label[i] = label: a scalar fills all label_width slots
+    import cv2
+
+    cv2.imwrite(str(tmp_path / "a.jpg"), np.full((10, 10, 3), 50, np.uint8))
+    lst = [[float(i), "a.jpg"] for i in range(3)]
+    it = image.ImageIter(2, (3, 8, 8), label_width=2, imglist=lst, path_root=str(tmp_path))
+    assert it.next().label[0].asnumpy().tolist() == [[0.0, 0.0], [1.0, 1.0]]
+    it = image.ImageIter(2, (3, 8, 8), label_width=1, imglist=[[[0.0, 5.0], "a.jpg"]] * 2,
+                         path_root=str(tmp_path))
+    with pytest.raises(ValueError):
+        it.next()
