@@ -420,12 +420,16 @@ def quantize_model(sym, arg_params, aux_params, data_names=("data",),
                              "`none`, `naive`, or `entropy`")  # fmt: skip
         collector._hidden = _qg.hidden_by_fusion(sym)
         num = _collect_layer_statistics(mod, calib_data, collector, num_calib_examples, logger)
-        if logger:
-            logger.info(f"Collected layer outputs from FP32 model using {num} examples")
         if calib_mode == "entropy":
+            if logger:
+                logger.info(f"Collected layer outputs from FP32 model using {num} examples")
+                logger.info("Calculating optimal thresholds for quantization")
             th_dict = _get_optimal_thresholds(collector.hist_dict, quantized_dtype,
                                               logger=logger)  # fmt: skip
         else:
+            if logger:
+                logger.info("Collected layer output min/max values from FP32 model using "
+                            f"{num} examples")  # fmt: skip
             th_dict = collector.min_max_dict
         qsym = _calibrate_quantized_sym(qsym, th_dict)
     if logger:
