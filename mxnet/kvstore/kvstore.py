@@ -223,6 +223,13 @@ class KVStore(KVStoreBase):
         return lambda: group.finish(works, what) or False
 
     def _reduce(self, key, vals, stored) -> torch.Tensor:
+        for v in vals:
+            if tuple(v.shape) != tuple(stored.shape):
+                raise MXNetError(
+                    "Check failed: from.shape() == to.shape(): operands shape mismatch "
+                    f"from.shape = {_shape_str(v.shape)} to.shape={_shape_str(stored.shape)} "
+                    f"(push of key {key})"
+                )
         dev = stored._t.device
         comp = self._compression
         parts = []

@@ -212,3 +212,11 @@ def test_updater_gets_str_keys_as_bytes_like_mxnet():
 
 def test_send_command_to_servers_is_a_no_op_without_servers():
     assert kvs.create("local")._send_command_to_servers(0, "x") is None
+
+
+def test_push_of_a_wrong_shape_is_an_mxnet_error():
+    kv = kvs.create("local")
+    kv.init(0, mx.nd.zeros(2))
+    for vals in ([mx.nd.ones(2), mx.nd.ones(3)], [mx.nd.ones(3)]):
+        with pytest.raises(MXNetError, match="operands shape mismatch"):
+            kv.push(0, vals)
