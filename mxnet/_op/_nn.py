@@ -146,6 +146,8 @@ class _Selu(torch.autograd.Function):
 def _leaky(a, x, gamma=None):
     t = a["act_type"]
     slope = a["slope"]
+    if x.dtype in (torch.float16, torch.bfloat16):  # MXNet's kernels use DType(slope)
+        slope = torch.tensor(slope, dtype=x.dtype).item()
     # the negative branch is chosen by x <= 0 so that NaN takes the identity branch: MXNet's
     # gradient there is 1 (forward NaN either way)
     if t == "leaky":
@@ -158,11 +160,16 @@ def _leaky(a, x, gamma=None):
             g = g.reshape((1, -1) + (1,) * (x.dim() - 2))
         out = torch.where(x > 0, x, x * g)
     elif t == "elu":
-        out = torch.where(x <= 0, slope * torch.expm1(x.clamp(max=0)), x)
+        if x.dtype in (torch.float16, torch.bfloat16):
+            neg = (torch.expm1(x.clamp(max=0).float()) * slope).to(x.dtype)
+            out = torch.where(x <= 0, neg, x)
+        else:
+            out = torch.where(x <= 0, slope * torch.expm1(x.clamp(max=0)), x)
     elif t == "selu":
         out = _Selu.apply(x)
     elif t == "gelu":
-        out = 0.5 * x * (1 + torch.erf(x * (1 / math.sqrt(2))))
+        xf = x.float() if x.dtype in (torch.float16, torch.bfloat16) else x  # one rounding
+        out = (0.5 * xf * (1 + torch.erf(xf * (1 / math.sqrt(2))))).to(x.dtype)
     else:  # rrelu
         lo, hi = a["lower_bound"], a["upper_bound"]
         if state.is_train:

@@ -197,3 +197,19 @@ def test_fc_bias_of_shape_num_hidden_by_one():
         [(5, 10), (8, 10), (8, 1)]
     with pytest.raises(MXNetError):
         infer("FullyConnected", {"num_hidden": 8}, [(5, 10), None, (8, 2)])
+
+
+def test_float16_leaky_elu_gelu_forward_like_mxnet_half_kernels():
+    # leaky: x * DType(slope) (slope rounded to float16); elu and gelu: computed in float32
+    # and rounded once (bit-exact against MXNet 1.9.1)
+    x = np.random.RandomState(0).uniform(-2, 2, 400).astype(np.float16)
+    a = mx.nd.array(x, dtype="float16")
+    xf = x.astype(np.float32)
+    leaky = np.where(x <= 0, (xf * np.float32(np.float16(0.1))).astype(np.float16), x)
+    np.testing.assert_array_equal(mx.nd.LeakyReLU(a, slope=0.1).asnumpy(), leaky)
+    s16 = np.float32(np.float16(0.3))
+    elu = np.where(x <= 0, (np.expm1(np.minimum(xf, 0)) * s16).astype(np.float16), x)
+    np.testing.assert_array_equal(mx.nd.LeakyReLU(a, act_type="elu", slope=0.3).asnumpy(), elu)
+    out = mx.nd.LeakyReLU(a, act_type="gelu").asnumpy()
+    ref = mx.nd.LeakyReLU(mx.nd.array(xf), act_type="gelu").asnumpy().astype(np.float16)
+    np.testing.assert_array_equal(out, ref)
