@@ -281,8 +281,10 @@ def _get_optimal_thresholds(hist_dict, quantized_dtype, num_quantized_bins=255, 
             th_dict[name] = (-th, th)
         del hist_dict[name]
         if logger:
-            logger.debug(f"layer={name}, min_val={lo:f}, max_val={hi:f}, th={float(th):f}, "
-                         f"divergence={float(div):f}")  # fmt: skip
+            th1 = float(np.asarray(th).reshape(-1)[0])
+            div1 = float(np.asarray(div).reshape(-1)[0])
+            logger.debug(f"layer={name}, min_val={lo:f}, max_val={hi:f}, th={th1:f}, "
+                         f"divergence={div1:f}")  # fmt: skip
     return th_dict
 
 
@@ -463,10 +465,16 @@ def quantize_graph(sym, arg_params, aux_params, ctx=cpu(), excluded_sym_names=No
     if calib_mode is not None and calib_mode != "none":
         if calib_mode == "entropy":
             collector = _LayerHistogramCollector(include_layer=calib_layer, logger=logger)
+            if logger:
+                logger.info("Create a layer output collector for entropy calibration.")
         elif calib_mode == "naive":
             collector = _LayerOutputMinMaxCollector(quantized_dtype, calib_layer, logger)
+            if logger:
+                logger.info("Create a layer output minmax collector for naive calibration")
         elif calib_mode == "customize" and LayerOutputCollector is not None:
             collector = LayerOutputCollector
+            if logger:
+                logger.info("Create a customize layer output minmax collector for calibration")
         else:
             raise ValueError(f"unknown calibration mode {calib_mode} received, expected "
                              "`none`, `naive`, `entropy` or `customize`")  # fmt: skip

@@ -125,3 +125,23 @@ def test_sum_pooling_between_quantized_layers_is_refused_by_name():
         net, arg, {}, calib_mode="none", label_names=None, excluded_sym_names=["p0"]
     )
     assert "p0_output_quantize_output0" in qsym.get_internals().list_outputs()
+
+
+def test_entropy_calib_graph_with_a_debug_logger(caplog):
+    import logging
+
+    from mxnet.contrib import quantization
+
+    sym, arg = _net()
+    log = logging.getLogger("quant-test")
+    qsym, _, _, col = quantization.quantize_graph(
+        sym, arg, {}, calib_mode="entropy", quantized_dtype="auto", logger=log
+    )
+    rs = np.random.RandomState(0)
+    col.collect("data", mx.nd.array(rs.uniform(0, 1, size=(2, 3, 8, 8))))
+    with caplog.at_level(logging.DEBUG, logger="quant-test"):
+        csym, _, _ = quantization.calib_graph(qsym, arg, {}, col, calib_mode="entropy",
+                                              quantized_dtype="auto", logger=log)  # fmt: skip
+    assert "layer=data, min_val=" in caplog.text
+    attrs = csym.attr_dict()["data_quantize"]
+    assert float(attrs["min_calib_range"]) == 0.0 and float(attrs["max_calib_range"]) > 0.9
