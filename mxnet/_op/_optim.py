@@ -242,12 +242,34 @@ for _name, _fn, _ins, _mom, _lazy in (
 
 
 # -- sign SGD ----------------------------------------------------------------------------
+def _half_signum(a, w, g, mom):
+    """signsgd_update / signum_update on float16 tensors as MXNet's ``half_t`` kernels:
+    parameters cast to float16, every intermediate rounded."""
+    lr, wd = _h(a["lr"]), _h(a["wd"])
+    if mom is None:
+        return w * _h(1.0 - _h(_f32(lr) * _f32(wd))) - torch.sign(g) * lr
+    m, rg = _h(a["momentum"]), _h(a["rescale_grad"])
+    one_m = _h(1.0 - m)
+    clip = _s(a["clip_gradient"])
+    if clip >= 0:
+        gterm = torch.clamp(g * rg, -_h(clip), _h(clip)) * one_m
+    else:
+        gterm = g * _h(_f32(one_m) * _f32(rg))
+    mom.copy_((mom * m - w * _h(_f32(one_m) * _f32(wd))) - gterm)
+    keep = _h(1.0 - _h(_f32(lr) * _f32(_h(a["wd_lh"]))))
+    return w * keep + torch.sign(mom) * lr
+
+
 def _signsgd(a, w, g):
+    if w.dtype == torch.float16:
+        return _half_signum(a, w, g, None)
     g = _rescaled(a, g)
     return w * _s(1 - _f32(a["lr"]) * _f32(a["wd"])) - torch.sign(g) * _s(a["lr"])
 
 
 def _signum(a, w, g, mom):
+    if w.dtype == mom.dtype == torch.float16:
+        return _half_signum(a, w, g, mom)
     g = _rescaled(a, g)
     m = _s(a["momentum"])
     mom.mul_(m).sub_(w * _s((1 - _f32(m)) * _f32(a["wd"]))).sub_(g * _s(1 - _f32(m)))

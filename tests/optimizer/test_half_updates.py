@@ -150,3 +150,26 @@ def test_nag_optimizer_float16_rounds_like_the_half_kernel():
     ref_m = _sub(m1, _mul(_add(g, _mul(h16(wd), ref_w)), h16(lr)))
     np.testing.assert_array_equal(weight.asnumpy(), ref_w)
     np.testing.assert_array_equal(mom.asnumpy(), ref_m)
+
+
+def test_signum_update_float16_rounds_like_the_half_kernel():
+    w, g, m = _data()
+    lr, wd, wd_lh = 0.2, 0.02, 0.01
+    mom = mx.nd.array(m, dtype="float16")
+    out = mx.nd.signum_update(
+        mx.nd.array(w, dtype="float16"),
+        mx.nd.array(g, dtype="float16"),
+        mom,
+        lr=lr,
+        wd=wd,
+        wd_lh=wd_lh,
+        momentum=0.9,
+    ).asnumpy()
+    one_m = _sub(h16(1.0), h16(0.9))
+    ref_m = _sub(
+        _sub(_mul(h16(0.9), m), _mul(_mul(one_m, h16(wd)), w)), _mul(_mul(one_m, h16(1.0)), g)
+    )
+    keep = _sub(h16(1.0), _mul(h16(lr), h16(wd_lh)))
+    ref_w = _add(_mul(keep, w), _mul(np.sign(ref_m), h16(lr)))
+    np.testing.assert_array_equal(mom.asnumpy(), ref_m)
+    np.testing.assert_array_equal(out, ref_w)
