@@ -397,6 +397,10 @@ def hidden_by_fusion(sym: Symbol) -> set[str]:
                 nxt = _single_consumer(cur, consumers, head_ids)
                 if nxt is None or nxt.op is None:
                     break
+                if _identity_like(nxt) and not _identity_like(cur):  # removed first
+                    hidden.add(id(nxt))
+                    cur = nxt
+                    continue
                 if nxt.op.name == "BatchNorm" and stage == 0:
                     stage = 1
                 elif stage <= 1 and _is_post_op(nxt, _CONV_LEAKY, frozenset({"clip"})):
@@ -416,6 +420,9 @@ def hidden_by_fusion(sym: Symbol) -> set[str]:
         elif n.op.name == "FullyConnected":
             hidden.add(id(n))
             nxt = _single_consumer(n, consumers, head_ids)
+            if nxt is not None and _identity_like(nxt):  # removed first: what follows fuses
+                hidden.add(id(nxt))
+                nxt = _single_consumer(nxt, consumers, head_ids)
             if nxt is not None and nxt.op is not None and _is_post_op(nxt, _FC_LEAKY,
                                                                       _FC_ELTWISE):  # fmt: skip
                 hidden.add(id(nxt))

@@ -102,6 +102,9 @@ def _calibrated(post, fc):
          ["data_quantize", "p0_output_quantize"]),
         (lambda x: mx.sym.relu(x, name="p0"), True, ["data_quantize", "p0_0_quantize"]),
         (lambda x: mx.sym.Dropout(x, name="p0"), True, ["data_quantize"]),
+        (lambda x: mx.sym.sigmoid(mx.sym.Activation(mx.sym.Dropout(x, name="d0"),
+                                                    act_type="sigmoid", name="s0"), name="p0"),
+         False, ["data_quantize", "p0_0_quantize"]),  # the dropout goes, the act fuses
         (lambda x: mx.sym.Dropout(x, mode="always", name="p0"), True,
          ["data_quantize", "p0_output_quantize"]),
     ],
