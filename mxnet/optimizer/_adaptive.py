@@ -32,13 +32,22 @@ def _norm(a):
     return NDArray._wrap(t, a.context)
 
 
+def _q(v, t: torch.Tensor):
+    """A Python scalar as MXNet's NDArray-scalar kernels use it next to ``t``: DType(v), so
+    float16/bfloat16 arrays see the scalar rounded to their precision."""
+    if t.dtype in (torch.float16, torch.bfloat16):
+        return torch.tensor(float(v), dtype=t.dtype).item()
+    return v
+
+
 def _rescale_clip(opt, grad, weight=None, wd=0.0):
     """``rescale_grad * grad (+ wd * weight)``, clipped when ``clip_gradient`` is not None."""
-    g = grad._t * opt.rescale_grad
+    g = grad._t * _q(opt.rescale_grad, grad._t)
     if weight is not None:
-        g = g + wd * weight._t
+        g = g + _q(wd, weight._t) * weight._t
     if opt.clip_gradient is not None:
-        g = torch.clamp(g, -opt.clip_gradient, opt.clip_gradient)
+        c = _q(opt.clip_gradient, g)
+        g = torch.clamp(g, -c, c)
     return g
 
 
@@ -287,9 +296,9 @@ class Adamax(Optimizer):
         g = _rescale_clip(self, grad, weight, wd)
         m, u = state[0]._t, state[1]._t
         with torch.no_grad():
-            m.mul_(self.beta1).add_((1.0 - self.beta1) * g)
-            u.copy_(torch.maximum(self.beta2 * u, g.abs()))
-            weight._t.sub_(lr * m / u)
+            m.mul_(_q(self.beta1, m)).add_(_q(1.0 - self.beta1, g) * g)
+            u.copy_(torch.maximum(_q(self.beta2, u) * u, g.abs()))
+            weight._t.sub_(_q(lr, m) * m / u)
 
 
 @_public
@@ -333,13 +342,13 @@ class Nadam(Optimizer):
         m_schedule_next = self.m_schedule * mom_t1
         m, v = state[0]._t, state[1]._t
         with torch.no_grad():
-            m.mul_(self.beta1).add_((1.0 - self.beta1) * g)
-            v.mul_(self.beta2).add_((1.0 - self.beta2) * g * g)
-            g_prime = g / (1.0 - self.m_schedule)
-            m_prime = m / (1.0 - m_schedule_next)
-            v_prime = v / (1.0 - pow(self.beta2, t))
-            m_bar = (1.0 - mom_t) * g_prime + mom_t1 * m_prime
-            weight._t.sub_(lr * m_bar / (v_prime.sqrt() + self.epsilon))
+            m.mul_(_q(self.beta1, m)).add_(_q(1.0 - self.beta1, g) * g)
+            v.mul_(_q(self.beta2, v)).add_(_q(1.0 - self.beta2, g) * g * g)
+            g_prime = g / _q(1.0 - self.m_schedule, g)
+            m_prime = m / _q(1.0 - m_schedule_next, m)
+            v_prime = v / _q(1.0 - pow(self.beta2, t), v)
+            m_bar = _q(1.0 - mom_t, g) * g_prime + _q(mom_t1, m) * m_prime
+            weight._t.sub_(_q(lr, m) * m_bar / (v_prime.sqrt() + _q(self.epsilon, v)))
 
 
 @_public

@@ -173,3 +173,19 @@ def test_signum_update_float16_rounds_like_the_half_kernel():
     ref_w = _add(_mul(keep, w), _mul(np.sign(ref_m), h16(lr)))
     np.testing.assert_array_equal(mom.asnumpy(), ref_m)
     np.testing.assert_array_equal(out, ref_w)
+
+
+def test_adamax_float16_uses_float16_scalars_like_mxnet_ndarray_ops():
+    # MXNet's Adamax is written with NDArray ops: every scalar is DType(scalar)
+    w, g, _ = _data()
+    opt = mx.optimizer.Adamax(learning_rate=0.2, wd=0.02)
+    weight = mx.nd.array(w, dtype="float16")
+    m, u = opt.create_state(0, weight)
+    opt.update(0, weight, mx.nd.array(g, dtype="float16"), (m, u))
+    lr = 0.2 / (1.0 - 0.9)
+    gr = _add(_mul(g, h16(1.0)), _mul(h16(0.02), w))
+    ref_m = _add(_mul(np.zeros_like(w), h16(0.9)), _mul(h16(1.0 - 0.9), gr))
+    ref_u = np.maximum(_mul(h16(0.999), np.zeros_like(w)), np.abs(gr))
+    ref_w = _sub(w, _div(_mul(h16(lr), ref_m), ref_u))
+    np.testing.assert_array_equal(m.asnumpy(), ref_m)
+    np.testing.assert_array_equal(weight.asnumpy(), ref_w)
