@@ -11,7 +11,7 @@ import torch
 from .._op._optim import adam_inplace
 from ..ndarray import NDArray, zeros
 from ._rows import apply_update, check_sparse_wd, op_inplace
-from ._sgd import _op, _public
+from ._sgd import _op, _public, _q
 from .optimizer import Optimizer
 
 
@@ -30,14 +30,6 @@ def _norm(a):
     """L2 norm of a whole array, shape (1,) like ``NDArray.norm()``."""
     t = torch.linalg.vector_norm(a._t.float()).reshape(1).to(a._t.dtype)
     return NDArray._wrap(t, a.context)
-
-
-def _q(v, t: torch.Tensor):
-    """A Python scalar as MXNet's NDArray-scalar kernels use it next to ``t``: DType(v), so
-    float16/bfloat16 arrays see the scalar rounded to their precision."""
-    if t.dtype in (torch.float16, torch.bfloat16):
-        return torch.tensor(float(v), dtype=t.dtype).item()
-    return v
 
 
 def _rescale_clip(opt, grad, weight=None, wd=0.0):
@@ -487,5 +479,5 @@ class Test(Optimizer):
 
     def update(self, index, weight, grad, state):
         with torch.no_grad():
-            weight._t.add_(grad._t * self.rescale_grad)
+            weight._t.add_(grad._t * _q(self.rescale_grad, grad._t))
             state._t.copy_(weight._t)

@@ -33,6 +33,14 @@ def _op(name):
     return function_for(name)
 
 
+def _q(v, t: torch.Tensor):
+    """A Python scalar as MXNet's NDArray-scalar kernels use it next to ``t``: DType(v), so
+    float16/bfloat16 arrays see the scalar rounded to their precision."""
+    if t.dtype in (torch.float16, torch.bfloat16):
+        return torch.tensor(float(v), dtype=t.dtype).item()
+    return v
+
+
 def _warn_fp16(name):
     warnings.warn(
         "Accumulating with float16 in optimizer can lead to poor accuracy or slow "
@@ -550,15 +558,17 @@ class DCASGD(Optimizer):
         self._update_count(index)
         lr = self._get_lr(index)
         wd = self._get_wd(index)
-        g = grad._t * self.rescale_grad
+        g = grad._t * _q(self.rescale_grad, grad._t)
         if self.clip_gradient is not None:
-            g = torch.clamp(g, -self.clip_gradient, self.clip_gradient)
+            c = _q(self.clip_gradient, g)
+            g = torch.clamp(g, -c, c)
         mom, prev = state
         w = weight._t
         with torch.no_grad():
-            step = (g + wd * w + self.lamda * g * g * (w - prev._t)) * -lr
+            # MXNet: -lr * (grad + wd * weight + lamda * grad * grad * (weight - previous))
+            step = (g + _q(wd, w) * w + _q(self.lamda, g) * g * g * (w - prev._t)) * _q(-lr, w)
             if mom:  # MXNet 1.9.1 tests NDArray truth here (fails for arrays of size > 1)
-                mom._t.mul_(self.momentum).add_(step)
+                mom._t.mul_(_q(self.momentum, w)).add_(step)
                 step = mom._t
             prev._t.copy_(w)
             w.add_(step)

@@ -189,3 +189,16 @@ def test_adamax_float16_uses_float16_scalars_like_mxnet_ndarray_ops():
     ref_w = _sub(w, _div(_mul(h16(lr), ref_m), ref_u))
     np.testing.assert_array_equal(m.asnumpy(), ref_m)
     np.testing.assert_array_equal(weight.asnumpy(), ref_w)
+
+
+def test_dcasgd_float16_uses_float16_scalars():
+    w, g, _ = _data()
+    lr, wd, lam = 0.2, 0.02, 0.3
+    opt = mx.optimizer.DCASGD(learning_rate=lr, wd=wd, lamda=lam)
+    weight = mx.nd.array(w, dtype="float16")
+    state = opt.create_state(0, weight)
+    prev = state[1].asnumpy()
+    opt.update(0, weight, mx.nd.array(g, dtype="float16"), state)
+    inner = _add(_add(g, _mul(h16(wd), w)), _mul(_mul(_mul(h16(lam), g), g), _sub(w, prev)))
+    ref = _add(w, _mul(inner, h16(-lr)))
+    np.testing.assert_array_equal(weight.asnumpy(), ref)
