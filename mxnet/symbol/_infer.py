@@ -457,7 +457,11 @@ def _type_node(n: Node, types: dict, shapes) -> bool:
                 first = next((t for t in outs if t is not None), None)
             new_ins = [t if t is not None else first for t in ins]
             new_outs = None
-            if all(t is not None for t in new_ins):
+            if getattr(op, "uniform_dtype", False):
+                # element-wise binary ops return their inputs' dtype: no meta tracing (a
+                # traced torch.add imports torch's compiler stack, ~2.5 s at first bind)
+                new_outs = [first] * nout
+            elif all(t is not None for t in new_ins):
                 new_outs = _trace_types(n, new_ins, shapes)
             if new_outs is None:
                 new_outs = [first] * nout

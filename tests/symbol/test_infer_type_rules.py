@@ -44,3 +44,18 @@ def test_rpow_and_make_loss_names():
         assert (2 ** a).list_outputs() == ["_rpower_scalar0_output"]
         assert mx.sym.pow(2, a).list_outputs() == ["_rpowerscalar0_output"]
         assert mx.sym.make_loss(a).list_outputs() == ["make_loss0_loss"]
+
+
+def test_elementwise_binary_output_dtype_needs_no_meta_tracing(monkeypatch):
+    # tracing torch.add on meta tensors imports torch's compiler stack (~2.5 s at the
+    # first bind of any net with a residual add): the rule is "the inputs' dtype"
+    from mxnet.symbol import _infer
+
+    calls = []
+    monkeypatch.setattr(_infer, "_trace_types", lambda *a: calls.append(a) or None)
+    a, b = mx.sym.Variable("a"), mx.sym.Variable("b")
+    s = mx.sym.elemwise_add(a, b) + mx.sym.broadcast_mul(a, b)
+    assert s.infer_type(a="float16", b="float16")[1] == [np.float16]
+    ex = s.simple_bind(mx.cpu(), a=(2, 3), b=(2, 3), type_dict={"a": "int32", "b": "int32"})
+    assert ex.outputs[0].dtype == np.int32
+    assert calls == []
