@@ -93,9 +93,16 @@ def _half_sgd(a, w, g, mom, lr, wd, momentum, multi=False):
     """SGD (with momentum when ``mom`` is given) on float16 tensors, as MXNet's ``half_t``
     kernels compute it: the parameters are cast to float16 and every product and sum is
     rounded to float16. ``multi_sgd_update`` writes the no-momentum step as
-    ``w + (0 - lr * wd * w - lr * g)``, ``sgd_update`` as ``(1 - lr * wd) * w - lr * g``."""
-    lr_, rg_, clip = _h(lr), _h(a["rescale_grad"]), _s(a["clip_gradient"])
-    lw = _h(_f32(lr_) * _f32(_h(wd)))
+    ``w + (0 - lr * wd * w - lr * g)``, ``sgd_update`` as ``(1 - lr * wd) * w - lr * g``.
+    ``multi="preloaded"``: the learning rates and weight decays come as float32 arrays, so
+    they (and ``lr * wd``) stay float32."""
+    rg_, clip = _h(a["rescale_grad"]), _s(a["clip_gradient"])
+    if multi == "preloaded":
+        lr_ = _s(lr)
+        lw = _s(_f32(lr) * _f32(wd))
+    else:
+        lr_ = _h(lr)
+        lw = _h(_f32(lr_) * _f32(_h(wd)))
     if clip >= 0:
         c = _h(clip)
         gterm = torch.clamp(g * rg_, -c, c) * lr_

@@ -44,6 +44,7 @@ def _make(name, k, mom, mp, preloaded):
                     f"{len(lrs)} and {len(wds)}"
                 )
         outs = []
+        kind = "preloaded" if preloaded else True  # float16 rounding rules (_half_sgd)
         for i, grp in enumerate(groups):
             w, g = grp[0], grp[1]
             if mp:
@@ -56,10 +57,10 @@ def _make(name, k, mom, mp, preloaded):
                 outs.append(w32.to(w.dtype))
             elif mom:
                 outs.append(
-                    _sgd_mom_step(a, w, g, grp[2], lrs[i], wds[i], a["momentum"], multi=True)
+                    _sgd_mom_step(a, w, g, grp[2], lrs[i], wds[i], a["momentum"], multi=kind)
                 )
             else:
-                outs.append(_sgd_step(a, w, g, lrs[i], wds[i], multi=True))
+                outs.append(_sgd_step(a, w, g, lrs[i], wds[i], multi=kind))
         return tuple(outs)
 
     params = (

@@ -202,3 +202,23 @@ def test_dcasgd_float16_uses_float16_scalars():
     inner = _add(_add(g, _mul(h16(wd), w)), _mul(_mul(_mul(h16(lam), g), g), _sub(w, prev)))
     ref = _add(w, _mul(inner, h16(-lr)))
     np.testing.assert_array_equal(weight.asnumpy(), ref)
+
+
+def test_preloaded_multi_sgd_float16_keeps_float32_learning_rates():
+    # the preloaded form reads lrs/wds from float32 arrays: lr and lr * wd are not rounded
+    w, g, _ = _data()
+    lr, wd = 0.013, 0.05
+    out = [mx.nd.array(w, dtype="float16")]
+    mx.nd.preloaded_multi_sgd_update(
+        mx.nd.array(w, dtype="float16"),
+        mx.nd.array(g, dtype="float16"),
+        mx.nd.array([lr]),
+        mx.nd.array([wd]),
+        num_weights=1,
+        out=out,
+    )
+    lw = np.float32(lr) * np.float32(wd)
+    decay = _r(w.astype(np.float32) * lw)
+    grad_term = _mul(_r(np.float32(lr) * np.float32(h16(1.0))), g)
+    step = _sub(_sub(h16(0.0), decay), grad_term)
+    np.testing.assert_array_equal(out[0].asnumpy(), _add(w, step))
