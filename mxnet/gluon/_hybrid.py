@@ -412,6 +412,12 @@ class HybridBlock(Block):
                 raise deferred_error(str(e)) from None
         elif _hooked_descendant(self):  # only hooks can tell (the trace costs ~1 ms a block)
             self._trace_for_child_hooks(x, *args)
+        else:
+            # the trace would make each parameter's Symbol while its shape is still unknown
+            # (exported JSON shows (3, 0), as MXNet's does); make them the same way
+            for v in self._reg_params.values():
+                if v._var is None:
+                    v.var()
         params = {}
         for k, v in self._reg_params.items():
             if v._data is None and v._deferred_init and not shape_is_known(v.shape):

@@ -241,3 +241,25 @@ def test_load_parameters_messages_as_mxnet(tmp_path):
     half.cast("float16")
     with pytest.raises(AssertionError, match="saved <class 'numpy.float32'>"):
         half.load_parameters(path)
+
+
+def test_eager_deferred_params_export_unknown_shape_attrs(tmp_path):
+    # MXNet makes each parameter's Symbol during deferred shape inference, so the exported
+    # JSON keeps the dims unknown at that time as 0
+    import json
+
+    net = nn.HybridSequential(prefix="s_")
+    with net.name_scope():
+        net.add(nn.Dense(3), nn.BatchNorm())
+    net.initialize()
+    net(nd.ones((2, 4)))  # eager first call: deferred init
+    net.hybridize()
+    net(nd.ones((2, 4)))
+    net.export(str(tmp_path / "m"))
+    nodes = json.load(open(str(tmp_path / "m-symbol.json")))["nodes"]
+    shapes = {
+        n["name"]: n["attrs"]["__shape__"] for n in nodes if n["op"] == "null" and "attrs" in n
+    }
+    assert shapes["s_dense0_weight"] == "(3, 0)" and shapes["s_dense0_bias"] == "(3,)"
+    assert shapes["s_batchnorm0_gamma"] == "(0,)"
+    assert net[0].weight.shape == (3, 4)
