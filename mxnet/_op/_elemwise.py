@@ -123,10 +123,11 @@ def _clip(a, x):
     return torch.clamp(x, lo, hi)
 
 
-register(OpDef("clip", _clip, fluent=True, infer_shape=_same_shape,
-               params=[Param("a_min", "float", doc="Minimum value"),
-                       Param("a_max", "float", doc="Maximum value")],
-               doc="Clip (limit) the values in an array."))
+_clip_op = register(OpDef("clip", _clip, fluent=True, infer_shape=_same_shape,
+                          infer_out=same_out,
+                          params=[Param("a_min", "float", doc="Minimum value"),
+                                  Param("a_max", "float", doc="Maximum value")],
+                          doc="Clip (limit) the values in an array."))
 
 
 def _hard_sigmoid(a, x):
@@ -141,10 +142,14 @@ def _hard_sigmoid(a, x):
     return torch.where(inside, z, rest)
 
 
-register(OpDef("hard_sigmoid", _hard_sigmoid, infer_shape=_same_shape,
-               params=[Param("alpha", "float", 0.2, doc="Slope of hard sigmoid"),
-                       Param("beta", "float", 0.5, doc="Bias of hard sigmoid.")],
-               doc="Hard sigmoid: max(0, min(1, alpha * x + beta)), element-wise."))
+_hsig_op = register(OpDef("hard_sigmoid", _hard_sigmoid, infer_shape=_same_shape,
+                          infer_out=same_out,
+                          params=[Param("alpha", "float", 0.2, doc="Slope of hard sigmoid"),
+                                  Param("beta", "float", 0.5, doc="Bias of hard sigmoid.")],
+                          doc="Hard sigmoid: max(0, min(1, alpha * x + beta)), element-wise."))
+# output shape and dtype are the input's: no meta tracing (torch.clamp on meta tensors
+# imports torch's compiler stack, seconds at the first bind of MobileNetV2's relu6)
+_clip_op.uniform_dtype = _hsig_op.uniform_dtype = True
 
 # ---------------------------------------------------------------------------------------
 # binary

@@ -59,3 +59,19 @@ def test_elementwise_binary_output_dtype_needs_no_meta_tracing(monkeypatch):
     ex = s.simple_bind(mx.cpu(), a=(2, 3), b=(2, 3), type_dict={"a": "int32", "b": "int32"})
     assert ex.outputs[0].dtype == np.int32
     assert calls == []
+
+
+def test_clip_shape_and_dtype_need_no_meta_tracing(monkeypatch):
+    # relu6 (clip) in MobileNetV2: torch.clamp on meta tensors imports torch's compiler
+    # stack; shapes and dtypes are the input's, also inferred backwards as MXNet does
+    from mxnet.symbol import _infer
+
+    calls = []
+    monkeypatch.setattr(_infer, "_trace_types", lambda *a: calls.append(a) or None)
+    x, y = mx.sym.var("x"), mx.sym.var("y")
+    s = mx.sym.clip(x, 0, 6) + y
+    assert s.infer_type(y="float16") == ([np.float16, np.float16], [np.float16], [])
+    assert mx.sym.clip(x, 0, 6).infer_type(x="int32")[1] == [np.int32]
+    assert mx.sym.hard_sigmoid(x).infer_shape(x=(2, 3))[1] == [(2, 3)]
+    assert s.simple_bind(mx.cpu(), x=(2, 3), y=(2, 3)).outputs[0].shape == (2, 3)
+    assert calls == []
