@@ -107,7 +107,10 @@ def _qconv(a: dict, *t: torch.Tensor):
     n = 2 if nb else 3
     x, w = t[0], t[1]
     _qconv_check(a, x.dim())
-    out = get_op("Convolution").compute(a, x.to(torch.float64), w.to(torch.float64))
+    if _saturating_kernel(x, w):
+        out = _conv_int16_pairs(a, x, w)
+    else:
+        out = get_op("Convolution").compute(a, x.to(torch.float64), w.to(torch.float64))
     if not nb:  # the int8 bias enters the accumulator as is (MXNet 1.9.1's oneDNN kernel)
         shape = [1] * out.dim()
         shape[-1 if a["layout"] is not None and a["layout"][-1] == "C" else 1] = -1
@@ -122,6 +125,47 @@ def _qconv(a: dict, *t: torch.Tensor):
             res,
         )
     return res
+
+
+def _saturating_kernel(x: torch.Tensor, w: torch.Tensor) -> bool:
+    """Whether MXNet 1.9.1's oneDNN picks its non-VNNI int8 kernel for this 2-D convolution
+    (probed on the oracle: input channels a multiple of 4 and filters a multiple of 4 but
+    not of 16; with fewer than 16 input channels also an odd number (> 1) of 16-filter
+    blocks, except 1x1 kernels with a multiple of 3 blocks); that kernel adds each pair of
+    adjacent input channels' u8*s8 products in int16, saturating."""
+    if x.dim() != 4 or x.device.type == "meta" or x.dtype != torch.uint8:
+        return False
+    c, f = x.shape[1], w.shape[0]
+    if c % 4 or f % 4:
+        return False
+    if f % 16:
+        return True
+    blocks = f // 16
+    if c >= 16 or blocks == 1 or blocks % 2 == 0:
+        return False
+    return not (w.shape[2] == w.shape[3] == 1 and blocks % 3 == 0)
+
+
+def _conv_int16_pairs(a: dict, x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    """The convolution with each adjacent input-channel pair's products summed and clamped
+    to int16 before the int32 accumulation (``vpmaddubsw``), in float64 (exact)."""
+    k, s, d, p = tuple(a["kernel"]), a["stride"] or (1, 1), a["dilate"] or (1, 1), a["pad"]
+    n, c, h, wd = x.shape
+    f = w.shape[0]
+    cols = torch.nn.functional.unfold(x.to(torch.float64), k, tuple(d), tuple(p or (0, 0)),
+                                      tuple(s))  # fmt: skip
+    taps = k[0] * k[1]
+    cols = cols.reshape(n, c // 2, 2, taps, -1)  # (N, pairs, 2, taps, L)
+    wt = w.to(torch.float64).reshape(f, c // 2, 2, taps)
+    out = torch.zeros((n, f, cols.shape[-1]), dtype=torch.float64)
+    for t in range(taps):
+        for i in range(n):
+            xe, xo = cols[i, :, 0, t], cols[i, :, 1, t]  # (pairs, L)
+            pair = wt[:, :, 0, t, None] * xe[None] + wt[:, :, 1, t, None] * xo[None]
+            out[i] += pair.clamp_(-32768, 32767).sum(1)
+    oh = (h + 2 * (p[0] if p else 0) - d[0] * (k[0] - 1) - 1) // s[0] + 1
+    ow = (wd + 2 * (p[1] if p else 0) - d[1] * (k[1] - 1) - 1) // s[1] + 1
+    return out.reshape(n, f, oh, ow)
 
 
 def _qconv_check(a: dict, nd: int) -> None:

@@ -146,12 +146,13 @@ def _create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
     node = Node(op, node_name, attrs)
     parsed = node.parsed
     if op.variadic is not None and not dynamic:
-        if int(parsed[op.variadic]) != len(args):
+        every = op.input_names(parsed)  # quantized_concat: the arrays, then min/max pairs
+        if len(args) not in (int(parsed[op.variadic]), len(every)):
             raise MXNetError(f"Operator {op.name}: {op.variadic}={parsed[op.variadic]} but "
                              f"{len(args)} inputs were given")
         entries = [_single_entry(op, f"arg{i}", s) for i, s in enumerate(args)]
-        # ops whose inputs outnumber the arrays (quantized_concat's min/max per array)
-        for slot in op.input_names(parsed, len(args))[len(args):]:
+        # the inputs not given (quantized_concat's min/max) become variables
+        for slot in every[len(args):]:
             entries.append((Node(None, f"{node_name}_{slot}", dict(attrs)), 0))
         node.set_inputs(entries)
         return Symbol._from_entries([(node, i) for i in range(node.num_visible())])

@@ -210,3 +210,11 @@ def test_quantized_avg_pooling_divides_by_the_kernel_size():
             mx.nd.array(x[0], dtype="int8"), mx.nd.array([-1.0]), mx.nd.array([1.0]),
             kernel=(2,), pool_type="max",
         )  # fmt: skip
+
+
+def test_quantized_concat_symbol_takes_its_ranges_positionally():
+    v = [mx.sym.var(n) for n in "abcdef"]
+    s = mx.sym.contrib.quantized_concat(*v, num_args=2, dim=1, name="qc")
+    assert s.list_arguments() == list("abcdef")
+    with pytest.raises(MXNetError, match="num_args=2 but 3 inputs"):
+        mx.sym.contrib.quantized_concat(*v[:3], num_args=2)
