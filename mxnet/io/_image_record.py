@@ -3,6 +3,7 @@ an image RecordIO file, decoded on a pool of worker threads (OpenCV releases the
 
 from __future__ import annotations
 
+import bisect
 import os
 import random
 from concurrent.futures import ThreadPoolExecutor
@@ -119,6 +120,36 @@ def _chunk_bounds(offsets: list, end: int) -> list:
     return bounds
 
 
+class _SeedAugRNG:
+    """MXNet's per-record augmentation engine under ``seed_aug``: ``mt19937(idx + seed_aug +
+    111)`` with libstdc++'s distributions, behind the ``random.Random`` methods the
+    augmenters call (``random``/``uniform`` are float draws, ``coin`` the mirror's
+    ``bernoulli_distribution(0.5)``)."""
+
+    def __init__(self, seed: int) -> None:
+        self._r = DetRNG(seed)
+
+    def randint(self, a: int, b: int) -> int:
+        return self._r.randint(int(a), int(b))
+
+    def random(self) -> float:
+        return float(self._r.canonical())
+
+    def uniform(self, a: float, b: float) -> float:
+        return float(a) + (float(b) - float(a)) * float(self._r.canonical())
+
+    def coin(self) -> bool:
+        lo, hi = self._r.raw(), self._r.raw()
+        return (lo + hi * 4294967296.0) / 18446744073709551616.0 < 0.5
+
+    def shuffle(self, seq: list) -> None:
+        self._r.shuffle(seq)
+
+    def gauss(self, mu: float, sigma: float) -> float:
+        u1, u2 = max(self.random(), 1e-12), self.random()
+        return mu + sigma * float(np.sqrt(-2.0 * np.log(u1)) * np.cos(2.0 * np.pi * u2))
+
+
 def _index_offsets(path: Any) -> list | None:
     """Sorted record offsets of an ``.idx`` file (``key\toffset`` lines), or None."""
     if not path or path in ("None",) or not os.path.isfile(os.fspath(path)):
@@ -226,9 +257,11 @@ class _Augment:
         img = self._crop(img, rng)
         if self._hls:
             img = hls_shift(img, p, rng)
-        mirrored = _parse_bool(p["mirror"]) or (
-            _parse_bool(p["rand_mirror"]) and rng.random() < 0.5
+        coin = getattr(rng, "coin", None)
+        mirrored = _parse_bool(p["rand_mirror"]) and (
+            coin() if coin is not None else rng.random() < 0.5
         )
+        mirrored = mirrored or _parse_bool(p["mirror"])
         return (img[:, ::-1] if mirrored else img), mirrored
 
     def _warp(self, img: np.ndarray, rng: random.Random) -> np.ndarray:
@@ -441,12 +474,19 @@ class ImageRecordIter(MXDataIter):
             lo = min(step * part, len(idx_offsets))
             self._offsets = idx_offsets[lo : min(lo + step, len(idx_offsets))]
             self._chunks = [(0, len(self._offsets))] if self._offsets else []
+            self._indexed = True
         else:
+            self._indexed = False
             begin, end = recordio._part_range(self._path, nparts, part)
             self._offsets = _scan_offsets(self._path, begin, end)
             self._chunks = _chunk_bounds(self._offsets, end)
         self._order = self._pass_order()
         self._next_order: list | None = None  # the next pass, once a wrapped batch reads it
+        # batch position at which the current / next pass started (a wrapped batch starts
+        # the next pass in its middle): MXNet's seed_aug engines are seeded from it
+        self._pass_base = 0
+        self._next_pass_base = 0
+        self._chunk_starts = [a for a, _ in self._chunks]
         self._round = _parse_bool(p["round_batch"])
         self._loader = _BatchLoader(len(self._offsets), self._bs, self._round)
         dt = p["dtype"]
@@ -558,14 +598,31 @@ class ImageRecordIter(MXDataIter):
         self._epoch += 1
         if wrapped and self._next_order is not None:
             self._order = self._next_order  # the wrapped batch already started this pass
+            self._pass_base = self._next_pass_base
         else:
             self._order = self._pass_order()
+            self._pass_base = 0
         self._next_order = None
+
+    def _seed_aug_index(self, pos: int, rec: int, base: int) -> int:
+        """MXNet's ``idx`` of a record under ``seed_aug``: its place in the parsed chunk,
+        counted from the batch position where that chunk was parsed (the batch size for
+        shuffled files, whose chunks are parsed aside)."""
+        bs = self._bs
+        if self._indexed:  # the indexed reader hands out chunks of batch_size records
+            return base + pos % bs
+        k = bisect.bisect_right(self._chunk_starts, rec) - 1
+        a = self._chunk_starts[k] if k >= 0 else 0
+        if self._shuffle:
+            return bs + rec - a
+        return (base + a) % bs + rec - a
 
     def _read(self, f, rec: int) -> bytes:
         return recordio._pread_record(f.fileno(), self._path, self._offsets[rec])[0]
 
-    def _decode(self, raw: bytes, idx: int, out: np.ndarray, slot: int, rng_seed: int) -> Any:
+    def _decode(
+        self, raw: bytes, idx: int, out: np.ndarray, slot: int, rng_seed: int, exact: bool = False
+    ) -> Any:
         header, payload = recordio.unpack(raw)
         c = self._shape[0]
         where = "record %d of %s" % (idx, self._path)
@@ -588,7 +645,7 @@ class ImageRecordIter(MXDataIter):
             )
         if img.ndim == 2:
             img = img[:, :, None]
-        rng = random.Random(rng_seed)
+        rng = _SeedAugRNG(rng_seed) if exact else random.Random(rng_seed)
         img, mirrored = self._aug(img, rng)
         if img.ndim == 2:
             img = img[:, :, None]
@@ -637,12 +694,15 @@ class ImageRecordIter(MXDataIter):
         if self._mean_img is not None:
             mean = self._mean_img[:, :, ::-1] if mirrored else self._mean_img
         mc, mi = self._jitter
-        contrast = np.float32((1 + rng.uniform(-mc, mc) if mc else 1.0) * self._scale)
+        exact = isinstance(rng, _SeedAugRNG)  # MXNet draws both, even for 0 ranges
+        cu = rng.uniform(-mc, mc) if (mc or exact) else 0.0
+        iu = rng.uniform(-mi, mi) if (mi or exact) else 0.0
+        contrast = np.float32((1 + cu if mc else 1.0) * self._scale)
         np.subtract(chw, mean, out=dst, dtype=np.float32)
         if contrast != 1:
             np.multiply(dst, contrast, out=dst)
         if mi:
-            np.add(dst, np.float32(rng.uniform(-mi, mi) * self._scale), out=dst)
+            np.add(dst, np.float32(iu * self._scale), out=dst)
         np.divide(dst, self._std, out=dst)
 
     def _next_batch(self) -> tuple | None:
@@ -656,26 +716,33 @@ class ImageRecordIter(MXDataIter):
         data = np.zeros((self._bs,) + self._shape, dtype=self._out_dtype)
         labels = np.zeros((self._bs, self._label_width), dtype=np.float32)
         index = np.zeros(self._bs, dtype=np.uint64)
-        recs = []
+        recs, aug_idx = [], []
         for slot, r in enumerate(rows):
             if r is None:
                 recs.append(None)
+                aug_idx.append(None)
             elif pad and slot >= self._bs - pad:  # a wrapped batch reads the next pass
                 if self._next_order is None:
                     self._next_order = self._pass_order()
+                self._next_pass_base = self._bs - pad
                 recs.append(self._next_order[r])
+                aug_idx.append(self._seed_aug_index(r, recs[-1], self._bs - pad))
             else:
                 recs.append(self._order[r])
+                aug_idx.append(self._seed_aug_index(r, recs[-1], self._pass_base))
         with open(self._path, "rb") as f:
             raws = [(slot, r, self._read(f, r)) for slot, r in enumerate(recs) if r is not None]
-        base = self._aug_seed if self._aug_seed is not None else self._rng.getrandbits(32)
+        seed_aug = self._aug_seed
+        if seed_aug is not None:  # MXNet reseeds mt19937(idx + seed_aug + 111) per record
+            seeds = {
+                slot: (aug_idx[slot] + seed_aug + _RAND_MAGIC) & 0xFFFFFFFF for slot, _, _ in raws
+            }
+        else:
+            base = self._rng.getrandbits(32)
+            seeds = {slot: hash((base, self._epoch, r)) & 0xFFFFFFFF for slot, r, _ in raws}
+        exact = seed_aug is not None
         futures = [
-            (
-                slot,
-                self._pool.submit(
-                    self._decode, raw, r, data, slot, hash((base, self._epoch, r)) & 0xFFFFFFFF
-                ),
-            )
+            (slot, self._pool.submit(self._decode, raw, r, data, slot, seeds[slot], exact))
             for slot, r, raw in raws
         ]
         for slot, fut in futures:

@@ -251,3 +251,27 @@ def test_random_resized_crop_like_mxnet(tmp_path):
                        interpolation=cv2.INTER_LINEAR)
     np.testing.assert_array_equal(bgr(out[0]), whole)
     np.testing.assert_array_equal(bgr(out[5]), sq[5:29, 5:29])
+
+
+def test_seed_aug_draws_like_mxnet(tmp_path):
+    # MXNet 1.9.1 reseeds mt19937(idx + seed_aug + 111) per record: crop, mirror and
+    # rotation draws (and the wrapped batch's next-pass indices) give the oracle's pixels
+    rng = np.random.RandomState(3)
+    path = str(tmp_path / 'sa.rec')
+    w = mx.recordio.MXRecordIO(path, 'w')
+    for i in range(10):
+        ok, buf = cv2.imencode('.png', rng.randint(0, 256, (20, 26, 3)).astype(np.uint8))
+        w.write(mx.recordio.pack((0, float(i), i, 0), buf.tobytes()))
+    w.close()
+    it = ImageRecordIter(path_imgrec=path, data_shape=(3, 12, 12), batch_size=4, seed_aug=9,
+                         rand_crop=True, rand_mirror=True, max_rotate_angle=15, dtype='uint8',
+                         verbose=False)
+    expected = [
+        [[56448, 57528, 54847, 54808], [55699, 55690, 60301, 57884],
+         [55989, 55791, 55115, 58235]],
+        [[54721, 53881, 60441, 56083], [55108, 56721, 54005, 55350]],
+    ]
+    for epoch in expected:
+        got = [[int(x.astype(np.int64).sum()) for x in b.data[0].asnumpy()] for b in it]
+        assert got == epoch
+        it.reset()
