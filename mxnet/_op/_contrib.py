@@ -388,6 +388,8 @@ def _dequantize(a: dict, data: torch.Tensor, lo: torch.Tensor, hi: torch.Tensor)
         raise op_error("_contrib_dequantize", f"the input data type must be uint8 or int8, "
                                               f"got {data.dtype}")
     levels = 127.5 if data.dtype == torch.int8 else 255.5
+    if getattr(data, "_mx_onednn_u8", False):  # a quantized_act of uint8 data: MXNet
+        data = data.contiguous().view(torch.uint8)  # 1.9.1 reads its uint8 memory
     return data.float() * (_real_range(lo, hi).float() / levels)
 
 

@@ -314,6 +314,13 @@ def _qpool(a: dict, x: torch.Tensor, lo: torch.Tensor, hi: torch.Tensor):
         )
     _check_q("_contrib_quantized_pooling", x)
     _qpool_check(a, x.dim())
+    if _holds_u8(x):
+        raise DeferredOpError(
+            "_contrib_quantized_pooling: could not create a primitive descriptor iterator "
+            "(MXNet 1.9.1's oneDNN pooling of a quantized_act output on uint8 data)",
+            (torch.zeros(get_op("Pooling").infer_out_fn(a, [tuple(x.shape)])[0],
+                         dtype=x.dtype), lo.detach().clone(), hi.detach().clone()),
+        )  # fmt: skip
     if a["pool_type"] == "avg" and a["count_include_pad"] is not False:
         # oneDNN divides every window by the kernel size, padding and the overhang of the
         # 'full' convention included (MXNet's float Pooling leaves the overhang out)
@@ -370,11 +377,24 @@ def _qact(a: dict, x: torch.Tensor, lo: torch.Tensor, hi: torch.Tensor):
             f"_contrib_quantized_act: only act_type=relu is supported, got {a['act_type']}"
         )
     _check_q("_contrib_quantized_act", x)
-    if x.dtype == torch.uint8:  # MXNet 1.9.1: the bytes come back unchanged, typed int8
+    if x.dtype == torch.uint8 or _holds_u8(x):
+        # MXNet 1.9.1: the uint8 bytes come back unchanged, typed int8 (oneDNN keeps them
+        # as uint8 memory, which the next quantized operators read as such)
         out = x.contiguous().view(torch.int8).clone()
+        out._mx_onednn_u8 = True
     else:
         out = x.clamp_min(0)
     return out, lo.detach().clone(), hi.detach().clone()
+
+
+def _holds_u8(x: torch.Tensor) -> bool:
+    """An int8 tensor that MXNet 1.9.1's oneDNN holds as uint8 memory (a quantized_act of
+    uint8 data)."""
+    return bool(getattr(x, "_mx_onednn_u8", False))
+
+
+def _as_u8(x: torch.Tensor) -> torch.Tensor:
+    return x.contiguous().view(torch.uint8)
 
 
 register(
@@ -395,6 +415,8 @@ register(
 
 
 def _qflatten(a: dict, x: torch.Tensor, lo: torch.Tensor, hi: torch.Tensor):
+    if _holds_u8(x):  # oneDNN reorders the uint8 memory into the int8 output: saturates
+        x = _as_u8(x).clamp(max=127).to(torch.int8)
     return x.reshape(x.shape[0], -1).clone(), lo.detach().clone(), hi.detach().clone()
 
 
@@ -469,8 +491,9 @@ def _qadd(a: dict, xa, xb, lo_a, hi_a, lo_b, hi_b):
     def share(absv, rng):  # this input's scale into the output when no calibration
         return _f32(_f32(absv * out_range) / _f32(total * rng))
 
-    va = xa.detach().cpu().numpy().astype(_f32)
-    vb = xb.detach().cpu().numpy().astype(_f32)
+    # (a quantized_act output on uint8 data is read as the uint8 memory oneDNN holds)
+    va = (_as_u8(xa) if _holds_u8(xa) else xa).detach().cpu().numpy().astype(_f32)
+    vb = (_as_u8(xb) if _holds_u8(xb) else xb).detach().cpu().numpy().astype(_f32)
     s = [_f32(1), _f32(1)]
     if xa.dtype != xb.dtype:  # the uint8 input is first reordered into int8 (saturating)
         if a_i8:
@@ -486,6 +509,10 @@ def _qadd(a: dict, xa, xb, lo_a, hi_a, lo_b, hi_b):
     else:
         s = [share(abs_a, range_a), share(abs_b, range_a)]
     res = (va * s[0]).astype(_f32) + (vb * s[1]).astype(_f32)
+    if out_t == torch.int32:  # float -> int32 conversion: out of range gives INT32_MIN
+        r = np.rint(res.astype(np.float64))
+        r[(r > 2**31 - 1) | (r < -(2**31))] = -(2**31)
+        return (torch.from_numpy(r.astype(np.int32)), *_range_out(out_lo, out_hi))
     return (_saturate(res.astype(_f32), out_t), *_range_out(out_lo, out_hi))
 
 

@@ -218,3 +218,29 @@ def test_quantized_concat_symbol_takes_its_ranges_positionally():
     assert s.list_arguments() == list("abcdef")
     with pytest.raises(MXNetError, match="num_args=2 but 3 inputs"):
         mx.sym.contrib.quantized_concat(*v[:3], num_args=2)
+
+
+def test_quantized_act_on_uint8_keeps_onednn_uint8_memory():
+    """MXNet 1.9.1: quantized_act returns uint8 data typed int8; the next oneDNN operators
+    read the uint8 memory (flatten saturates it to int8, dequantize reads 0..255, pooling
+    cannot run)."""
+    s = mx.sym
+    q = s.contrib.quantize_v2(s.var("data"), out_type="uint8", min_calib_range=0.0,
+                              max_calib_range=0.5)  # fmt: skip
+    a = s.contrib.quantized_act(q[0], q[1], q[2], act_type="relu")
+    x = mx.nd.array([[[[0.5, 0.25], [0.0, 0.07]]]])  # -> uint8 255, 128, 0, 36
+
+    def run(sym):
+        return sym.bind(mx.cpu(), args={"data": x}).forward()[0]
+
+    assert run(a[0]).asnumpy().ravel().tolist() == [-1, -128, 0, 36]
+    assert run(s.contrib.quantized_flatten(a[0], a[1], a[2])[0]).asnumpy().tolist() == [
+        [127, 127, 0, 36]
+    ]
+    deq = run(s.contrib.dequantize(a[0], a[1], a[2])).asnumpy().ravel()
+    np.testing.assert_allclose(deq, np.array([255, 128, 0, 36]) * (0.5 / 127.5), rtol=1e-6)
+    add = run(s.contrib.quantized_elemwise_add(a[0], a[0], a[1], a[2], a[1], a[2])[0])
+    assert add.asnumpy().ravel()[[0, 2]].tolist() == [-(2**31), 0]  # 2*255 overflows
+    pool = run(s.contrib.quantized_pooling(a[0], a[1], a[2], kernel=(1, 1), pool_type="max")[0])
+    with pytest.raises(MXNetError, match="primitive descriptor"):
+        pool.asnumpy()
