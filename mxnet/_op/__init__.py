@@ -35,6 +35,7 @@ from . import (  # noqa: F401  (registration side effects)
     _calibrate,  # _contrib_calibrate_entropy
     _quant,  # _contrib_quantize_v2, _contrib_requantize
     _quantized,  # _contrib_quantized_conv, _fully_connected, _pooling... (INT8)
+    _quantized_multi,  # _contrib_quantized_elemwise_add, _concat, _batch_norm...
     _np_arith,  # mx.np operators (_npi_add...)
     _np_math,
     _np_reduce,
