@@ -369,9 +369,11 @@ def _add_n(attrs, *xs):
     return out
 
 
-register(OpDef("add_n", _add_n, params=[Param("num_args", "int", doc="Number of inputs")],
+_add_n_op = register(OpDef("add_n", _add_n, params=[Param("num_args", "int", doc="Number of inputs")],
                variadic="num_args", aliases=("ElementWiseSum", "_sparse_ElementWiseSum"),
-               infer_shape=_same_shape, doc="Add all input arguments element-wise."))
+               infer_shape=_same_shape, infer_out=same_out,
+               doc="Add all input arguments element-wise."))
+_add_n_op.uniform_dtype = True  # the inputs' dtype, no meta tracing
 
 
 def _where(attrs, cond, x, y):
@@ -393,7 +395,27 @@ def _where_type(attrs, ins):
     return [cond, t, t], [t]
 
 
+def _where_shape(attrs, s):
+    """MXNet 1.9.1's rule: with the condition's shape known, x and y share their shape."""
+    cond, x, y = s
+    if cond is not None and (x is None) != (y is None):
+        ref = tuple(x if x is not None else y)
+        s = [cond, ref, ref]
+    return s
+
+
+def _where_out(attrs, s):
+    cond, x, y = (tuple(v) for v in s)
+    if cond != x and (len(cond) != 1 or not x or cond[0] != x[0]):
+        raise MXNetError(f"Operator where: condition shape {cond} must equal x shape {x} "
+                         f"or be ({x[0] if x else ''},)")
+    if x != y:
+        raise MXNetError(f"Operator where: x shape {x} and y shape {y} must be equal")
+    return [x]
+
+
 register(OpDef("where", _where, inputs=("condition", "x", "y"), infer_type=_where_type,
+               infer_shape=_where_shape, infer_out=_where_out,
                doc="Return elements chosen from x or y depending on condition."))
 
 

@@ -127,6 +127,7 @@ register(OpDef("one_hot", _one_hot, inputs=("indices",), fluent=True,
                              "locations not represented by indices."),
                        Param("dtype", "dtype", "float32", doc="DType of the output")],
                infer_type=lambda a, t: (t, [a["dtype"]]),
+               infer_out=lambda a, s: [tuple(s[0]) + (a["depth"],)],
                doc="Return a one-hot array: out[..., j] = on_value where indices == j."))
 
 # ---------------------------------------------------------------------------------------

@@ -267,6 +267,7 @@ def _smooth_l1(a, x):
 
 register(OpDef(
     "smooth_l1", _smooth_l1, aliases=("_npx_smooth_l1",), infer_shape=lambda a, s: s,
+    infer_out=lambda a, s: [tuple(s[0])],
     params=[Param("scalar", "float", 1.0, doc="scalar input (sigma)")],
     doc="Smooth L1 loss: 0.5 (sigma x)^2 if |x| < 1/sigma^2 else |x| - 0.5/sigma^2.\n\n"
         "Example: ``mx.nd.smooth_l1(x, scalar=1.0)``"))

@@ -267,5 +267,6 @@ register(OpDef(
             Param("sparse_grad", "bool", False,
                   doc="Compute row_sparse gradient in the backward calculation.")],
     infer_shape=_embedding_shape, infer_type=_embedding_type,
+    infer_out=lambda a, s: [tuple(s[0]) + (a["output_dim"],)],
     doc="Maps integer indices to vector representations (embeddings).\n\n"
         "Example: ``mx.nd.Embedding(idx, w, input_dim=10, output_dim=4)``"))

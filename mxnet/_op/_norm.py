@@ -264,13 +264,22 @@ def _ln_shape(a, s):
     return s
 
 
+def _ln_out(a, s):
+    # output shapes without meta tracing (torch's Python reference kernels import its
+    # compiler stack: seconds at the first bind)
+    d = tuple(s[0])
+    ax = _axis(a["axis"], len(d), "LayerNorm")
+    red = d[:ax] + (1,) + d[ax + 1:]
+    return [d, red, red]
+
+
 register(OpDef(
     "LayerNorm", _layernorm, inputs=("data", "gamma", "beta"), outputs=("output", "mean", "std"),
     num_visible=lambda a: 3 if a["output_mean_var"] else 1, aliases=("_npx_layer_norm",),
     params=[Param("axis", "int", -1, doc="The axis to perform layer normalization."),
             Param("eps", "float", 1e-5, doc="An epsilon parameter to prevent division by 0."),
             Param("output_mean_var", "bool", False, doc="Output the mean and std or not.")],
-    infer_shape=_ln_shape,
+    infer_shape=_ln_shape, infer_out=_ln_out,
     doc="Layer normalization over ``axis``.\n\nExample: ``mx.nd.LayerNorm(x, gamma, beta)``"))
 
 # ---------------------------------------------------------------------------------------
@@ -294,6 +303,7 @@ def _chan_shape(a, s):
 
 register(OpDef(
     "InstanceNorm", _instancenorm, inputs=("data", "gamma", "beta"), infer_shape=_chan_shape,
+    infer_out=lambda a, s: [tuple(s[0])],
     params=[Param("eps", "float", 1e-3, doc="An epsilon parameter to prevent division by 0.")],
     doc="Instance normalization: normalize each (sample, channel) over its spatial axes.\n\n"
         "Example: ``mx.nd.InstanceNorm(x, gamma, beta)``"))
@@ -314,6 +324,15 @@ def _groupnorm(a, x, gamma, beta):
     return out, mean.detach().reshape(n, g), std.detach().reshape(n, g)  # (as LayerNorm)
 
 
+def _gn_out(a, s):
+    d = tuple(s[0])
+    g = a["num_groups"]
+    if len(d) < 2 or d[1] % g:
+        raise MXNetError(f"GroupNorm: channels of data shape {d} not divisible by "
+                         f"num_groups={g}")
+    return [d, (d[0], g), (d[0], g)]
+
+
 def _gn_shape(a, s):
     if s[0] is not None:
         fill(s, 1, (a["num_groups"],))
@@ -324,6 +343,7 @@ def _gn_shape(a, s):
 register(OpDef(
     "GroupNorm", _groupnorm, inputs=("data", "gamma", "beta"), outputs=("output", "mean", "std"),
     num_visible=lambda a: 3 if a["output_mean_var"] else 1, infer_shape=_gn_shape,
+    infer_out=lambda a, s: _gn_out(a, s),
     params=[Param("num_groups", "int", 1, doc="Total number of groups."),
             Param("eps", "float", 1e-5, doc="An epsilon parameter to prevent division by 0."),
             Param("output_mean_var", "bool", False, doc="Output the mean and std or not.")],
@@ -353,8 +373,15 @@ def _same(a, s):
     return s
 
 
+def _l2_out(a, s):
+    d = tuple(s[0])
+    if len(d) < 2 or (a["mode"] == "spatial" and len(d) < 3):
+        raise MXNetError(f"L2Normalization: data shape {d} too small for mode={a['mode']}")
+    return [d]
+
+
 register(OpDef(
-    "L2Normalization", _l2norm, infer_shape=_same,
+    "L2Normalization", _l2norm, infer_shape=_same, infer_out=lambda a, s: _l2_out(a, s),
     params=[Param("eps", "float", 1e-10, doc="A small constant for numerical stability."),
             Param("mode", "enum", "instance", choices=["channel", "instance", "spatial"],
                   doc="Specify the dimension along which to compute L2 norm.")],
@@ -368,7 +395,7 @@ def _lrn(a, x):
 
 
 register(OpDef(
-    "LRN", _lrn, infer_shape=_same,
+    "LRN", _lrn, infer_shape=_same, infer_out=lambda a, s: [tuple(s[0])],
     params=[Param("alpha", "float", 1e-4, doc="The variance scaling parameter."),
             Param("beta", "float", 0.75, doc="The power parameter."),
             Param("knorm", "float", 2.0, doc="The parameter k."),

@@ -75,3 +75,49 @@ def test_clip_shape_and_dtype_need_no_meta_tracing(monkeypatch):
     assert mx.sym.hard_sigmoid(x).infer_shape(x=(2, 3))[1] == [(2, 3)]
     assert s.simple_bind(mx.cpu(), x=(2, 3), y=(2, 3)).outputs[0].shape == (2, 3)
     assert calls == []
+
+
+def test_common_layers_infer_output_shapes_without_meta_tracing(monkeypatch):
+    # Embedding, LayerNorm, GroupNorm, InstanceNorm, L2Normalization, LRN, add_n, where,
+    # one_hot, smooth_l1: shape rules, not torch's Python meta kernels (which import its
+    # compiler stack, seconds at the first bind of an NLP model)
+    from mxnet._op._registry import OpDef
+
+    traced = []
+    real = OpDef.trace_shapes
+
+    def spy(self, *a, **k):
+        traced.append(self.name)
+        return real(self, *a, **k)
+
+    monkeypatch.setattr(OpDef, "trace_shapes", spy)
+    d = mx.sym.var("data")
+    emb = mx.sym.Embedding(d, input_dim=10, output_dim=4, name="emb")
+    ln = mx.sym.LayerNorm(emb, output_mean_var=True, axis=1, name="ln")
+    assert ln.infer_shape(data=(2, 3))[1] == [(2, 3, 4), (2, 1, 4), (2, 1, 4)]
+    x = mx.sym.reshape(d, shape=(1, 2, 3, 1))
+    for s, out in [(mx.sym.GroupNorm(x, num_groups=2, output_mean_var=True),
+                    [(1, 2, 3, 1), (1, 2), (1, 2)]),
+                   (mx.sym.InstanceNorm(x), [(1, 2, 3, 1)]),
+                   (mx.sym.L2Normalization(x, mode="channel"), [(1, 2, 3, 1)]),
+                   (mx.sym.LRN(x, nsize=3), [(1, 2, 3, 1)]),
+                   (mx.sym.add_n(d, d), [(2, 3)]),
+                   (mx.sym.smooth_l1(d), [(2, 3)]),
+                   (mx.sym.one_hot(d, depth=5), [(2, 3, 5)]),
+                   (mx.sym.where(d, d, d), [(2, 3)])]:
+        assert s.infer_shape(data=(2, 3))[1] == out
+    assert not set(traced) & {"Embedding", "LayerNorm", "GroupNorm", "InstanceNorm",
+                              "L2Normalization", "LRN", "add_n", "smooth_l1", "one_hot",
+                              "where"}
+    with pytest.raises(MXNetError, match="num_groups"):
+        mx.sym.GroupNorm(x, num_groups=4).infer_shape(data=(2, 3))
+
+
+def test_where_shares_x_and_y_shapes_once_the_condition_is_known():
+    # MXNet 1.9.1: where(c, x, y) fills y from x only with c's shape known
+    c, x, y = mx.sym.var("c"), mx.sym.var("x"), mx.sym.var("y")
+    w = mx.sym.where(c, x, y)
+    assert w.infer_shape(c=(2,), x=(2, 3)) == ([(2,), (2, 3), (2, 3)], [(2, 3)], [])
+    assert w.infer_shape_partial(x=(2, 3))[0] == [(), (2, 3), ()]
+    with pytest.raises(MXNetError):
+        w.infer_shape(c=(3,), x=(2, 3), y=(2, 3))
