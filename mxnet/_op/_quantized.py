@@ -9,12 +9,14 @@ MXNet's kernels do. ``r = max(|min|, |max|)`` is an input's range throughout.
 Behaviours of MXNet 1.9.1's oneDNN kernels kept on purpose:
 
 - ``quantized_conv`` takes uint8 data only and adds its int8 ``bias`` to the int32
-  accumulator unscaled; its output range is ``r_data/127 * r_weight/127 * 2**31``;
+  accumulator unscaled; its output range is ``r_data/127 * r_weight/127 * 2**31``; for the
+  shapes oneDNN runs on its non-VNNI kernel, adjacent input-channel products saturate at
+  int16 (see ``_saturating_kernel``);
 - ``quantized_fully_connected`` rescales the int8 bias to the accumulator's scale
   (truncated to int32); the output range is ``r_data/127 * r_weight/127 * 2**31`` for int8
   data, ``r_data/127 * r_weight/255 * 2**31`` for uint8 data;
 - ``quantized_act`` (relu only) returns int8: int8 data gets ``max(x, 0)``, uint8 data is
-  passed through reinterpreted as int8;
+  passed through reinterpreted as int8, still uint8 memory for the next oneDNN operator;
 - ``quantized_pooling`` (max / avg) keeps the data's type and range; averages round half
   to even;
 - ``quantized_elemwise_add`` returns int32 (range ``±(r_lhs + r_rhs)``) without a
@@ -25,6 +27,8 @@ Behaviours of MXNet 1.9.1's oneDNN kernels kept on purpose:
 - ``quantized_batch_norm`` folds gamma/beta/mean/var into a per-channel scale and shift onto
   the (required) calibrated int8 range;
 - ``quantized_embedding`` looks up int8 rows; the weight's range passes through.
+
+The last five live in ``_quantized_multi``.
 """
 
 from __future__ import annotations
