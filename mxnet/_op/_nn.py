@@ -222,6 +222,7 @@ def _dropout(a, x):
 
 register(OpDef(
     "Dropout", _dropout, aliases=("_npx_dropout",), infer_shape=_same,
+    infer_out=lambda a, s: [tuple(s[0])],  # no meta tracing (imports torch's compiler)
     params=[Param("p", "float", 0.5, doc="Fraction of the input that gets dropped out."),
             Param("mode", "enum", "training", choices=["always", "training"],
                   doc="Whether to only turn on dropout during training or always."),

@@ -104,11 +104,12 @@ def test_common_layers_infer_output_shapes_without_meta_tracing(monkeypatch):
                    (mx.sym.add_n(d, d), [(2, 3)]),
                    (mx.sym.smooth_l1(d), [(2, 3)]),
                    (mx.sym.one_hot(d, depth=5), [(2, 3, 5)]),
-                   (mx.sym.where(d, d, d), [(2, 3)])]:
+                   (mx.sym.where(d, d, d), [(2, 3)]),
+                   (mx.sym.Dropout(d, p=0.3), [(2, 3)])]:
         assert s.infer_shape(data=(2, 3))[1] == out
     assert not set(traced) & {"Embedding", "LayerNorm", "GroupNorm", "InstanceNorm",
                               "L2Normalization", "LRN", "add_n", "smooth_l1", "one_hot",
-                              "where"}
+                              "where", "Dropout"}
     with pytest.raises(MXNetError, match="num_groups"):
         mx.sym.GroupNorm(x, num_groups=4).infer_shape(data=(2, 3))
 
