@@ -418,3 +418,15 @@ def test_float16_scalar_ops_round_the_scalar_to_float16_first():
     b = mx.np.array(x, dtype="float16")
     np.testing.assert_array_equal((b * 0.1).asnumpy(), ref_mul)
     np.testing.assert_array_equal((b / 3.3).asnumpy(), ref_div)
+
+
+def test_float16_unary_math_rounds_once_like_mxnet():
+    # MXNet's half_t math kernels compute DType(f(float(x))); composite functions (rcbrt,
+    # softsign, erf, ...) must not round their intermediates to float16
+    x = np.random.RandomState(0).uniform(0.01, 4, 2000).astype(np.float16)
+    a = mx.nd.array(x, dtype="float16")
+    f32 = mx.nd.array(x.astype(np.float32))
+    for name in ("rcbrt", "softsign", "erf", "rsqrt", "cbrt"):
+        fn = getattr(mx.nd, name)
+        ref = fn(f32).asnumpy().astype(np.float16)
+        np.testing.assert_array_equal(fn(a).asnumpy(), ref, err_msg=name)
