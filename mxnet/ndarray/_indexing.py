@@ -111,6 +111,19 @@ def _normalize(key, t: torch.Tensor, nd_cls):
                 bad = hi if hi >= n else lo
                 raise IndexError(f"index {bad} is out of bounds for axis {dim} with size {n}")
         dim += 1
+    if advanced:
+        shapes = [tuple(k.shape) for k in conv if isinstance(k, torch.Tensor)]
+        for other in shapes[1:]:
+            try:
+                torch.broadcast_shapes(shapes[0], other)
+            except RuntimeError:
+                raise ValueError(
+                    f"shape1={shapes[0]} is not broadcastable to shape2={other}"
+                ) from None
+        # NumPy (and MXNet) count integers among the advanced indices when deciding where
+        # the indexed dimensions go (``x[0, :, [1, 2]]`` has shape (2, n)); torch applies
+        # integers first, so they become one-element index tensors here
+        conv = [torch.tensor([k], device=t.device) if isinstance(k, int) else k for k in conv]
     return conv, advanced
 
 

@@ -198,6 +198,28 @@ def test_setitem_matches_numpy(key, val):
     np.testing.assert_array_equal(_s(key, val), _n(key, val))
 
 
+@pytest.mark.parametrize(
+    "key",
+    [(0, slice(None), [1, 2]), (1, None, [1, 2]), (2, slice(2, None, 2), [1])],
+    ids=repr,
+)
+def test_integers_count_as_advanced_indices(key):
+    # NumPy's (and MXNet's) placement: an int separated from an index list by a slice or
+    # a new axis moves the indexed dimension first; torch alone would apply the int first
+    ref = np.arange(60, dtype=np.float32).reshape(4, 5, 3)
+    x = mx.nd.array(ref)
+    np.testing.assert_array_equal(x[key].asnumpy(), ref[key])
+    val = np.arange(ref[key].size, dtype=np.float32).reshape(ref[key].shape) + 100
+    x[key] = val
+    ref[key] = val
+    np.testing.assert_array_equal(x.asnumpy(), ref)
+
+
+def test_index_lists_that_do_not_broadcast_raise_value_error():
+    with pytest.raises(ValueError, match="not broadcastable"):
+        _a()[[0, 1], [0, 1, 2]]
+
+
 def test_tuple_inside_key_is_an_index_list():
     got = _a()[[0, 1], (2, 1), (3, 0)].asnumpy()
     np.testing.assert_array_equal(got, REF[[0, 1], [2, 1], [3, 0]])
