@@ -50,7 +50,46 @@ def _take(a: dict, data: torch.Tensor, indices: torch.Tensor) -> torch.Tensor:
     return out.reshape(shape)
 
 
+def _take_out(a: dict, s: list) -> list:
+    """take's output shape without meta tracing (torch's meta kernels import its compiler
+    stack): data's shape with ``axis`` replaced by the indices' shape."""
+    data, idx = tuple(s[0]), tuple(s[1])
+    nd = len(data)
+    axis = a["axis"]
+    if not -nd <= axis < nd:
+        raise op_error("take", f"Axis should be in the range of [-r, r-1] where r is the rank "
+                               f"of input tensor (axis={axis}, input shape {fmt_shape(data)})")
+    axis = axis + nd if axis < 0 else axis
+    return [data[:axis] + idx + data[axis + 1:]]
+
+
+def _pick_out(a: dict, s: list) -> list:
+    data, idx = tuple(s[0]), tuple(s[1])
+    if a["axis"] is None:
+        raise op_error("pick", "axis=None is not supported by pick yet. Must specify an axis.")
+    axis = norm_axis("pick", a["axis"], len(data))
+    want = data[:axis] + data[axis + 1:]
+    if idx != want and idx != want[:axis] + (1,) + want[axis:]:
+        raise op_error("pick", f"index shape {fmt_shape(idx)} does not match data "
+                               f"shape {fmt_shape(data)} without axis {axis}")
+    return [want[:axis] + (1,) + want[axis:] if a["keepdims"] else want]
+
+
+def _pick_shape(a: dict, s: list) -> list:
+    """MXNet 1.9.1 fills an unknown index shape: data's shape without ``axis``."""
+    data, idx = s
+    if data is not None and idx is None and a["axis"] is not None:
+        axis = norm_axis("pick", a["axis"], len(data))
+        s = [data, tuple(data[:axis]) + tuple(data[axis + 1:])]
+    return s
+
+
+def _data_type(a: dict, t: list):
+    return t, [t[0]]  # the output has the data's dtype, whatever the indices'
+
+
 register(OpDef("take", _take, inputs=("a", "indices"), fluent=True,
+               infer_out=_take_out, infer_type=_data_type,
                params=[Param("axis", "int", 0, doc="The axis of input array to be taken."),
                        Param("mode", "enum", "clip", choices=("clip", "raise", "wrap"),
                              doc="Specify how out-of-bound indices bahave.")],
@@ -76,6 +115,7 @@ def _pick(a: dict, data: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
 
 
 register(OpDef("pick", _pick, inputs=("data", "index"), fluent=True,
+               infer_shape=_pick_shape, infer_out=_pick_out, infer_type=_data_type,
                params=[Param("axis", "int_or_none", -1, doc="int or None. The axis to picking "
                              "the elements."),
                        Param("keepdims", "bool", False, doc="If true, the axis where we pick "

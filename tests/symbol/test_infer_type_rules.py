@@ -122,3 +122,17 @@ def test_where_shares_x_and_y_shapes_once_the_condition_is_known():
     assert w.infer_shape_partial(x=(2, 3))[0] == [(), (2, 3), ()]
     with pytest.raises(MXNetError):
         w.infer_shape(c=(3,), x=(2, 3), y=(2, 3))
+
+
+def test_take_and_pick_shape_rules():
+    # MXNet 1.9.1's shapes, without tracing torch's meta kernels
+    d, i = mx.sym.var("data"), mx.sym.var("idx")
+    assert mx.sym.take(d, i, axis=1).infer_shape(data=(5, 3, 2), idx=(4,))[1] == [(5, 4, 2)]
+    assert mx.sym.take(d, i).infer_type(data="float16", idx="int32")[1] == [np.float16]
+    with pytest.raises(MXNetError):
+        mx.sym.take(d, i, axis=3).infer_shape(data=(5, 3), idx=(2,))
+    assert mx.sym.pick(d, i, keepdims=True).infer_shape_partial(data=(5, 3)) == (
+        [(5, 3), (5,)], [(5, 1)], [])
+    assert mx.sym.pick(d, i, axis=0).infer_shape(data=(5, 3), idx=(1, 3))[1] == [(3,)]
+    with pytest.raises(MXNetError):
+        mx.sym.pick(d, i, axis=1).infer_shape(data=(5, 3), idx=(4,))
