@@ -85,6 +85,15 @@ def _normalize(key, t: torch.Tensor, nd_cls):
             advanced = True
         else:
             raise _bad_key(k)
+    if advanced:  # index lists must broadcast together (checked before their bounds)
+        shapes = [tuple(k.shape) for k in conv if isinstance(k, torch.Tensor)]
+        for other in shapes[1:]:
+            try:
+                torch.broadcast_shapes(shapes[0], other)
+            except RuntimeError:
+                raise ValueError(
+                    f"shape1={shapes[0]} is not broadcastable to shape2={other}"
+                ) from None
     n_ell = sum(1 for k in conv if k is Ellipsis)
     if n_ell > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
@@ -112,14 +121,6 @@ def _normalize(key, t: torch.Tensor, nd_cls):
                 raise IndexError(f"index {bad} is out of bounds for axis {dim} with size {n}")
         dim += 1
     if advanced:
-        shapes = [tuple(k.shape) for k in conv if isinstance(k, torch.Tensor)]
-        for other in shapes[1:]:
-            try:
-                torch.broadcast_shapes(shapes[0], other)
-            except RuntimeError:
-                raise ValueError(
-                    f"shape1={shapes[0]} is not broadcastable to shape2={other}"
-                ) from None
         # NumPy (and MXNet) count integers among the advanced indices when deciding where
         # the indexed dimensions go (``x[0, :, [1, 2]]`` has shape (2, n)); torch applies
         # integers first, so they become one-element index tensors here

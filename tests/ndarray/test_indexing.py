@@ -218,6 +218,8 @@ def test_integers_count_as_advanced_indices(key):
 def test_index_lists_that_do_not_broadcast_raise_value_error():
     with pytest.raises(ValueError, match="not broadcastable"):
         _a()[[0, 1], [0, 1, 2]]
+    with pytest.raises(ValueError, match="not broadcastable"):  # before the bounds check
+        _a()[[5, 0, 1], [1, 2]]
 
 
 def test_tuple_inside_key_is_an_index_list():
