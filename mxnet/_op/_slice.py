@@ -82,7 +82,23 @@ def _stack(a: dict, *xs: torch.Tensor) -> torch.Tensor:
     return torch.stack(xs, axis + nd if axis < 0 else axis)
 
 
-register(OpDef("stack", _stack, variadic="num_args",
+def _stack_out(a: dict, s: list) -> list:
+    """stack's output shape without meta tracing (torch's meta kernels import its compiler
+    stack): the common input shape with the new axis of size len(inputs)."""
+    first = tuple(s[0])
+    nd = len(first) + 1
+    axis = a["axis"]
+    if not -nd <= axis < nd:
+        raise op_error("stack", f"axis {axis} exceeds the input dimension of {nd - 1}")
+    for i, x in enumerate(s):
+        if tuple(x) != first:
+            raise op_error("stack", f"all inputs must have the same shape: input 0 has "
+                                    f"{fmt_shape(first)}, input {i} has {fmt_shape(x)}")
+    axis = axis + nd if axis < 0 else axis
+    return [first[:axis] + (len(s),) + first[axis:]]
+
+
+register(OpDef("stack", _stack, variadic="num_args", infer_out=_stack_out,
                params=[Param("axis", "int", 0, doc="The axis in the result array along which "
                              "the input arrays are stacked."),
                        Param("num_args", "int", doc="Number of inputs to be stacked.")],

@@ -136,3 +136,10 @@ def test_take_and_pick_shape_rules():
     assert mx.sym.pick(d, i, axis=0).infer_shape(data=(5, 3), idx=(1, 3))[1] == [(3,)]
     with pytest.raises(MXNetError):
         mx.sym.pick(d, i, axis=1).infer_shape(data=(5, 3), idx=(4,))
+
+
+def test_stack_shape_rule():
+    a, b = mx.sym.var("a"), mx.sym.var("b")
+    assert mx.sym.stack(a, b, axis=-1).infer_shape(a=(2, 3), b=(2, 3))[1] == [(2, 3, 2)]
+    with pytest.raises(MXNetError):
+        mx.sym.stack(a, b, axis=3).infer_shape(a=(2, 3), b=(2, 3))
