@@ -192,6 +192,9 @@ def getitem(arr, key):
                 _flip_slice(k, src.shape[d]) if d in in_flips else k for d, k in _with_dims(tkey)
             )
         res = src[tkey]
+        mx_shape = _new_axes_shape(conv, res.shape)
+        if mx_shape is not None:
+            res = res.reshape(mx_shape)
     else:
         res = t[tkey]
         if out_flips:
@@ -201,6 +204,38 @@ def getitem(arr, key):
     if res.dim() == 0 and not _NP_STATE.shape:
         res = res.reshape(1)
     return cls._wrap(res, arr._ctx)
+
+
+def _new_axes_shape(conv, np_shape) -> tuple | None:
+    """MXNet 1.9.1's result shape when ``None`` entries follow adjacent advanced indices.
+
+    NumPy keeps each new axis where it stands in the key; MXNet places it at its key
+    position minus the number of advanced indices before it (``x[[1, 2], None]`` has shape
+    ``(1, 2, ...)``). Only size-1 axes move, so a reshape gives MXNet's layout. ``None``
+    when both agree (no new axis after the first advanced index, or indices not adjacent).
+    """
+    adv = [i for i, k in enumerate(conv) if isinstance(k, torch.Tensor)]
+    if not adv or adv != list(range(adv[0], adv[-1] + 1)):
+        return None
+    news = [i for i, k in enumerate(conv) if k is None]
+    if not any(i > adv[0] for i in news):
+        return None
+    bdim = len(torch.broadcast_shapes(*[tuple(conv[i].shape) for i in adv]))
+    base, pos = list(np_shape), 0
+    drop = []
+    for i, k in enumerate(conv):  # NumPy's position of each new axis in the result
+        if k is None:
+            drop.append(pos)
+            pos += 1
+        elif isinstance(k, slice):
+            pos += 1
+        elif i == adv[0]:
+            pos += bdim
+    for p in reversed(drop):
+        del base[p]
+    for i in news:
+        base.insert(i - sum(1 for a in adv if a < i), 1)
+    return tuple(base)
 
 
 def _with_dims(tkey):
@@ -286,6 +321,13 @@ def setitem(arr, key, value):
                 _flip_slice(k, t.shape[d]) if d in in_flips else k for d, k in _with_dims(tkey)
             )
         target_shape = t[tkey].shape if isinstance(v, torch.Tensor) else None
+        mx_shape = _new_axes_shape(conv, target_shape) if target_shape is not None else None
+        if mx_shape is not None:  # the value lines up with MXNet's layout of x[key]
+            extra = v.dim() - len(mx_shape)
+            if extra > 0 and all(d == 1 for d in v.shape[:extra]):
+                v = v.reshape(v.shape[extra:])
+            _check_broadcast(tuple(v.shape), mx_shape)
+            v = v.broadcast_to(mx_shape).reshape(target_shape)
     else:
         target_shape = t[tkey].shape
     if isinstance(v, torch.Tensor):

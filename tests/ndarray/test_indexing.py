@@ -215,6 +215,30 @@ def test_integers_count_as_advanced_indices(key):
     np.testing.assert_array_equal(x.asnumpy(), ref)
 
 
+@pytest.mark.parametrize(
+    "key, shape",
+    [
+        (([1, 2], None), (1, 2, 5, 3, 2)),
+        ((slice(None), [[1, 2], [0, 1], [2, 2]], slice(None), None), (4, 3, 1, 2, 3, 2)),
+        ((None, slice(None), [1, 2], None, slice(None), None), (1, 4, 1, 2, 1, 3, 2)),
+        (([1, 2], slice(None), [1, 0], None), (2, 5, 1, 2)),  # not adjacent: NumPy's layout
+    ],
+    ids=repr,
+)
+def test_new_axes_after_adjacent_advanced_indices_as_mxnet(key, shape):
+    # values checked against MXNet 1.9.1: a new axis lands at its key position minus the
+    # number of advanced indices before it; only size-1 axes differ from NumPy's layout
+    ref = np.arange(120, dtype=np.float32).reshape(4, 5, 3, 2)
+    x = mx.nd.array(ref)
+    got = x[key]
+    assert got.shape == shape
+    np.testing.assert_array_equal(got.asnumpy().ravel(), ref[key].ravel())
+    val = np.arange(got.size, dtype=np.float32).reshape(shape) + 1000
+    x[key] = val
+    ref[key] = val.reshape(ref[key].shape)
+    np.testing.assert_array_equal(x.asnumpy(), ref)
+
+
 def test_index_lists_that_do_not_broadcast_raise_value_error():
     with pytest.raises(ValueError, match="not broadcastable"):
         _a()[[0, 1], [0, 1, 2]]
