@@ -103,7 +103,21 @@ def _arange_like(a: dict, data: torch.Tensor) -> torch.Tensor:
     return vals.reshape(shape).to(data.dtype)
 
 
-register(OpDef("_contrib_arange_like", _arange_like,
+def _arange_like_out(a: dict, s: list) -> list:
+    d = tuple(s[0])
+    if a["axis"] is None:
+        return [d]
+    return [(d[norm_axis("_contrib_arange_like", a["axis"], len(d))],)]
+
+
+def _first_type(a: dict, t: list):
+    return t, [t[0]]
+
+
+# shape and dtype rules instead of meta tracing (torch's meta kernels import its compiler
+# stack: seconds at the first bind of a transformer)
+register(OpDef("_contrib_arange_like", _arange_like, infer_out=_arange_like_out,
+               infer_type=_first_type,
                params=[Param("start", "float", 0.0, doc="Start of interval."),
                        Param("step", "float", 1.0, doc="Spacing between values."),
                        Param("repeat", "int", 1, doc="The repeating time of all elements."),
@@ -119,6 +133,7 @@ def _div_sqrt_dim(a: dict, data: torch.Tensor) -> torch.Tensor:
 
 
 register(OpDef("_contrib_div_sqrt_dim", _div_sqrt_dim, infer_shape=_same_shape,
+               infer_out=lambda a, s: [tuple(s[0])], infer_type=_first_type,
                doc="Divide ``data`` by the square root of its last dimension.\n\n"
                    "Example: ``mx.nd.contrib.div_sqrt_dim(x)``"))
 
@@ -243,18 +258,51 @@ def _encdec_valatt(a: dict, kv: torch.Tensor, att: torch.Tensor) -> torch.Tensor
     return _merge(torch.bmm(att, v), kv.shape[1], a["heads"])
 
 
+def _check_heads(op: str, shape, heads: int, parts: int) -> None:
+    if len(shape) != 3 or shape[2] % (heads * parts):
+        raise op_error(op, f"input of shape {fmt_shape(shape)} must be 3-D with its last "
+                           f"dimension divisible by heads * {parts} (heads={heads})")
+
+
+def _selfatt_qk_out(a: dict, s: list) -> list:
+    seq, b, _ = s[0]
+    _check_heads("_contrib_interleaved_matmul_selfatt_qk", s[0], a["heads"], 3)
+    return [(b * a["heads"], seq, seq)]
+
+
+def _selfatt_valatt_out(a: dict, s: list) -> list:
+    seq, b, f = s[0]
+    _check_heads("_contrib_interleaved_matmul_selfatt_valatt", s[0], a["heads"], 3)
+    return [(seq, b, f // 3)]
+
+
+def _encdec_qk_out(a: dict, s: list) -> list:
+    (qs, b, _), (ks, _, _) = s
+    _check_heads("_contrib_interleaved_matmul_encdec_qk", s[0], a["heads"], 1)
+    _check_heads("_contrib_interleaved_matmul_encdec_qk", s[1], a["heads"], 2)
+    return [(b * a["heads"], qs, ks)]
+
+
+def _encdec_valatt_out(a: dict, s: list) -> list:
+    (_, b, f), att = s
+    _check_heads("_contrib_interleaved_matmul_encdec_valatt", s[0], a["heads"], 2)
+    return [(att[1], b, f // 2)]
+
+
 _HEADS = [Param("heads", "int", doc="Set number of heads")]
-for _n, _f, _ins, _doc in [
-    ("selfatt_qk", _selfatt_qk, ("queries_keys_values",),
+for _n, _f, _ins, _out, _doc in [
+    ("selfatt_qk", _selfatt_qk, ("queries_keys_values",), _selfatt_qk_out,
      "Scaled q @ k^T per head from an interleaved (seq, batch, heads*3*d) projection."),
     ("selfatt_valatt", _selfatt_valatt, ("queries_keys_values", "attention"),
+     _selfatt_valatt_out,
      "attention @ v per head from an interleaved (seq, batch, heads*3*d) projection."),
-    ("encdec_qk", _encdec_qk, ("queries", "keys_values"),
+    ("encdec_qk", _encdec_qk, ("queries", "keys_values"), _encdec_qk_out,
      "Scaled q @ k^T per head with keys/values interleaved as (seq, batch, heads*2*d)."),
-    ("encdec_valatt", _encdec_valatt, ("keys_values", "attention"),
+    ("encdec_valatt", _encdec_valatt, ("keys_values", "attention"), _encdec_valatt_out,
      "attention @ v per head with keys/values interleaved as (seq, batch, heads*2*d)."),
 ]:
     register(OpDef(f"_contrib_interleaved_matmul_{_n}", _f, inputs=_ins, params=_HEADS,
+                   infer_out=_out, infer_type=_first_type,
                    doc=_doc + f"\n\nExample: ``mx.nd.contrib.interleaved_matmul_{_n}(..., "
                               "heads=8)``"))
 

@@ -143,3 +143,20 @@ def test_stack_shape_rule():
     assert mx.sym.stack(a, b, axis=-1).infer_shape(a=(2, 3), b=(2, 3))[1] == [(2, 3, 2)]
     with pytest.raises(MXNetError):
         mx.sym.stack(a, b, axis=3).infer_shape(a=(2, 3), b=(2, 3))
+
+
+def test_transformer_contrib_ops_shape_rules():
+    # BERT-style graphs: MXNet 1.9.1's output shapes, without tracing torch's meta kernels
+    q, k, att = mx.sym.var("q"), mx.sym.var("k"), mx.sym.var("att")
+    c = mx.sym.contrib
+    assert c.interleaved_matmul_selfatt_qk(q, heads=2).infer_shape(q=(5, 3, 12))[1] == [
+        (6, 5, 5)]
+    assert c.interleaved_matmul_selfatt_valatt(q, att, heads=2).infer_shape(
+        q=(5, 3, 12), att=(6, 5, 5))[1] == [(5, 3, 4)]
+    assert c.interleaved_matmul_encdec_qk(q, k, heads=2).infer_shape(
+        q=(4, 3, 8), k=(5, 3, 16))[1] == [(6, 4, 5)]
+    assert c.interleaved_matmul_encdec_valatt(k, att, heads=2).infer_shape(
+        k=(5, 3, 16), att=(6, 4, 5))[1] == [(4, 3, 8)]
+    assert c.arange_like(q, axis=-1).infer_shape(q=(2, 3))[1] == [(3,)]
+    assert c.arange_like(q).infer_type(q="float16")[1] == [np.float16]
+    assert c.div_sqrt_dim(q).infer_shape(q=(2, 4))[1] == [(2, 4)]
