@@ -174,8 +174,23 @@ def _adaptive_avg_pool(a, x):
     return F.adaptive_avg_pool2d(x, _adaptive_size(a, x))
 
 
+class _Shaped:
+    """A shape standing in for a tensor in the size rules (no meta tracing: torch's meta
+    kernels import its compiler stack, seconds at the first bind)."""
+
+    def __init__(self, shape) -> None:
+        self.shape = tuple(shape)
+
+
+def _adaptive_out(a, s):
+    d = tuple(s[0])
+    if len(d) != 4:
+        raise MXNetError(f"AdaptiveAvgPooling2D: data must be 4-D (N, C, H, W), got {d}")
+    return [d[:2] + _adaptive_size(a, None)]
+
+
 register(OpDef(
-    "_contrib_AdaptiveAvgPooling2D", _adaptive_avg_pool,
+    "_contrib_AdaptiveAvgPooling2D", _adaptive_avg_pool, infer_out=_adaptive_out,
     params=[Param("output_size", "shape", (), doc="int (output size) or a tuple of int for "
                   "output (height, width).")],
     doc="Adaptive average pooling to a fixed (height, width).\n\n"
@@ -223,8 +238,20 @@ def _bilinear_resize(a, x, like=None):
     return F.interpolate(x, size=size, mode="bilinear", align_corners=a["align_corners"])
 
 
+def _resize_out(a, s):
+    d = tuple(s[0])
+    if len(d) != 4:
+        raise MXNetError(f"BilinearResize2D: data must be 4-D (N, C, H, W), got {d}")
+    like = _Shaped(s[1]) if len(s) > 1 else None
+    size = tuple(_resize_size(a, _Shaped(d), like))
+    if min(size) <= 0:
+        raise MXNetError(f"BilinearResize2D: output size {size} must be positive")
+    return [d[:2] + size]
+
+
 register(OpDef(
     "_contrib_BilinearResize2D", _bilinear_resize, inputs=("data", "like"),
+    infer_out=_resize_out,
     active_inputs=lambda a: ["data", "like"] if a["mode"] == "like" else ["data"],
     params=[Param("height", "int", 1, doc="output height (required, but ignored if scale_height "
                   "is defined or mode is not 'size')"),

@@ -160,3 +160,14 @@ def test_transformer_contrib_ops_shape_rules():
     assert c.arange_like(q, axis=-1).infer_shape(q=(2, 3))[1] == [(3,)]
     assert c.arange_like(q).infer_type(q="float16")[1] == [np.float16]
     assert c.div_sqrt_dim(q).infer_shape(q=(2, 4))[1] == [(2, 4)]
+
+
+def test_segmentation_contrib_ops_shape_rules():
+    d, like = mx.sym.var("data"), mx.sym.var("like")
+    c = mx.sym.contrib
+    assert c.AdaptiveAvgPooling2D(d, output_size=(2, 3)).infer_shape(data=(1, 2, 7, 7))[1] == [
+        (1, 2, 2, 3)]
+    assert c.BilinearResize2D(d, like, mode="like").infer_shape(
+        data=(1, 2, 7, 7), like=(1, 3, 4, 9))[1] == [(1, 2, 4, 9)]
+    assert c.BilinearResize2D(d, mode="odd_scale", scale_height=2, scale_width=2).infer_shape(
+        data=(1, 2, 7, 6))[1] == [(1, 2, 13, 12)]
