@@ -60,7 +60,12 @@ def _arange_len(a) -> int:
     if stop is None:
         start, stop = 0.0, start
     if step == 0:
-        raise MXNetError("Operator _arange: step cannot be 0")
+        raise MXNetError("Operator _arange: Range does not support step=0, received 0")
+    if not a["infer_range"] and (start >= stop if step > 0 else start <= stop):
+        # MXNet 1.9.1 refuses empty ranges (mx.nd.arange(0), arange(3, 1))
+        raise MXNetError(
+            f"Operator _arange: Invalid range (start, stop, step) = ({start:g},{stop:g},{step:g})"
+        )
     n = int(math.ceil((stop - start) / step))
     return max(n, 0) * a["repeat"]
 

@@ -45,3 +45,16 @@ def test_arange_integer_dtype_truncates_start_and_step():
     out = mx.nd.arange(-3.7, 5, 1.9, dtype="uint8").asnumpy()
     np.testing.assert_array_equal(out, np.array([253, 254, 255, 0, 1], dtype=np.uint8))
     assert mx.nd.arange(1.3, 456.6, 1.3, dtype="int32").asnumpy()[-1] == 351
+
+
+@pytest.mark.parametrize("args", [(0,), (3, 3), (3, 1), (0, 5, -1)], ids=repr)
+def test_arange_refuses_empty_ranges(args):
+    # MXNet 1.9.1: "Invalid range (start, stop, step) = (3,1,1)", imperative and symbolic
+    import mxnet as mx
+    from mxnet.base import MXNetError
+
+    with pytest.raises(MXNetError, match=r"Invalid range \(start, stop, step\)"):
+        mx.nd.arange(*args)
+    with pytest.raises(MXNetError):
+        mx.sym.arange(*args).infer_shape()
+    assert mx.nd.arange(0, 0.5, 1).shape == (1,)  # a partial step still gives one value
