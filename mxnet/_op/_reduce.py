@@ -215,7 +215,7 @@ def _norm(attrs, x):
     return out if out.dtype == target else out.to(target)
 
 
-register(OpDef("norm", _norm, fluent=True,
+register(OpDef("norm", _norm, fluent=True, infer_out=_reduce_out("norm"),
                infer_type=lambda a, ins: (ins, [a["out_dtype"] or ins[0]]),
                params=[Param("ord", "int", 2, doc="Order of the norm (1 or 2)."),
                        Param("axis", "shape_or_none", None,

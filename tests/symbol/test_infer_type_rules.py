@@ -171,3 +171,11 @@ def test_segmentation_contrib_ops_shape_rules():
         data=(1, 2, 7, 7), like=(1, 3, 4, 9))[1] == [(1, 2, 4, 9)]
     assert c.BilinearResize2D(d, mode="odd_scale", scale_height=2, scale_width=2).infer_shape(
         data=(1, 2, 7, 6))[1] == [(1, 2, 13, 12)]
+
+
+def test_norm_shape_rule_as_mxnet():
+    d = mx.sym.var("data")
+    assert mx.sym.norm(d).infer_shape(data=(2, 3, 4))[1] == [(1,)]
+    assert mx.sym.norm(d, axis=1, keepdims=True).infer_shape(data=(2, 3, 4))[1] == [(2, 1, 4)]
+    # MXNet 1.9.1 checks ord only when computing
+    assert mx.sym.norm(d, ord=3).infer_shape(data=(2, 3))[1] == [(1,)]
