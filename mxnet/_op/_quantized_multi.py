@@ -10,6 +10,7 @@ import torch
 from .._deferred import DeferredOpError
 from ..base import MXNetError
 from ._params import Param
+from ._quant import _CALIB
 from ._quantized import (
     _INT32_RANGE,
     _K_INT8,
@@ -111,20 +112,7 @@ def _qadd(a: dict, xa, xb, lo_a, hi_a, lo_b, hi_b):
     return (_saturate(res.astype(_f32), out_t), *_range_out(out_lo, out_hi))
 
 
-_CALIB_PARAMS = [
-    Param(
-        "min_calib_range",
-        "float_or_none",
-        None,
-        doc="The minimum scalar value in the form of float32 obtained through calibration.",
-    ),
-    Param(
-        "max_calib_range",
-        "float_or_none",
-        None,
-        doc="The maximum scalar value in the form of float32 obtained through calibration.",
-    ),
-]
+_CALIB_PARAMS = _CALIB  # min/max_calib_range, as quantize_v2/requantize
 
 
 def _qadd_type(a, t):

@@ -145,7 +145,21 @@ def _as_numpy(arr):
     return arr.asnumpy() if hasattr(arr, "asnumpy") else np.asarray(arr)
 
 
-class _LayerHistogramCollector:
+class _LayerCollector:
+    """Monitor callback base: which layer outputs a calibration collector records."""
+
+    include_layer = None
+    _hidden: set = frozenset()
+
+    def _wanted(self, name) -> str | None:
+        """``name`` as str when this collector records that layer, else None."""
+        name = py_str(name)
+        if self.include_layer is not None and name not in self.include_layer:
+            return None
+        return None if name in self._hidden else name
+
+
+class _LayerHistogramCollector(_LayerCollector):
     """Histograms of the monitored layer outputs named in ``include_layer`` (entropy
     calibration)."""
 
@@ -158,10 +172,8 @@ class _LayerHistogramCollector:
 
     def collect(self, name, arr):
         """Monitor callback: add ``arr`` to the histogram of layer ``name``."""
-        name = py_str(name)
-        if self.include_layer is not None and name not in self.include_layer:
-            return
-        if name in self._hidden:
+        name = self._wanted(name)
+        if name is None:
             return
         a = _as_numpy(arr)
         if self.logger:
@@ -175,7 +187,7 @@ class _LayerHistogramCollector:
             self.hist_dict[name] = (hist, edges, lo, hi, th)
 
 
-class _LayerOutputMinMaxCollector:
+class _LayerOutputMinMaxCollector(_LayerCollector):
     """Running min and max of the monitored layer outputs named in ``include_layer``
     (naive calibration)."""
 
@@ -188,10 +200,8 @@ class _LayerOutputMinMaxCollector:
 
     def collect(self, name, arr):
         """Monitor callback: widen the (min, max) of layer ``name`` by ``arr``."""
-        name = py_str(name)
-        if self.include_layer is not None and name not in self.include_layer:
-            return
-        if name in self._hidden:
+        name = self._wanted(name)
+        if name is None:
             return
         lo = ndarray.min(arr).asscalar()
         hi = ndarray.max(arr).asscalar()
