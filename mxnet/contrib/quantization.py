@@ -148,8 +148,10 @@ def _as_numpy(arr):
 class _LayerCollector:
     """Monitor callback base: which layer outputs a calibration collector records."""
 
-    include_layer = None
-    _hidden: set = frozenset()
+    def __init__(self, include_layer=None, logger=None):
+        self.include_layer = include_layer
+        self.logger = logger
+        self._hidden: set = set()  # layers a oneDNN fusion would hide (see calib_graph)
 
     def _wanted(self, name) -> str | None:
         """``name`` as str when this collector records that layer, else None."""
@@ -164,11 +166,9 @@ class _LayerHistogramCollector(_LayerCollector):
     calibration)."""
 
     def __init__(self, num_bins=8001, include_layer=None, logger=None):
+        super().__init__(include_layer, logger)
         self.hist_dict = {}
         self.num_bins = num_bins
-        self.include_layer = include_layer
-        self.logger = logger
-        self._hidden: set = set()
 
     def collect(self, name, arr):
         """Monitor callback: add ``arr`` to the histogram of layer ``name``."""
@@ -192,11 +192,9 @@ class _LayerOutputMinMaxCollector(_LayerCollector):
     (naive calibration)."""
 
     def __init__(self, quantized_dtype, include_layer=None, logger=None):
+        super().__init__(include_layer, logger)
         self.min_max_dict = {}
         self.quantized_dtype = quantized_dtype
-        self.include_layer = include_layer
-        self.logger = logger
-        self._hidden: set = set()
 
     def collect(self, name, arr):
         """Monitor callback: widen the (min, max) of layer ``name`` by ``arr``."""
