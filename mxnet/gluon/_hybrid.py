@@ -176,6 +176,19 @@ def _regroup(args, fmt):
     return ret, args
 
 
+def _cached_op_flags(static_alloc, static_shape, inline_limit, forward_bulk_size,
+                     backward_bulk_size, backend_opts: dict) -> list:
+    """``hybridize``'s CachedOp flags as (name, value) pairs, backend options last."""
+    flags = {"static_alloc": static_alloc, "static_shape": static_shape,
+             "inline_limit": inline_limit}
+    if forward_bulk_size is not None:
+        flags["forward_bulk_size"] = forward_bulk_size
+    if backward_bulk_size is not None:
+        flags["backward_bulk_size"] = backward_bulk_size
+    flags.update(backend_opts)
+    return list(flags.items())
+
+
 def _common_prefix(names):
     if not names:
         return ""
@@ -282,14 +295,8 @@ class HybridBlock(Block):
         positions; children are hybridized without the backend, as MXNet."""
         self._active = active
         self._backend = backend
-        flags = {"static_alloc": static_alloc, "static_shape": static_shape,
-                 "inline_limit": inline_limit}
-        if forward_bulk_size is not None:
-            flags["forward_bulk_size"] = forward_bulk_size
-        if backward_bulk_size is not None:
-            flags["backward_bulk_size"] = backward_bulk_size
-        flags.update(kwargs)  # backend options
-        self._flags = list(flags.items())
+        self._flags = _cached_op_flags(static_alloc, static_shape, inline_limit,
+                                       forward_bulk_size, backward_bulk_size, kwargs)
         child_flags = {"static_alloc": static_alloc, "static_shape": static_shape,
                        "inline_limit": inline_limit, "forward_bulk_size": forward_bulk_size,
                        "backward_bulk_size": backward_bulk_size}

@@ -7,7 +7,16 @@ import copy
 
 from ..base import MXNetError
 from ..context import Context
-from ._hybrid import HybridBlock, _common_prefix, _flatten, _is_symbol, _regroup, _scan, _symbol_mod
+from ._hybrid import (
+    HybridBlock,
+    _cached_op_flags,
+    _common_prefix,
+    _flatten,
+    _is_symbol,
+    _regroup,
+    _scan,
+    _symbol_mod,
+)
 from .block import Block
 from .parameter import ParameterDict
 
@@ -146,14 +155,8 @@ class SymbolBlock(HybridBlock):
                   static_shape=False, inline_limit=2, forward_bulk_size=None,
                   backward_bulk_size=None, **kwargs):
         self._backend = backend
-        flags = {"static_alloc": static_alloc, "static_shape": static_shape,
-                 "inline_limit": inline_limit}
-        if forward_bulk_size is not None:
-            flags["forward_bulk_size"] = forward_bulk_size
-        if backward_bulk_size is not None:
-            flags["backward_bulk_size"] = backward_bulk_size
-        flags.update(kwargs)
-        self._flags = list(flags.items())
+        self._flags = _cached_op_flags(static_alloc, static_shape, inline_limit,
+                                       forward_bulk_size, backward_bulk_size, kwargs)
         self._callables = {}
 
     def cast(self, dtype):
