@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .. import _deferred, _freed, _int_grad
+from .. import _deferred, _dtype, _freed, _int_grad
 from .._deferred import PENDING, DeferredOpError
 from .._freed import ANY as _FREED_ANY
 from .._int_grad import ACTIVE as _INT_ACTIVE
@@ -77,6 +77,7 @@ def _invoke(op: OpDef, attrs: dict, inputs: list, out=None, _res=None):
             raise MXNetError(f"Operator {op.name} has {nvis} outputs but out= has {len(outs)}")
         combine = op.out_combine
         for o, r in zip(outs, res):
+            _check_out_dtype(op, attrs, o, r)
             o._assign_tensor(r if combine is None else combine(attrs, o._t, r))
         return out
     if nvis == 1:
@@ -110,6 +111,22 @@ def _invoke(op: OpDef, attrs: dict, inputs: list, out=None, _res=None):
         for i, o in enumerate(outs):
             o._prov = (op, attrs, ins, i)
     return outs
+
+
+def _check_out_dtype(op: OpDef, attrs: dict, o, r) -> None:
+    """``out=`` must have the dtype the operator infers (MXNet 1.9.1 takes out's type as a
+    constraint of its type inference: "Type inconsistent"). Operators whose ``dtype``
+    argument is left unset (the samplers) take out's type instead."""
+    want = o.dtype
+    got = _dtype.to_numpy_type(r.dtype)
+    if want == got:
+        return
+    if attrs.get("dtype") in (None, "None") and any(p.name == "dtype" for p in op.params):
+        return
+    raise MXNetError(
+        f"Operator {op.name}: Type inconsistent, Provided = {_dtype.dtype_name(want)}, "
+        f"inferred type = {_dtype.dtype_name(got)} (the dtype of out=)"
+    )
 
 
 def _carrying(op: OpDef, attrs: dict, inputs: list, out, box: list):
