@@ -358,9 +358,13 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph: boo
         for h in heads:
             h._t._mx_freed = True
     box = _deferred.first_box(heads + (head_grads or [])) if _deferred.PENDING[0] else None
+    for i, r in enumerate(res):
+        if r is None:
+            raise MXNetError(f"Cannot differentiate with respect to the {i}-th variable "
+                             "because it is unreachable from the outputs.")
     out = []
     for r, v in zip(res, variables):
-        if r is None or r._is_zerotensor():
+        if r._is_zerotensor():
             r = torch.zeros_like(v._t.detach())
         elif r.dtype != v._t.dtype and not v._t.is_floating_point():
             r = r.detach().to(v._t.dtype)  # an integer variable's shadow gradient

@@ -417,3 +417,19 @@ def test_function_backward_must_return_one_ndarray_per_input(ret):
         y = Mul()(a, b)
     with pytest.raises(MXNetError, match="backward must return"):
         y.backward()
+
+
+def test_grad_of_a_variable_unreachable_from_the_heads_raises():
+    # MXNet 1.9.1: "Cannot differentiate with respect to the 1-th variable because it is
+    # unreachable from the outputs" (a recorded variable the heads do not depend on)
+    x, z = mx.nd.array([1.0, 2.0]), mx.nd.array([3.0, 4.0])
+    x.attach_grad()
+    z.attach_grad()
+    with mx.autograd.record():
+        y = x * 2
+        _ = z * 3  # recorded, but not part of y
+    with pytest.raises(MXNetError, match="1-th variable because it is unreachable"):
+        mx.autograd.grad(y, [x, z], retain_graph=True)
+    with mx.autograd.record():
+        y = x > 1  # a comparison has a zero gradient: x stays reachable (MXNet: zeros)
+    assert mx.autograd.grad(y, [x])[0].asnumpy().tolist() == [0.0, 0.0]
