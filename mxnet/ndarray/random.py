@@ -37,6 +37,8 @@ def _random_helper(random: str, sampler: str | None, params, shape, dtype, ctx, 
             raise TypeError(f"{random[len('_random_'):]}: distribution parameters must be "
                             "numbers, not NDArray")
         names = _SAMPLE_INPUTS[sampler]
+        if dtype is _Null and out is not None:  # MXNet infers the dtype from out=
+            dtype = out.dtype
         return _fn(sampler)(**dict(zip(names, params)), shape=shape, dtype=dtype, out=out,
                             **kwargs)
     if isinstance(params[0], numeric_types):
@@ -44,7 +46,7 @@ def _random_helper(random: str, sampler: str | None, params, shape, dtype, ctx, 
             ctx = current_context()
         if shape is _Null:
             shape = out.shape if out is not None else 1
-        if dtype is _Null and out is not None and random != "_random_randint":
+        if dtype is _Null and out is not None:
             dtype = out.dtype
         for p in params[1:]:
             assert isinstance(p, numeric_types), (

@@ -35,3 +35,19 @@ def test_samplers_without_dtype_take_the_dtype_of_out(dtype):
     assert ((o.asnumpy() >= 2) & (o.asnumpy() <= 3)).all()
     with pytest.raises(MXNetError, match="Type inconsistent"):
         mx.nd.random.uniform(shape=(2, 3), dtype="float32", out=o)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: mx.nd.random.randint(0, 3, shape=(2,), out=mx.nd.zeros((2,))),
+        lambda: mx.nd.random.uniform(shape=(2,), out=mx.nd.zeros((2,), dtype="int32")),
+        lambda: mx.nd.sample_uniform(
+            mx.nd.zeros((2,)), mx.nd.ones((2,)), out=mx.nd.zeros((2,), dtype="int32")
+        ),
+    ],
+)
+def test_samplers_refuse_an_out_of_the_other_kind(call):
+    # MXNet: float samplers write float16/32/64 only, randint int32/int64 only
+    with pytest.raises(MXNetError):
+        call()
