@@ -51,9 +51,19 @@ def _obj(pairs: list[tuple[str, str]], indent: int) -> str:
 
 # operators whose MXNet 1.9.1 (oneDNN build, as the pip wheels) node has hidden outputs
 # that we do not materialise (masks, workspaces, temporaries); ``node_row_ptr`` counts them
-_MX_NUM_OUTPUTS = {"Dropout": 2, "LRN": 2, "L2Normalization": 2, "InstanceNorm": 3,
-                   "ROIPooling": 2, "Correlation": 3, "CTCLoss": 2, "SpatialTransformer": 3,
-                   "BilinearSampler": 2, "GridGenerator": 2, "_contrib_BatchNormWithReLU": 4}
+_MX_NUM_OUTPUTS = {
+    "Dropout": 2,
+    "LRN": 2,
+    "L2Normalization": 2,
+    "InstanceNorm": 3,
+    "ROIPooling": 2,
+    "Correlation": 3,
+    "CTCLoss": 2,
+    "SpatialTransformer": 3,
+    "BilinearSampler": 2,
+    "GridGenerator": 2,
+    "_contrib_BatchNormWithReLU": 4,
+}
 
 
 def _mx_num_outputs(n: Node) -> int:
@@ -65,8 +75,11 @@ def _mx_num_outputs(n: Node) -> int:
     if name == "Pooling":  # oneDNN max pooling keeps its workspace as a second output
         p = n.parsed
         kernel = p.get("kernel") or ()
-        if p.get("pool_type") == "max" and 1 <= len(kernel) <= 3 and \
-                p.get("layout") in (None, "NCW", "NCHW", "NCDHW"):
+        if (
+            p.get("pool_type") == "max"
+            and 1 <= len(kernel) <= 3
+            and p.get("layout") in (None, "NCW", "NCHW", "NCDHW")
+        ):
             return max(k, 2)
         return k
     return max(k, _MX_NUM_OUTPUTS.get(name, k))
@@ -178,6 +191,10 @@ def save(sym: Symbol, fname: str, remove_amp_cast: bool = True) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+        # mkstemp creates the file 0600; MXNet's stream leaves 0666 & ~umask
+        mask = os.umask(0o022)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
         os.replace(tmp, fname)
     except BaseException:
         if os.path.exists(tmp):
