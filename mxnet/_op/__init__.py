@@ -1,6 +1,7 @@
 """The operator registry. Importing this package registers every operator."""
 
 from . import (  # noqa: F401  (registration side effects)
+    _cached_op,  # _CachedOp (a graph as one node)
     _contrib,
     _control_flow,  # _foreach (symbolic control flow)
     _conv,

@@ -162,7 +162,8 @@ def _create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
     if len(args) > len(slots):
         raise MXNetError(f"Operator {op.name} takes {len(slots)} inputs {slots}, "
                          f"got {len(args)} positional inputs")
-    for slot, s in zip(slots, args):
+    pos_slots = op.positional_slots(parsed) if hasattr(op, "positional_slots") else slots
+    for slot, s in zip(pos_slots, args):
         given[slot] = s
     for k, s in sym_kwargs.items():
         if k not in slots:
