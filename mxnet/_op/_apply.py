@@ -36,12 +36,33 @@ def apply(op: OpDef, attrs: dict, tensors) -> tuple[torch.Tensor, ...]:
     except (MXNetError, OpValueError):
         raise
     except (RuntimeError, ValueError, IndexError, TypeError) as e:
+        bad = _broadcast_failure(op, tensors)
+        if bad is not None:
+            raise MXNetError(bad) from None
         shapes = ", ".join(str(tuple(t.shape)) for t in tensors)
         raise MXNetError(f"Error in operator {op.name}: {e} (input shapes: [{shapes}])") from None
     out = (out,) if isinstance(out, torch.Tensor) else tuple(out)
     if state.is_recording and not op.mutates:
         out = _link_constant_outputs(out, tensors)
     return out
+
+
+def _broadcast_failure(op: OpDef, tensors) -> str | None:
+    """MXNet's shape-check message when a two-operand broadcasting operator
+    (``broadcast_*``, ``_npi_*``) gets shapes that do not broadcast, else None."""
+    if len(tensors) != 2 or not op.name.startswith(("broadcast_", "_npi_")):
+        return None
+    if not all(isinstance(t, torch.Tensor) for t in tensors):
+        return None
+    a, b = (tuple(t.shape) for t in tensors)
+    try:
+        torch.broadcast_shapes(a, b)
+        return None
+    except RuntimeError:
+        pass
+    fmt = ["[" + ",".join(str(d) for d in s) + "]" for s in (a, b)]
+    return ("Check failed: l == 1 || r == 1: operands could not be broadcast together "
+            f"with shapes {fmt[0]} {fmt[1]}")
 
 
 class _ZeroLink(torch.autograd.Function):

@@ -214,3 +214,44 @@ def test_cifar100_and_bad_size(tmp_path, monkeypatch):
     table['train'] = [('train.bin', hashlib.sha1(bad).hexdigest())]
     with pytest.raises(MXNetError, match=r'train\.bin.*not a multiple'):
         CIFAR100(root=str(tmp_path))
+
+
+def test_mnist_under_np_mode_gives_np_arrays_and_np_transforms(tmp_path, monkeypatch):
+    # d2l (npx.set_np()) reads FashionMNIST and maps ToTensor over it: MXNet keeps the
+    # images and labels as mx.np arrays and the transforms call npx.image.*
+    import gzip
+    import hashlib
+    import struct
+
+    import mxnet as mx
+    from mxnet.gluon.data.vision import MNIST, datasets, transforms
+
+    n = 4
+    img = (np.arange(n * 784) % 255).astype(np.uint8)
+    lab = np.arange(n, dtype=np.uint8)
+    blobs = {
+        "t10k-images-idx3-ubyte.gz": gzip.compress(
+            struct.pack(">IIII", 2051, n, 28, 28) + img.tobytes()
+        ),
+        "t10k-labels-idx1-ubyte.gz": gzip.compress(struct.pack(">II", 2049, n) + lab.tobytes()),
+    }
+    for k, v in blobs.items():
+        (tmp_path / k).write_bytes(v)
+    table = {
+        k: (v[0], hashlib.sha1(blobs[v[0]]).hexdigest()) if v[0] in blobs else v
+        for k, v in datasets.MNIST_FILES.items()
+    }
+    monkeypatch.setattr(MNIST, "_files", table)
+    with mx.util.np_array(True), mx.util.np_shape(True):
+        ds = MNIST(root=str(tmp_path), train=False)
+        x, y = ds[1]
+        assert isinstance(x, mx.np.ndarray) and x.dtype == np.uint8
+        assert isinstance(ds._label, mx.np.ndarray) and int(y) == 1
+        loader = DataLoader(ds.transform_first(transforms.ToTensor()), batch_size=2)
+        X, Y = next(iter(loader))
+        assert isinstance(X, mx.np.ndarray) and X.shape == (2, 1, 28, 28)
+        assert X.dtype == np.float32 and isinstance(Y, mx.np.ndarray)
+        c = transforms.Cast("float16")(mx.np.ones((2, 2)))
+        assert isinstance(c, mx.np.ndarray) and c.dtype == np.float16
+    ds = MNIST(root=str(tmp_path), train=False)
+    assert type(ds[0][0]) is nd.NDArray and isinstance(ds._label, np.ndarray)

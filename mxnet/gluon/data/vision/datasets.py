@@ -19,10 +19,26 @@ import numpy as np
 
 from ....base import MXNetError, data_dir
 from ....ndarray.ndarray import array as _nd_array
+from ....util import is_np_array
 from .. import dataset
 
 __all__ = ['MNIST', 'FashionMNIST', 'CIFAR10', 'CIFAR100', 'ImageRecordDataset',
            'ImageFolderDataset', 'ImageListDataset']
+
+def _array_fn() -> Callable:
+    """``mx.np.array`` in NumPy mode (``npx.set_np()``), else ``mx.nd.array``."""
+    if is_np_array():
+        from .... import numpy as _mx_np
+
+        return _mx_np.array
+    return _nd_array
+
+
+def _np_array(label: np.ndarray) -> Any:
+    from .... import numpy as _mx_np
+
+    return _mx_np.array(label, dtype=label.dtype)
+
 
 # (file name, SHA-1) as published by MXNet's Gluon dataset repository.
 MNIST_FILES = {
@@ -130,8 +146,9 @@ class MNIST(dataset._DownloadedDataset):
         label_file = _fetch(self._root, self._namespace, label_name, label_sha)
         data, label = _read_idx_pair(label_file, data_file)
         data = data.reshape(len(label), 28, 28, 1)
-        self._data = _nd_array(data, dtype=data.dtype)
-        self._label = label
+        # under npx.set_np() MXNet keeps images and labels as mx.np arrays
+        self._data = _array_fn()(data, dtype=data.dtype)
+        self._label = _np_array(label) if is_np_array() else label
 
 
 class FashionMNIST(MNIST):
@@ -198,8 +215,9 @@ class CIFAR10(dataset._DownloadedDataset):
         data, label = zip(*(self._read_batch(os.path.join(self._root, name))
                             for name, _ in names))
         data = np.concatenate(data)
-        self._data = _nd_array(data, dtype=data.dtype)
-        self._label = np.concatenate(label)
+        label = np.concatenate(label)
+        self._data = _array_fn()(data, dtype=data.dtype)
+        self._label = _np_array(label) if is_np_array() else label
 
 
 class CIFAR100(CIFAR10):

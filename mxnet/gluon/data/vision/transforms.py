@@ -10,6 +10,7 @@ from typing import Any
 
 from ...._op import _image as _image_ops
 from ....base import MXNetError, numeric_types
+from ....util import is_np_array
 from ...block import Block, HybridBlock
 from ...nn import HybridSequential, Sequential
 
@@ -21,6 +22,9 @@ __all__ = ['Compose', 'HybridCompose', 'Cast', 'ToTensor', 'Normalize', 'Resize'
 
 
 def _op(F: Any, name: str):
+    # under npx.set_np() MXNet's transforms call ``F.npx.image.*`` (mx.np in, mx.np out)
+    if is_np_array():
+        F = F.npx
     return _image_ops.image_op(F, name)
 
 
@@ -87,6 +91,8 @@ class Cast(HybridBlock):
         self._dtype = dtype
 
     def hybrid_forward(self, F, x):
+        if is_np_array():
+            F = F.npx
         return F.cast(x, self._dtype)
 
 
