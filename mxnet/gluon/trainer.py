@@ -79,21 +79,31 @@ class Trainer:
     >>> trainer.step(4)
     """
 
-    def __init__(self, params, optimizer, optimizer_params=None, kvstore="device",
-                 compression_params=None, update_on_kvstore=None):
+    def __init__(
+        self,
+        params,
+        optimizer,
+        optimizer_params=None,
+        kvstore="device",
+        compression_params=None,
+        update_on_kvstore=None,
+    ):
         if isinstance(params, (dict, ParameterDict)):
             params = [params[key] for key in sorted(list(params.keys()))]
         if not isinstance(params, (list, tuple)):
-            raise ValueError(f"First argument must be a list or dict of Parameters, got "
-                             f"{type(params)}.")
+            raise ValueError(
+                f"First argument must be a list or dict of Parameters, got {type(params)}."
+            )
         self._params = []
         self._param2idx = {}
         self._contains_sparse_weight = False
         self._contains_sparse_grad = False
         for i, param in enumerate(params):
             if not isinstance(param, Parameter):
-                raise ValueError(f"First argument must be a list or dict of Parameters, got "
-                                 f"list of {type(param)}.")
+                raise ValueError(
+                    f"First argument must be a list or dict of Parameters, got "
+                    f"list of {type(param)}."
+                )
             self._param2idx[param.name] = i
             self._params.append(param)
             param._set_trainer(self)
@@ -121,7 +131,8 @@ class Trainer:
                 raise AssertionError(
                     f"All Parameters must be initialized on the same set of contexts, but "
                     f"Parameter {param.name} is initialized on {ctx} while previous Parameters "
-                    f"are initialized on {contexts}.")
+                    f"are initialized on {contexts}."
+                )
             contexts = ctx
         return contexts
 
@@ -131,8 +142,10 @@ class Trainer:
         param_dict = {i: param for i, param in enumerate(self._params)}
         if isinstance(optimizer, opt.Optimizer):
             if optimizer_params:
-                raise AssertionError("optimizer_params must be None if optimizer is an "
-                                     "instance of Optimizer instead of str")
+                raise AssertionError(
+                    "optimizer_params must be None if optimizer is an "
+                    "instance of Optimizer instead of str"
+                )
             self._optimizer = optimizer
             self._optimizer.param_dict = param_dict
         else:
@@ -155,25 +168,33 @@ class Trainer:
             kvstore, update_on_kvstore = _create_sparse_kvstore(config["kvstore"])
             self._distributed = "dist" in kvstore.type
             if config["update_on_kvstore"] is False:
-                raise ValueError("Cannot set update_on_kvstore=False when sparse weights "
-                                 "are present.")
+                raise ValueError(
+                    "Cannot set update_on_kvstore=False when sparse weights are present."
+                )
         else:
             max_size = max((int(np.prod(p.shape)) for p in self._params if p.shape), default=0)
             kvstore, update_on_kvstore = _create_kvstore(
-                config["kvstore"], len(self._contexts or [None]), max_size)
+                config["kvstore"], len(self._contexts or [None]), max_size
+            )
             self._distributed = "dist" in kvstore.type if kvstore is not None else False
             if self._contains_sparse_grad:
                 update_on_kvstore = self._distributed
             elif self._distributed and "async" in kvstore.type:
                 update_on_kvstore = True
                 if config["update_on_kvstore"] is False:
-                    raise ValueError("Please set update_on_kvstore=True when training in "
-                                     "async mode.")
+                    raise ValueError(
+                        "Please set update_on_kvstore=True when training in async mode."
+                    )
             if config["update_on_kvstore"] is not None:
-                if (config["update_on_kvstore"] is False and self._distributed
-                        and self._contains_sparse_grad):
-                    raise ValueError("Cannot set update_on_kvstore=False on dist kvstore when "
-                                     "sparse gradients are present.")
+                if (
+                    config["update_on_kvstore"] is False
+                    and self._distributed
+                    and self._contains_sparse_grad
+                ):
+                    raise ValueError(
+                        "Cannot set update_on_kvstore=False on dist kvstore when "
+                        "sparse gradients are present."
+                    )
                 update_on_kvstore = config["update_on_kvstore"]
         if kvstore is not None:
             if self._compression_params:
@@ -189,8 +210,9 @@ class Trainer:
 
     def _init_params(self):
         if not self._kv_initialized:
-            raise AssertionError("Cannot initialize parameters in KVStore when KVStore is not "
-                                 "initialized.")
+            raise AssertionError(
+                "Cannot initialize parameters in KVStore when KVStore is not initialized."
+            )
         pending = []
         if self._kvstore is not None:
             for param in self._params_to_init:
@@ -235,8 +257,9 @@ class Trainer:
         from .. import optimizer as opt
 
         if not isinstance(self._optimizer, opt.Optimizer):
-            raise UserWarning("Optimizer has to be defined before its learning rate can be "
-                              "accessed.")
+            raise UserWarning(
+                "Optimizer has to be defined before its learning rate can be accessed."
+            )
         return self._optimizer.learning_rate
 
     @property
@@ -252,17 +275,18 @@ class Trainer:
         from .. import optimizer as opt
 
         if not isinstance(self._optimizer, opt.Optimizer):
-            raise UserWarning("Optimizer has to be defined before its learning rate is "
-                              "mutated.")
+            raise UserWarning("Optimizer has to be defined before its learning rate is mutated.")
         self._optimizer.set_learning_rate(lr)
 
     def _check_and_rescale_grad(self, scale):
         if self._update_on_kvstore and self._distributed and self._kv_initialized:
             if self._optimizer.rescale_grad != scale:
-                raise UserWarning("Possible change in the `batch_size` from previous `step` "
-                                  "detected. Optimizer gradient normalizing factor will not "
-                                  "change w.r.t new batch_size when update_on_kvstore=True "
-                                  "and when distributed kvstore is used.")
+                raise UserWarning(
+                    "Possible change in the `batch_size` from previous `step` "
+                    "detected. Optimizer gradient normalizing factor will not "
+                    "change w.r.t new batch_size when update_on_kvstore=True "
+                    "and when distributed kvstore is used."
+                )
         self._optimizer.rescale_grad = scale
 
     def step(self, batch_size, ignore_stale_grad=False):
@@ -276,14 +300,32 @@ class Trainer:
         """Sum gradients over contexts (for use with :meth:`update`)."""
         self._prepare()
         if self._kvstore is not None and self._update_on_kvstore:
-            raise AssertionError("allreduce_grads() when parameters are updated on kvstore is "
-                                 "not supported. Try setting `update_on_kvstore` to False "
-                                 "when creating trainer.")
+            raise AssertionError(
+                "allreduce_grads() when parameters are updated on kvstore is "
+                "not supported. Try setting `update_on_kvstore` to False "
+                "when creating trainer."
+            )
         self._allreduce_grads()
 
     def _allreduce_grads(self):
         if self._kvstore is None:
             return
+        # MXNet's freshness flag is set by backward only: a reduction that writes the summed
+        # gradient into a stale buffer leaves it stale
+        stale = [
+            (param, k, grad)
+            for param in self._params
+            if param.grad_req != "null" and param._stype == "default"
+            for k, grad in enumerate(param._check_and_get(param._grad, list))
+            if not self._is_fresh(param, k, grad)
+        ]
+        try:
+            self._reduce_grads()
+        finally:
+            for param, k, grad in stale:
+                self._mark_used(param, k, grad)
+
+    def _reduce_grads(self):
         from ..kvstore.kvstore import KVStore
 
         if isinstance(self._kvstore, KVStore) and "dist" in self._kvstore.type:
@@ -331,9 +373,11 @@ class Trainer:
         """Apply the optimizer (after :meth:`allreduce_grads`)."""
         self._prepare()
         if self._kvstore is not None and self._update_on_kvstore:
-            raise AssertionError("update() when parameters are updated on kvstore is not "
-                                 "supported. Try setting `update_on_kvstore` to False when "
-                                 "creating trainer.")
+            raise AssertionError(
+                "update() when parameters are updated on kvstore is not "
+                "supported. Try setting `update_on_kvstore` to False when "
+                "creating trainer."
+            )
         self._check_and_rescale_grad(self._scale / batch_size)
         self._update(ignore_stale_grad)
 
@@ -370,10 +414,11 @@ class Trainer:
                             "Parameters (Blocks) for this iteration. If you are intentionally "
                             "only using a subset, call step with ignore_stale_grad=True to "
                             "suppress this warning and skip updating of Parameters with stale "
-                            "gradient")
+                            "gradient"
+                        )
             if self._kvstore is not None and self._update_on_kvstore:
-                for k, grad in enumerate(grads):
-                    self._mark_used(param, k, grad)
+                # MXNet 1.9.1 resets the flag only on the device-update path: with
+                # update_on_kvstore a gradient once written by backward stays "fresh"
                 continue
             for k, (upd, arr, grad) in enumerate(zip(updates, datas, grads)):
                 if not ignore_stale_grad or self._is_fresh(param, k, grad):
@@ -392,8 +437,10 @@ class Trainer:
         self._prepare()
         if self._update_on_kvstore:
             if self._params_to_init:
-                raise AssertionError("Cannot save trainer states when some parameters are not "
-                                     "yet initialized in kvstore.")
+                raise AssertionError(
+                    "Cannot save trainer states when some parameters are not "
+                    "yet initialized in kvstore."
+                )
             self._kvstore.save_optimizer_states(fname, dump_optimizer=True)
             return
         data = self._updaters[0].get_states(dump_optimizer=True)

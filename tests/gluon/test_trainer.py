@@ -13,25 +13,27 @@ def test_seed_lenet_training_loop():
     """The CIFAR-10 LeNet loop of the seed document, on synthetic CIFAR-shaped batches."""
     ctx = mx.cpu()
     net = nn.Sequential()
-    net.add(nn.Conv2D(channels=6, kernel_size=5, activation='relu'),
-            nn.MaxPool2D(pool_size=2, strides=2),
-            nn.Conv2D(channels=16, kernel_size=5, activation='relu'),
-            nn.MaxPool2D(pool_size=2, strides=2),
-            nn.Flatten(),
-            nn.Dense(120, activation="relu"),
-            nn.Dense(84, activation="relu"),
-            nn.Dense(10))
+    net.add(
+        nn.Conv2D(channels=6, kernel_size=5, activation="relu"),
+        nn.MaxPool2D(pool_size=2, strides=2),
+        nn.Conv2D(channels=16, kernel_size=5, activation="relu"),
+        nn.MaxPool2D(pool_size=2, strides=2),
+        nn.Flatten(),
+        nn.Dense(120, activation="relu"),
+        nn.Dense(84, activation="relu"),
+        nn.Dense(10),
+    )
     net.initialize(ctx=ctx)
     criterion = SoftmaxCrossEntropyLoss()
-    trainer = Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1})
+    trainer = Trainer(net.collect_params(), "sgd", {"learning_rate": 0.1})
     rng = np.random.RandomState(0)
     images = rng.uniform(-1, 1, (32, 3, 32, 32)).astype(np.float32)
     labels = rng.randint(0, 10, 32).astype(np.float32)
     losses = []
     for _ in range(6):
         for i in range(0, 32, 16):
-            inputs = mx.nd.array(images[i:i + 16]).as_in_context(ctx)
-            targets = mx.nd.array(labels[i:i + 16]).as_in_context(ctx)
+            inputs = mx.nd.array(images[i : i + 16]).as_in_context(ctx)
+            targets = mx.nd.array(labels[i : i + 16]).as_in_context(ctx)
             with autograd.record():
                 outputs = net(inputs)
                 loss = criterion(outputs, targets)
@@ -69,8 +71,13 @@ def test_multi_context_equals_single(update_on_kvstore):
     for p1, p2 in zip(one.collect_params().values(), two.collect_params().values()):
         p2.set_data(p1.data())
     t1 = Trainer(one.collect_params(), "sgd", {"learning_rate": 0.5, "momentum": 0.9})
-    t2 = Trainer(two.collect_params(), "sgd", {"learning_rate": 0.5, "momentum": 0.9},
-                 kvstore="device", update_on_kvstore=update_on_kvstore)
+    t2 = Trainer(
+        two.collect_params(),
+        "sgd",
+        {"learning_rate": 0.5, "momentum": 0.9},
+        kvstore="device",
+        update_on_kvstore=update_on_kvstore,
+    )
     for _ in range(3):
         _grads_step(one, t1, x, y, [mx.cpu(0)])
         _grads_step(two, t2, x, y, [mx.cpu(0), mx.cpu(1)])
@@ -91,7 +98,9 @@ def test_stale_gradient_and_learning_rate():
         loss = net(mx.nd.ones((2, 3))).sum()
     loss.backward()
     tr.step(2)
-    with pytest.raises(UserWarning, match="Gradient of Parameter `dense[0-9]+_bias` on context cpu"):
+    with pytest.raises(
+        UserWarning, match="Gradient of Parameter `dense[0-9]+_bias` on context cpu"
+    ):
         tr.step(2)
     w = net[0].weight.data().asnumpy().copy()
     tr.step(2, ignore_stale_grad=True)  # nothing fresh: nothing updated
@@ -110,8 +119,7 @@ def test_allreduce_then_update_and_errors():
     np.testing.assert_allclose(net[1].bias.grad(mx.cpu(1)).asnumpy(), 2 * g0, rtol=1e-6)
     b = net[1].bias.data(mx.cpu(0)).asnumpy().copy()
     tr.update(2)
-    np.testing.assert_allclose(net[1].bias.data(mx.cpu(1)).asnumpy(), b - g0, rtol=1e-5,
-                               atol=1e-6)
+    np.testing.assert_allclose(net[1].bias.data(mx.cpu(1)).asnumpy(), b - g0, rtol=1e-5, atol=1e-6)
     with pytest.raises(ValueError, match="got list of <class 'int'>"):
         Trainer([1], "sgd")
     with pytest.raises(ValueError, match="got <class 'int'>"):
@@ -143,13 +151,46 @@ def test_save_load_states_roundtrip(tmp_path):
 def test_stale_grad_seen_by_a_new_trainer():
     # the "updated since last step" flag lives on the gradient, not in one Trainer
     import pytest as _pytest
+
     net = mx.gluon.nn.Dense(1, in_units=2)
     net.initialize()
     with mx.autograd.record():
         y = net(mx.nd.ones((3, 2))).sum()
     y.backward()
-    mx.gluon.Trainer(net.collect_params(), 'sgd').step(3)
-    second = mx.gluon.Trainer(net.collect_params(), 'adam')
+    mx.gluon.Trainer(net.collect_params(), "sgd").step(3)
+    second = mx.gluon.Trainer(net.collect_params(), "adam")
     with _pytest.raises(UserWarning):
         second.step(3)
     second.step(3, ignore_stale_grad=True)
+
+
+def _two_ctx_trainer(**kw):
+    ctxs = [mx.cpu(0), mx.cpu(1)]
+    net = nn.Dense(2, in_units=3)
+    net.initialize(ctx=ctxs)
+    tr = Trainer(net.collect_params(), "sgd", {"learning_rate": 0.1}, **kw)
+    for c in ctxs:
+        with autograd.record():
+            loss = net(mx.nd.ones((1, 3), ctx=c)).sum()
+        loss.backward()
+    tr.step(1)
+    return tr
+
+
+def test_stale_grad_two_contexts_update_on_kvstore_false():
+    # the kvstore's reduction writes into the gradient buffers, yet they stay stale:
+    # only backward refreshes them (MXNet 1.9.1)
+    tr = _two_ctx_trainer(update_on_kvstore=False)
+    with pytest.raises(UserWarning, match="has not been updated by backward"):
+        tr.step(1)
+
+
+def test_update_on_kvstore_never_reports_stale_grads():
+    # MXNet 1.9.1 resets the flag only when it updates on the devices, so with
+    # update_on_kvstore=True (the default over several contexts) a later step without a
+    # backward pushes the old gradients again instead of raising
+    tr = _two_ctx_trainer()
+    assert tr._update_on_kvstore
+    w0 = tr._params[0].data(mx.cpu(1)).asnumpy()
+    tr.step(1)
+    assert not np.allclose(tr._params[0].data(mx.cpu(1)).asnumpy(), w0)
