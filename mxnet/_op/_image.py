@@ -7,7 +7,6 @@ operator modules in ``mxnet/_op``. Registered in the operator registry; they wor
 from __future__ import annotations
 
 import functools
-import math
 
 import numpy as np
 import torch
@@ -141,9 +140,10 @@ def _random_flip(axis_from_end: int):
 
 
 def _saturate(out: torch.Tensor, like: torch.Tensor) -> torch.Tensor:
+    # MXNet 1.9.1's colour kernels clamp, then cast toward zero (180.7 -> 180, not 181)
     if not like.dtype.is_floating_point:
         info = torch.iinfo(like.dtype)
-        out = out.round().clamp(info.min, info.max)
+        out = out.clamp(info.min, info.max).trunc()
     return out.to(like.dtype)
 
 
@@ -165,23 +165,63 @@ def adjust_contrast(x: torch.Tensor, alpha: float) -> torch.Tensor:
 
 
 def adjust_saturation(x: torch.Tensor, alpha: float) -> torch.Tensor:
-    """Blend with the per-pixel gray level."""
+    """Blend with a per-pixel "gray" level.
+
+    MXNet 1.9.1's kernel keeps only the last term of its gray sum, ``0.114 * B``, as the
+    gray level (not the luma ``0.299 R + 0.587 G + 0.114 B``); the same is done here.
+    """
     xf = x.to(torch.float32)
-    return _saturate(xf * alpha + _gray(xf) * (1 - alpha), x)
+    gray = xf[..., 2:3] * _GRAY[2]
+    return _saturate(xf * alpha + gray * (1 - alpha), x)
+
+
+# (b, g, r) picks from (p2, p1, falling, rising) in each 60-degree hue sector
+_HLS_SECTORS = ((1, 3, 0), (1, 0, 2), (3, 0, 1), (0, 2, 1), (0, 1, 3), (2, 1, 0))
+
+
+def _rgb_to_hls(r: torch.Tensor, g: torch.Tensor, b: torch.Tensor):
+    """RGB in [0, 1] to (hue in degrees [0, 360), lightness, saturation), as OpenCV."""
+    vmax = torch.maximum(torch.maximum(r, g), b)
+    vmin = torch.minimum(torch.minimum(r, g), b)
+    diff = vmax - vmin
+    light = (vmax + vmin) * 0.5
+    chroma = diff > torch.finfo(torch.float32).eps
+    safe = torch.where(chroma, diff, torch.ones_like(diff))
+    sat = torch.where(light < 0.5, diff / torch.where(chroma, vmax + vmin, safe),
+                      diff / torch.where(chroma, 2.0 - vmax - vmin, safe))
+    scale = 60.0 / safe
+    hue = torch.where(vmax == r, (g - b) * scale,
+                      torch.where(vmax == g, (b - r) * scale + 120.0, (r - g) * scale + 240.0))
+    hue = torch.where(hue < 0, hue + 360.0, hue)
+    zero = torch.zeros_like(hue)
+    return torch.where(chroma, hue, zero), light, torch.where(chroma, sat, zero)
+
+
+def _hls_to_rgb(hue: torch.Tensor, light: torch.Tensor, sat: torch.Tensor):
+    """Inverse of :func:`_rgb_to_hls`; returns (r, g, b) in [0, 1]."""
+    p2 = torch.where(light <= 0.5, light * (1 + sat), light + sat - light * sat)
+    p1 = 2 * light - p2
+    h = torch.remainder(hue * float(np.float32(1.0) / np.float32(60.0)), 6.0)  # h *= 1.f/60.f
+    sector = h.floor().clamp(0, 5).long()
+    frac = h - sector
+    tab = torch.stack([p2, p1, p1 + (p2 - p1) * (1 - frac), p1 + (p2 - p1) * frac], -1)
+    idx = torch.tensor(_HLS_SECTORS, device=hue.device)[sector]  # (..., 3) as (b, g, r)
+    bgr = torch.gather(tab, -1, idx)
+    gray = sat == 0
+    b, g, r = (torch.where(gray, light, bgr[..., k]) for k in range(3))
+    return r, g, b
 
 
 def adjust_hue(x: torch.Tensor, alpha: float) -> torch.Tensor:
-    """Rotate the hue by ``alpha`` turns (in YIQ space)."""
-    u, w = math.cos(alpha * math.pi), math.sin(alpha * math.pi)
-    t_yiq = torch.tensor([[0.299, 0.587, 0.114], [0.596, -0.274, -0.321],
-                          [0.211, -0.523, 0.311]], dtype=torch.float32)
-    bt = torch.tensor([[1, 0, 0], [0, u, -w], [0, w, u]], dtype=torch.float32)
-    t_rgb = torch.tensor([[1, 0.956, 0.621], [1, -0.272, -0.647], [1, -1.107, 1.705]],
-                         dtype=torch.float32)
-    m = (t_rgb @ bt @ t_yiq).to(x.device)
+    """Rotate the hue by ``alpha`` turns in HLS space (MXNet 1.9.1's kernel: lightness and
+    saturation are kept; results are scaled back to [0, 255] and cast toward zero)."""
     xf = x.to(torch.float32)
+    rgb = xf[..., :3] / 255.0
+    hue, light, sat = _rgb_to_hls(rgb[..., 0], rgb[..., 1], rgb[..., 2])
+    turn = float(np.float32(alpha) * np.float32(360.0))  # float arithmetic, as the kernel
+    r, g, b = _hls_to_rgb(hue + turn, light, sat)
     out = xf.clone()
-    out[..., :3] = xf[..., :3] @ m.T
+    out[..., :3] = torch.stack([r, g, b], -1) * 255.0
     return _saturate(out, x)
 
 
@@ -271,9 +311,9 @@ _OPS = [
           doc='Jitter contrast by a factor drawn from [min_factor, max_factor].'),
     OpDef('_image_random_saturation', _rand_jitter(adjust_saturation), params=_factor_params(),
           doc='Jitter saturation by a factor drawn from [min_factor, max_factor].'),
-    OpDef('_image_random_hue', _rand_jitter(lambda x, f: adjust_hue(x, f - 1.0)),
-          params=_factor_params(),
-          doc='Rotate the hue by (factor - 1) turns, factor drawn from [min, max].'),
+    OpDef('_image_random_hue', _rand_jitter(adjust_hue), params=_factor_params(),
+          doc='Rotate the hue by factor turns (factor 1 keeps it), factor drawn from '
+              '[min, max].'),
     OpDef('_image_random_color_jitter', _color_jitter,
           params=[Param('brightness', 'float'), Param('contrast', 'float'),
                   Param('saturation', 'float'), Param('hue', 'float')],

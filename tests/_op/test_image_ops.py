@@ -65,3 +65,46 @@ def test_image_resize_infers_its_output_shape_symbolically():
     assert mx.sym.image.resize(x, size=(5, 6)).infer_shape(x=(2, 40, 60, 3))[1] == [(2, 6, 5, 3)]
     out = mx.sym.image.resize(x, size=5, keep_ratio=True).infer_shape(x=(40, 60, 3))[1]
     assert out == [(5, 7, 3)]
+
+
+_PX = np.array([[[200, 30, 61], [10, 251, 128], [3, 7, 5], [255, 254, 253], [101, 99, 50],
+                 [13, 81, 33]]], dtype=np.uint8)
+
+
+def _jitter(op, x, f):
+    import mxnet as mx
+
+    return getattr(mx.nd.image, op)(mx.nd.array(x, dtype=x.dtype), min_factor=f,
+                                    max_factor=f).asnumpy()
+
+
+def test_image_colour_ops_cast_uint8_toward_zero():
+    # MXNet 1.9.1 clamps then truncates: 61 * 0.77 = 46.97 -> 46, 180.70 -> 180
+    import mxnet as mx
+
+    out = _jitter("random_brightness", _PX, 0.77)
+    assert out.ravel()[:6].tolist() == [154, 23, 46, 7, 193, 98]
+    lit = mx.nd.image.adjust_lighting(mx.nd.array(_PX, dtype="uint8"), alpha=(0.5, -1.3, 2.0))
+    assert lit.asnumpy().ravel()[:6].tolist() == [180, 12, 50, 0, 233, 117]
+
+
+def test_image_random_saturation_uses_mxnet_gray_term():
+    # values recorded from MXNet 1.9.1: its kernel blends with 0.114 * B, not the luma
+    out = _jitter("random_saturation", _PX.astype(np.float32), 0.77)
+    want = [155.599, 24.699, 48.569, 11.056, 196.626, 101.916]
+    np.testing.assert_allclose(out.ravel()[:6], want, rtol=0, atol=2e-3)
+
+
+def test_image_random_hue_rotates_in_hls_space():
+    # values recorded from MXNet 1.9.1 (hue turned by factor * 360 degrees in HLS space)
+    px = np.array([[[200., 30., 60.], [10., 250., 128.], [100., 100., 50.],
+                    [12.5, 80.25, 33.]]], dtype=np.float32)
+    np.testing.assert_allclose(_jitter("random_hue", px, 1.1).ravel(),
+                               [200, 102, 30, 10, 228, 250, 70, 100, 50, 12.5, 80.25, 73.65],
+                               rtol=0, atol=2e-3)
+    np.testing.assert_allclose(_jitter("random_hue", px, 0.75).ravel(),
+                               [85, 30, 200, 250, 248, 10, 100, 50, 75, 80.25, 66.875, 12.5],
+                               rtol=0, atol=2e-3)
+    # a full turn comes back with float noise that uint8 truncation exposes as MXNet does
+    u8 = _jitter("random_hue", px.astype(np.uint8), 1.0)
+    assert u8.ravel().tolist() == [200, 29, 60, 9, 250, 128, 99, 100, 50, 11, 80, 33]
