@@ -5,6 +5,12 @@
 its outputs are named after the subgraph's outputs (``_cachedop0_<output name>``), as in
 MXNet 1.9.1. Running it runs the subgraph (autograd flows through it; BatchNorm-style
 auxiliary updates land in the outer node's auxiliary arrays).
+
+The float32 oneDNN fusion nodes of MXNet 1.9.1's ``MKLDNN`` subgraph backend
+(``_sg_mkldnn_conv``, ``_sg_mkldnn_fully_connected``), found in models exported after
+``optimize_for(backend='MKLDNN')``, carry the original operators as their subgraph and run
+the same way, so such ``-symbol.json`` files load and run. Their quantized form
+(``quantized=True``) is refused with :class:`MXNetError`.
 """
 
 from __future__ import annotations
@@ -40,7 +46,8 @@ def _load(js: str):
 
 
 def _sub(attrs: dict):
-    return attrs["_sym"]
+    sym = attrs.get("_sym")
+    return sym if sym is not None else _fused_sub(attrs)
 
 
 class CachedOpDef(OpDef):
@@ -148,3 +155,59 @@ def _compute(attrs: dict, *tensors: torch.Tensor):
 
 CACHED_OP = register(CachedOpDef())
 CACHED_OP.infer_type_fn = _infer_type
+
+
+class _AnyStrParams(dict):
+    """Parameter map accepting every non-hidden key (the fusion flags are free-form)."""
+
+    def __contains__(self, key) -> bool:
+        return isinstance(key, str) and not (key.startswith("__") and key.endswith("__"))
+
+    def get(self, key, default=None):
+        return Param(key, "str", "") if key in self else default
+
+
+class FusedSubgraphOpDef(CachedOpDef):
+    """A oneDNN fusion node (``_sg_mkldnn_*``): runs the subgraph stored on the node."""
+
+    def __init__(self, name: str):
+        OpDef.__init__(
+            self,
+            name,
+            _compute,
+            inputs=(),
+            variadic="num_args",
+            doc="A oneDNN-fused subgraph of MXNet 1.9.1's MKLDNN backend (float32 only).",
+        )
+        self.param_map = _AnyStrParams()
+
+    def parse_attrs(self, kwargs: dict) -> dict:
+        flags = {k: str(v) for k, v in kwargs.items() if k != "num_args"}
+        if flags.get("quantized", "false").lower() in ("true", "1"):
+            raise MXNetError(
+                f"Operator {self.name}: quantized oneDNN subgraphs "
+                "(quantized=True) are not supported by mxnet-ng"
+            )
+        return flags
+
+    def format_attrs(self, kwargs: dict) -> dict[str, str]:
+        return self.parse_attrs(kwargs)
+
+    def output_names(self, attrs: dict) -> list[str]:
+        n = len(_sub(attrs).list_outputs())
+        return ["output"] if n == 1 else [f"output{i}" for i in range(n)]
+
+
+def _fused_sub(attrs: dict):
+    subs = attrs.get("__subgraphs__")
+    if not subs:
+        raise MXNetError(
+            "Operator _sg_mkldnn_*: the node has no subgraph (it is made by "
+            "MXNet's MKLDNN subgraph backend and read from a symbol JSON file)"
+        )
+    return subs[0]
+
+
+for _name in ("_sg_mkldnn_conv", "_sg_mkldnn_fully_connected"):
+    _op = register(FusedSubgraphOpDef(_name))
+    _op.infer_type_fn = _infer_type
