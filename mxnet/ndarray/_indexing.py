@@ -16,6 +16,7 @@ import torch
 
 from .._op._state import state
 from ..base import MXNetError, numeric_types
+from ..context import Context
 from ..util import _state as _NP_STATE
 
 __all__ = ["getitem", "setitem", "ASSIGN_IN_GRAPH", "INPLACE_IN_RECORD"]
@@ -203,7 +204,13 @@ def getitem(arr, key):
             res = res.contiguous()
     if res.dim() == 0 and not _NP_STATE.shape:
         res = res.reshape(1)
-    return cls._wrap(res, arr._ctx)
+    ctx = arr._ctx
+    if (
+        ctx.device_typeid in (3, 5)
+        and res.untyped_storage().data_ptr() != t.untyped_storage().data_ptr()
+    ):
+        ctx = _CPU0  # MXNet: an indexing copy is an op's output, on cpu(0); views keep the context
+    return cls._wrap(res, ctx)
 
 
 def _new_axes_shape(conv, np_shape) -> tuple | None:
@@ -284,6 +291,8 @@ def _check_broadcast(vshape, tshape) -> None:
             f"{tuple(tshape)}"
         )
 
+
+_CPU0 = Context("cpu", 0)
 
 # count of writes made around torch's version counter (setitem outside recording,
 # Parameter.set_data): caches keyed on tensor versions include it
