@@ -195,3 +195,26 @@ def test_rnn_layer_on_symbols_infers_the_input_weight_and_names_its_states():
 def test_nd_creators_accept_and_ignore_name():
     assert mx.nd.zeros((2,), name="a").shape == (2,)
     assert mx.nd.ones((1,), name="b").asnumpy().tolist() == [1.0]
+
+
+def test_deferred_rnn_layer_with_wrong_state_shape_fails_before_initializing(capsys):
+    # d2l rnn-concise: a state for batch 1 fed with a batch-32 input. MXNet's deferred
+    # shape inference sees the states too and fails before any parameter is drawn.
+    import pytest
+
+    layer = rnn.LSTM(8, num_layers=2)
+    layer.initialize()
+    x = mx.nd.ones((3, 2, 5))
+    with pytest.raises(ValueError) as e:
+        layer(x, layer.begin_state(batch_size=1))
+    assert str(e.value) == (
+        "Deferred initialization failed because shape cannot be inferred. MXNetError: "
+        f"Error in operator {layer.prefix}rnn0: Shape inconsistent, Provided = [2,1,8], "
+        "inferred shape=(2,2,8)")
+    assert "infer_shape error. Arguments:\n  data0: (3, 2, 5)\n  data1: (2, 1, 8)" in (
+        capsys.readouterr().out)
+    assert layer.l0_i2h_weight.shape[1] in (0, -1)
+    with pytest.raises(mx.gluon.parameter.DeferredInitializationError):
+        layer.l0_i2h_weight.data()
+    out, _ = layer(x, layer.begin_state(batch_size=2))
+    assert out.shape == (3, 2, 8) and layer.l0_i2h_weight.shape == (32, 5)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ... import ndarray
 from ...base import MXNetError, abstract
+from .._deferred import deferred_error
 from ..block import HybridBlock
 from ..parameter import shape_is_known, tensor_types
 
@@ -177,8 +178,6 @@ class _RNNLayer(HybridBlock):
 
     def __call__(self, inputs, states=None, sequence_length=None, **kwargs):
         self.skip_states = states is None
-        if isinstance(inputs, ndarray.NDArray):
-            self._infer_input_size(inputs)
         if states is None:
             if isinstance(inputs, ndarray.NDArray):
                 batch_size = inputs.shape[self._layout.find("N")]
@@ -189,9 +188,31 @@ class _RNNLayer(HybridBlock):
                 states = self.begin_state(0, func=symbol.zeros)
         if isinstance(states, tensor_types):
             states = [states]
+        if isinstance(inputs, ndarray.NDArray):
+            self._check_deferred_states(inputs, states)
+            self._infer_input_size(inputs)
         if self._use_sequence_length:
             return super().__call__(inputs, states, sequence_length, **kwargs)
         return super().__call__(inputs, states, **kwargs)
+
+    def _check_deferred_states(self, inputs, states) -> None:
+        """MXNet infers the shapes of a layer still waiting for deferred initialization
+        from its inputs *and* states: a state of the wrong shape fails that inference, so
+        no parameter is initialized (and no random number drawn) before the error."""
+        if not any(p._deferred_init for p in self._reg_params.values()):
+            return
+        batch_size = inputs.shape[self._layout.find("N")]
+        for state, info in zip(states, self.state_info(batch_size)):
+            if isinstance(state, ndarray.NDArray) and state.shape != info["shape"]:
+                args = [inputs, *states]
+                print("infer_shape error. Arguments:")
+                for j, a in enumerate(args):
+                    print(f"  data{j}: {tuple(a.shape)}")
+                provided = "[" + ",".join(str(d) for d in state.shape) + "]"
+                raise deferred_error(
+                    f"MXNetError: Error in operator {self.prefix}rnn0: Shape inconsistent, "
+                    f"Provided = {provided}, inferred shape=({','.join(map(str, info['shape']))})"
+                )
 
     def hybrid_forward(self, F, inputs, states, sequence_length=None, **kwargs):
         from .._np_mode import is_nd_namespace
