@@ -176,11 +176,20 @@ def _regroup(args, fmt):
     return ret, args
 
 
-def _cached_op_flags(static_alloc, static_shape, inline_limit, forward_bulk_size,
-                     backward_bulk_size, backend_opts: dict) -> list:
+def _cached_op_flags(
+    static_alloc,
+    static_shape,
+    inline_limit,
+    forward_bulk_size,
+    backward_bulk_size,
+    backend_opts: dict,
+) -> list:
     """``hybridize``'s CachedOp flags as (name, value) pairs, backend options last."""
-    flags = {"static_alloc": static_alloc, "static_shape": static_shape,
-             "inline_limit": inline_limit}
+    flags = {
+        "static_alloc": static_alloc,
+        "static_shape": static_shape,
+        "inline_limit": inline_limit,
+    }
     if forward_bulk_size is not None:
         flags["forward_bulk_size"] = forward_bulk_size
     if backward_bulk_size is not None:
@@ -199,6 +208,22 @@ def _common_prefix(names):
             i += 1
         prefix = prefix[:i]
     return prefix
+
+
+def _check_param_contexts(in_src, flat, ctx) -> None:
+    """MXNet's CachedOp check: a parameter living on a single context other than the
+    input's is an MXNetError (``Parameter.data()`` picks that one context)."""
+    for src in in_src:
+        if src.__class__ is int:
+            continue
+        ctxs = src.list_ctx()
+        if len(ctxs) == 1 and ctxs[0] != ctx:
+            name = "data" if len(flat) == 1 else "data0"
+            raise MXNetError(
+                f"Check failed: inputs[i]->ctx() == default_ctx ({ctxs[0]} vs. {ctx}) : "
+                f"CachedOp requires all inputs to live on the same context. But {name} is on "
+                f"{ctx} while {src.name} is on {ctxs[0]}"
+            )
 
 
 def _scan(args):
@@ -287,19 +312,33 @@ class HybridBlock(Block):
         for cld in self._children.values():
             cld.register_op_hook(callback, monitor_all)
 
-    def hybridize(self, active=True, backend=None, clear=True, static_alloc=False,
-                  static_shape=False, inline_limit=2, forward_bulk_size=None,
-                  backward_bulk_size=None, **kwargs):
+    def hybridize(
+        self,
+        active=True,
+        backend=None,
+        clear=True,
+        static_alloc=False,
+        static_shape=False,
+        inline_limit=2,
+        forward_bulk_size=None,
+        backward_bulk_size=None,
+        **kwargs,
+    ):
         """Trace this block to a Symbol on the next call (``static_alloc``/``static_shape``
         are accepted: the compiled graph is always reused). Arguments take MXNet 1.9.1's
         positions; children are hybridized without the backend, as MXNet."""
         self._active = active
         self._backend = backend
-        self._flags = _cached_op_flags(static_alloc, static_shape, inline_limit,
-                                       forward_bulk_size, backward_bulk_size, kwargs)
-        child_flags = {"static_alloc": static_alloc, "static_shape": static_shape,
-                       "inline_limit": inline_limit, "forward_bulk_size": forward_bulk_size,
-                       "backward_bulk_size": backward_bulk_size}
+        self._flags = _cached_op_flags(
+            static_alloc, static_shape, inline_limit, forward_bulk_size, backward_bulk_size, kwargs
+        )
+        child_flags = {
+            "static_alloc": static_alloc,
+            "static_shape": static_shape,
+            "inline_limit": inline_limit,
+            "forward_bulk_size": forward_bulk_size,
+            "backward_bulk_size": backward_bulk_size,
+        }
         if clear:
             self._clear_cached_op()
         if active and (self._forward_hooks or self._forward_pre_hooks):
@@ -554,7 +593,13 @@ class HybridBlock(Block):
         )
         if _freed.ANY[0] and _state.is_recording:
             _freed.detach_freed(flat)  # arrays of a backpropagated graph are constants
-        tensors = [flat[src]._t if src.__class__ is int else src.data(ctx)._t for src in in_src]
+        if ctx.device_typeid in (3, 5):  # cpu_pinned / cpu_shared data: parameters differ
+            _check_param_contexts(in_src, flat, ctx)
+        try:
+            tensors = [flat[src]._t if src.__class__ is int else src.data(ctx)._t for src in in_src]
+        except RuntimeError:
+            _check_param_contexts(in_src, flat, ctx)
+            raise
         aux = [p.data(ctx)._t for p in aux_params]
         hook = self.__dict__.get("_op_hook")
         if hook is not None:

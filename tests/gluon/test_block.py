@@ -20,9 +20,9 @@ class MyDense(gluon.HybridBlock):
             self.units = units
             self._in_units = in_units
             self.weight = self.params.get(
-                'weight', init=initializer.Xavier(magnitude=2.24),
-                shape=(in_units, units))
-            self.bias = self.params.get('bias', shape=(units,))
+                "weight", init=initializer.Xavier(magnitude=2.24), shape=(in_units, units)
+            )
+            self.bias = self.params.get("bias", shape=(units,))
 
     def hybrid_forward(self, F, x):  # F will be mxnet.nd or mxnet.sym
         with x.context:
@@ -66,15 +66,30 @@ def test_naming():
             net.add(nn.Conv2D(4, 3), nn.Dense(2), nn.Conv2D(4, 3))
         assert net.prefix == "hybridsequential0_"
         assert [c.prefix for c in net._children.values()] == [
-            "hybridsequential0_conv0_", "hybridsequential0_dense0_", "hybridsequential0_conv1_"]
+            "hybridsequential0_conv0_",
+            "hybridsequential0_dense0_",
+            "hybridsequential0_conv1_",
+        ]
         assert list(net.collect_params()) == [
-            "hybridsequential0_conv0_weight", "hybridsequential0_conv0_bias",
-            "hybridsequential0_dense0_weight", "hybridsequential0_dense0_bias",
-            "hybridsequential0_conv1_weight", "hybridsequential0_conv1_bias"]
+            "hybridsequential0_conv0_weight",
+            "hybridsequential0_conv0_bias",
+            "hybridsequential0_dense0_weight",
+            "hybridsequential0_dense0_bias",
+            "hybridsequential0_conv1_weight",
+            "hybridsequential0_conv1_bias",
+        ]
         assert list(net.collect_params(".*conv.*weight")) == [
-            "hybridsequential0_conv0_weight", "hybridsequential0_conv1_weight"]
+            "hybridsequential0_conv0_weight",
+            "hybridsequential0_conv1_weight",
+        ]
         assert net._collect_params_with_prefix().keys() == {
-            "0.weight", "0.bias", "1.weight", "1.bias", "2.weight", "2.bias"}
+            "0.weight",
+            "0.bias",
+            "1.weight",
+            "1.bias",
+            "2.weight",
+            "2.bias",
+        }
         act = nn.Dense(2, activation="relu", prefix="fc_")
         assert act.act.prefix == "fc_relu_"
 
@@ -103,8 +118,11 @@ def test_load_errors_leave_block_unchanged(tmp_path):
     other.add(nn.Dense(3, in_units=2), nn.Dense(4, in_units=3))
     other.initialize()
     before = other[0].weight.data().asnumpy().copy()
-    with pytest.raises(AssertionError, match=r"shape incompatible expected \(4, 3\) vs saved "
-                                             r"\(2, 3\)"):
+    with pytest.raises(
+        AssertionError,
+        match=r"shape incompatible expected \(4, 3\) vs saved "
+        r"\(2, 3\)",
+    ):
         other.load_parameters(f)
     np.testing.assert_array_equal(other[0].weight.data().asnumpy(), before)  # untouched
     short = nn.HybridSequential()
@@ -122,8 +140,7 @@ def test_load_errors_leave_block_unchanged(tmp_path):
     fresh = nn.HybridSequential()
     fresh.add(nn.Dense(3), nn.Dense(2))
     fresh.load_parameters(f, ctx=[mx.cpu(0), mx.cpu(1)])
-    assert fresh[0].weight.shape == (3, 2) and fresh[1].weight.list_ctx() == [mx.cpu(0),
-                                                                               mx.cpu(1)]
+    assert fresh[0].weight.shape == (3, 2) and fresh[1].weight.list_ctx() == [mx.cpu(0), mx.cpu(1)]
 
 
 def test_deferred_init_and_errors():
@@ -131,8 +148,9 @@ def test_deferred_init_and_errors():
     with pytest.raises(RuntimeError, match="has not been initialized"):
         d(mx.nd.ones((1, 2)))
     d.initialize()
-    with pytest.raises(ValueError, match="Deferred initialization failed because shape cannot "
-                                         "be inferred"):
+    with pytest.raises(
+        ValueError, match="Deferred initialization failed because shape cannot be inferred"
+    ):
         d(mx.nd.ones((2,)), 3)
     assert d(mx.nd.ones((2, 5))).shape == (2, 3)
     assert d.weight.shape == (3, 5)
@@ -237,13 +255,18 @@ def test_symbolblock_from_symbols():
 def test_summary_matches_mxnet(capsys):
     net = nn.HybridSequential()
     with net.name_scope():
-        net.add(nn.Conv2D(4, 3, activation='relu', in_channels=2), nn.BatchNorm(in_channels=4),
-                nn.Dense(3, activation='tanh', in_units=36))
+        net.add(
+            nn.Conv2D(4, 3, activation="relu", in_channels=2),
+            nn.BatchNorm(in_channels=4),
+            nn.Dense(3, activation="tanh", in_units=36),
+        )
     net.initialize()
     net.summary(mx.nd.ones((1, 2, 5, 5)))
     import os
-    gold = os.path.join(os.path.dirname(__file__), "..", "compat", "golden", "gluon",
-                        "summary.txt")  # printed by MXNet 1.9.1 for the same net
+
+    gold = os.path.join(
+        os.path.dirname(__file__), "..", "compat", "golden", "gluon", "summary.txt"
+    )  # printed by MXNet 1.9.1 for the same net
     with open(gold) as f:
         assert capsys.readouterr().out == f.read()
     net.hybridize()
@@ -339,3 +362,22 @@ def test_symbol_block_param_dtypes_follow_input_dtype(tmp_path):
     assert all(p.dtype == np.float32 for p in plain.collect_params().values())
     sb.cast("float32")
     assert sb(mx.nd.ones((2, 4))).dtype == np.float32
+
+
+def test_hybridized_input_context_mismatch_is_mxnet_error():
+    # MXNet 1.9.1's CachedOp: parameters on one context, data on another (cpu(1), or a
+    # cpu_pinned ImageRecordIter batch) is an MXNetError naming both; imperative blocks
+    # accept pinned data
+    import pytest
+
+    from mxnet.base import MXNetError
+
+    net = mx.gluon.nn.Dense(2, in_units=3)
+    net.initialize(ctx=mx.cpu(0))
+    pinned = mx.nd.ones((1, 3), ctx=mx.cpu_pinned(0))
+    assert net(pinned).context == mx.cpu(0)
+    net.hybridize()
+    for ctx in (mx.cpu(1), mx.cpu_pinned(0)):
+        with pytest.raises(MXNetError, match="CachedOp requires all inputs to live on the same"):
+            net(mx.nd.ones((1, 3), ctx=ctx))
+    assert net(mx.nd.ones((1, 3))).shape == (1, 2)
