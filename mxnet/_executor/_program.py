@@ -63,9 +63,11 @@ class Program:
         relu (see ``_fuse``)."""
         if self._fast is False:
             from ._fuse import inplace_relu_steps, pool_before_relu_steps
+            from ._fuse_train import bn_relu_steps
 
             keep = set(range(len(self.arg_names) + len(self.aux_names))) | set(self.heads)
-            steps = pool_before_relu_steps(self.steps, keep)
+            fused = bn_relu_steps(self.steps, keep)
+            steps = pool_before_relu_steps(fused or self.steps, keep) or fused
             fast = inplace_relu_steps(steps or self.steps, keep)
             self._fast = fast or steps
         return self._fast

@@ -13,6 +13,7 @@ import torch
 import torch.nn.functional as F
 
 from ..base import MXNetError
+from . import _norm_native
 from ._nn import fill
 from ._params import Param
 from ._registry import OpDef, register
@@ -100,7 +101,7 @@ def _fold_moving(smean, var, moving, _grads) -> None:
         mvar.mul_(m).add_(var.to(mvar.dtype), alpha=1 - m)
 
 
-def _train_norm(x, gamma, beta, eps, fixed, moving):
+def _train_norm(x, gamma, beta, eps, fixed, moving, relu=False):
     """Training-mode batch normalization over dim 1: ``(out, batch mean, batch variance)``.
 
     With a learned gamma under autograd this is torch's own node (its backward runs no
@@ -109,7 +110,13 @@ def _train_norm(x, gamma, beta, eps, fixed, moving):
     :class:`_TrainNorm` serves ``fix_gamma`` (gamma stays in the graph, its gradient is
     zero) and ``torch.compile`` (which traces functions, not node hooks).
     """
-    if fixed or not torch.is_grad_enabled() or torch.compiler.is_compiling():
+    compiling = torch.compiler.is_compiling()
+    if not compiling and _norm_native.usable(x):
+        return _norm_native.train_norm(x, gamma, beta, eps, fixed, moving, relu)
+    if relu:
+        out, smean, var = _train_norm(x, gamma, beta, eps, fixed, moving)
+        return torch.relu(out), smean, var
+    if fixed or not torch.is_grad_enabled() or compiling:
         return _TrainNorm.apply(x, gamma, beta, eps, fixed, moving)
     out, smean, sinvstd = torch.native_batch_norm(x, gamma, beta, None, None, True, 0.0, eps)
     var = (sinvstd.double().pow(-2) - eps).clamp_min(0).to(smean.dtype)
@@ -119,7 +126,7 @@ def _train_norm(x, gamma, beta, eps, fixed, moving):
     return out, smean, var
 
 
-def _batchnorm(a, x, gamma, beta, mmean, mvar):
+def _batchnorm(a, x, gamma, beta, mmean, mvar, relu=False):
     ax = _axis(a["axis"], x.dim(), "BatchNorm")
     red = [i for i in range(x.dim()) if i != ax]
     bs = _bshape(x.dim(), ax)
@@ -132,7 +139,8 @@ def _batchnorm(a, x, gamma, beta, mmean, mvar):
         # one pass: the kernel returns the batch mean and inverse std it normalised with
         # (it also accepts one value per channel, where MXNet returns beta)
         out, mean, var = _train_norm(xc, gamma, beta, eps, bool(a["fix_gamma"]),
-                                     (mmean, mvar, a["momentum"]))
+                                     (mmean, mvar, a["momentum"]), relu)
+        relu = False  # applied
     else:
         if a["fix_gamma"]:
             # gamma is treated as one; its gradient is zero
@@ -143,10 +151,13 @@ def _batchnorm(a, x, gamma, beta, mmean, mvar):
             # batch statistics (inference-mode backward without use_global_stats)
             invstd = torch.rsqrt(var + eps)
             xhat = _InferNorm.apply(x, mean.reshape(bs), invstd.reshape(bs), red)
-            return xhat * gamma.reshape(bs) + beta.reshape(bs), mean.clone(), invstd
+            out = xhat * gamma.reshape(bs) + beta.reshape(bs)
+            return (torch.relu(out) if relu else out), mean.clone(), invstd
         out = F.batch_norm(xc, mean, var, gamma, beta, False, 0.0, eps)
     if ax != 1:
         out = out.movedim(1, ax)
+    if relu:
+        out = torch.relu(out)
     if not a["output_mean_var"]:
         return out, mean, var  # hidden outputs: skip the inverse-std computation
     if mean is mmean:
@@ -203,8 +214,7 @@ register(OpDef(
 
 
 def _bn_relu(a, x, gamma, beta, mmean, mvar):
-    out, mean, var = _batchnorm(a, x, gamma, beta, mmean, mvar)
-    return torch.relu(out), mean, var
+    return _batchnorm(a, x, gamma, beta, mmean, mvar, relu=True)
 
 
 register(OpDef(

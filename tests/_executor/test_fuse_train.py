@@ -1,0 +1,58 @@
+"""``BatchNorm -> relu`` pairs run as one step (mxnet/_executor/_fuse_train.py) only where
+nothing else reads BatchNorm's outputs; results equal the unfused steps'."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import mxnet as mx
+from mxnet._executor._fuse_train import bn_relu_steps
+from mxnet._op._norm import _bn_relu
+
+
+def _prog(sym, shape):
+    ex = sym.simple_bind(mx.cpu(), data=shape)
+    p = ex._prog
+    keep = set(range(len(p.arg_names) + len(p.aux_names))) | set(p.heads)
+    return ex, p, keep
+
+
+def _net(extra_reader=False, group_bn=False):
+    data = mx.sym.Variable("data")
+    c = mx.sym.Convolution(data, num_filter=8, kernel=(3, 3), pad=(1, 1), name="c")
+    b = mx.sym.BatchNorm(c, fix_gamma=False, name="bn")
+    r = mx.sym.Activation(b, act_type="relu", name="r")
+    out = mx.sym.FullyConnected(r, num_hidden=3, name="f")
+    if extra_reader:
+        out = mx.sym.broadcast_add(out, mx.sym.sum(b))
+    return mx.sym.Group([out, b]) if group_bn else out
+
+
+def test_pair_merged_and_results_equal(monkeypatch):
+    results = []
+    for flag in ("1", "0"):
+        monkeypatch.setenv("MXNET_NG_FUSE", flag)
+        ex, p, keep = _prog(_net(), (4, 3, 48, 48))  # BatchNorm over 73728 values
+        if flag == "1":
+            steps = bn_relu_steps(p.steps, keep)
+            assert [st[0] is _bn_relu for st in steps].count(True) == 1
+            assert len(steps) == len(p.steps) - 1
+        rng = np.random.RandomState(0)
+        for v in ex.arg_dict.values():
+            v[:] = rng.uniform(-1, 1, v.shape)
+        out = ex.forward(is_train=True)[0].asnumpy()
+        ex.backward(mx.nd.ones(out.shape))
+        results.append((out, {k: g.asnumpy() for k, g in ex.grad_dict.items()},
+                        {k: a.asnumpy() for k, a in ex.aux_dict.items()}))
+    (o1, g1, a1), (o0, g0, a0) = results
+    np.testing.assert_allclose(o1, o0, rtol=1e-5, atol=1e-5)
+    for k in g0:
+        np.testing.assert_allclose(g1[k], g0[k], rtol=1e-4, atol=1e-4, err_msg=k)
+    for k in a0:
+        np.testing.assert_allclose(a1[k], a0[k], rtol=1e-5, atol=1e-6, err_msg=k)
+
+
+def test_not_merged_when_batchnorm_output_is_read_elsewhere():
+    for kw in ({"extra_reader": True}, {"group_bn": True}):
+        _ex, p, keep = _prog(_net(**kw), (2, 3, 8, 8))
+        assert bn_relu_steps(p.steps, keep) is None, kw
