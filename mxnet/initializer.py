@@ -84,14 +84,33 @@ def _check_float_out(arr: NDArray, opname: str) -> None:
         )
 
 
+def _mx_stream(arr: NDArray, kind: str, a: float, b: float) -> bool:
+    """Fill a float32/float64 CPU array from MXNet's own CPU sampler stream (as MXNet's
+    initializers call ``nd.random.uniform/normal(out=arr)``); False for other arrays."""
+    t = arr._t
+    if t.device.type != "cpu" or t.dtype not in (torch.float32, torch.float64):
+        return False
+    from . import _mxrng
+
+    fn = _mxrng.uniform if kind == "uniform" else _mxrng.normal
+    vals = fn(t.numel(), a, b, "float32" if t.dtype == torch.float32 else "float64")
+    with torch.no_grad():
+        t.copy_(torch.from_numpy(vals.reshape(tuple(t.shape))))
+    return True
+
+
 def _uniform(arr: NDArray, low: float, high: float) -> None:
     _check_float_out(arr, "_random_uniform")
+    if _mx_stream(arr, "uniform", low, high):
+        return
     with torch.no_grad():
         arr._t.uniform_(low, high)
 
 
 def _normal(arr: NDArray, sigma: float) -> None:
     _check_float_out(arr, "_random_normal")
+    if _mx_stream(arr, "normal", 0.0, sigma):
+        return
     with torch.no_grad():
         arr._t.normal_(0.0, sigma)
 
@@ -429,10 +448,12 @@ class Orthogonal(Initializer):
     def _init_weight(self, _, arr):
         nout = arr.shape[0]
         nin = int(np.prod(arr.shape[1:]))
-        if self.rand_type == "uniform":
-            tmp = torch.empty(nout, nin).uniform_(-1.0, 1.0).numpy()
+        from . import _mxrng
+
+        if self.rand_type == "uniform":  # MXNet: nd.random.uniform on the default context
+            tmp = _mxrng.uniform(nout * nin, -1.0, 1.0, "float32").reshape(nout, nin)
         elif self.rand_type == "normal":
-            tmp = torch.empty(nout, nin).normal_(0.0, 1.0).numpy()
+            tmp = _mxrng.normal(nout * nin, 0.0, 1.0, "float32").reshape(nout, nin)
         else:
             raise ValueError(f"Orthogonal: unknown rand_type '{self.rand_type}'")
         u, _, v = np.linalg.svd(tmp, full_matrices=False)

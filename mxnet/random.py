@@ -52,9 +52,12 @@ def seed(seed_state, ctx="all") -> None:
     """
     if not isinstance(seed_state, integer_types):
         raise ValueError("seed_state must be int")
+    from . import _mxrng
+
     s = int(seed_state)
     if ctx == "all":
         torch.manual_seed(s)  # CPU and every CUDA device
+        _mxrng.seed(s)  # MXNet's CPU uniform/normal stream
         return
     ctx = Context(ctx)
     if ctx.device_type == "gpu":
@@ -62,3 +65,4 @@ def seed(seed_state, ctx="all") -> None:
             torch.cuda.default_generators[ctx.device_id].manual_seed(s)
     else:
         torch.default_generator.manual_seed(s)
+        _mxrng.seed(s)  # one stream serves every CPU context, as in MXNet

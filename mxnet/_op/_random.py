@@ -1,7 +1,9 @@
 """Random sampling operators: ``_random_*`` (scalar parameters), ``_random_*_like``,
 ``_sample_*`` (per-element parameter arrays), ``_sample_multinomial`` and ``_shuffle``.
 
-Samples come from torch's per-device generators, which :func:`mxnet.random.seed` seeds.
+Uniform and normal samples of float32/float64 CPU arrays follow MXNet 1.9.1's own CPU
+stream bit for bit (:mod:`mxnet._mxrng`); the other samplers, other dtypes and GPUs use
+torch's per-device generators. :func:`mxnet.random.seed` seeds both.
 Samples carry no gradient (as in MXNet).
 """
 
@@ -174,6 +176,21 @@ def _check_shape(name: str, shape) -> tuple:
     return shape
 
 
+def _mx_cpu(kind: str, shape, p1, p2, dt: torch.dtype, dev: torch.device):
+    """MXNet's own CPU uniform/normal stream (:mod:`mxnet._mxrng`) for float32/float64
+    outputs on the CPU; ``None`` elsewhere (torch's generators are used)."""
+    if dev.type != "cpu" or dt not in (torch.float32, torch.float64):
+        return None
+    from .. import _mxrng
+
+    n = 1
+    for d in shape:
+        n *= d
+    npdt = "float32" if dt == torch.float32 else "float64"
+    fn = _mxrng.uniform if kind == "uniform" else _mxrng.normal
+    return torch.from_numpy(fn(n, p1, p2, npdt).reshape(shape))
+
+
 # in-place samplers drawing straight into the output dtype for scalar parameters
 _FAST = {
     "_random_uniform": lambda t, a: t.uniform_(a["low"], a["high"]),
@@ -182,14 +199,23 @@ _FAST = {
 }
 
 
+_MX_KIND = {"_random_uniform": "uniform", "_random_normal": "normal",
+            "_sample_uniform": "uniform", "_sample_normal": "normal"}
+
+
 def _random_op(name, draw, names):
     fast = _FAST.get(name)
+    kind = _MX_KIND.get(name)
 
     def compute(attrs):
         shape = _check_shape(name, attrs["shape"])
         dev = _device(attrs)
         dt = _float_dtype(name, attrs["dtype"])
         _run_check(name, attrs, shape, dt, dev)
+        if kind is not None:
+            out = _mx_cpu(kind, shape, attrs[names[0]], attrs[names[1]], dt, dev)
+            if out is not None:
+                return out
         with torch.no_grad():
             if fast is not None:
                 return fast(torch.empty(shape, dtype=dt, device=dev), attrs)
@@ -201,6 +227,7 @@ def _random_op(name, draw, names):
 
 def _like_op(name, draw, names):
     fast = _FAST.get(name[:-len("_like")])
+    kind = _MX_KIND.get(name[:-len("_like")])
 
     def compute(attrs, data):
         dev = data.device
@@ -208,6 +235,10 @@ def _like_op(name, draw, names):
         if dev.type == "meta":
             return torch.empty_like(data, dtype=dt)
         _run_check(name, attrs, tuple(data.shape), dt, dev)
+        if kind is not None:
+            out = _mx_cpu(kind, tuple(data.shape), attrs[names[0]], attrs[names[1]], dt, dev)
+            if out is not None:
+                return out
         with torch.no_grad():
             if fast is not None:
                 return fast(torch.empty(data.shape, dtype=dt, device=dev), attrs)
@@ -229,6 +260,12 @@ def _sample_op(name, draw):
         out_dt = _float_dtype(name, attrs["dtype"])
         if first.device.type == "meta":
             return torch.empty(shape, dtype=out_dt, device="meta")
+        kind = _MX_KIND.get(name)
+        if kind is not None and len(params) == 2:
+            ps = [q.detach().cpu().numpy() for q in params]
+            out = _mx_cpu(kind, shape, ps[0], ps[1], out_dt, first.device)
+            if out is not None:
+                return out
         expand = (...,) + (None,) * len(extra)
         with torch.no_grad():
             ps = [q.detach().to(torch.float64)[expand] for q in params]

@@ -1,0 +1,305 @@
+"""MXNet 1.9.1's CPU parallel random generator, reproduced bit for bit (private).
+
+MXNet's CPU samplers (``nd.random.uniform/normal``, the ``_sample_*`` operators and the
+initializers built on them) draw from one set of 1024 ``std::mt19937`` engines shared by
+every CPU context; engine ``j`` is seeded with ``127 * seed + j`` (``seed`` 0 until
+``mx.random.seed``, which reseeds them whichever CPU context it names). An operator with ``N`` outputs runs ``T = min(ceil(N / 64), 1024)``
+workers; worker ``j`` fills outputs ``[j * step, (j + 1) * step)`` (``step = ceil(N / T)``)
+from engine ``j``. A float32 uniform is one 32-bit draw rounded to float and divided by
+2**32 (libstdc++'s ``generate_canonical``), a float64 one uses two draws; a normal is the
+second value of libstdc++'s polar method on a fresh ``normal_distribution``. Engines keep
+their position from call to call, so sequences continue as in MXNet.
+
+The engines run here in NumPy, vectorised over the engines that need new output.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+__all__ = ["seed", "uniform", "normal"]
+
+_N, _M = 624, 397
+_NSTATES, _MIN_PER_WORKER, _MAGIC = 1024, 64, 127
+_U32 = np.uint32
+_MATRIX_A = _U32(0x9908B0DF)
+_UPPER, _LOWER = _U32(0x80000000), _U32(0x7FFFFFFF)
+_LOCK = threading.RLock()
+_STATE: list = [None]  # the shared engines (made on first use after each seed)
+_SEED = [0]
+
+
+def _init_genrand(seeds: np.ndarray) -> np.ndarray:
+    """``std::mt19937(s)`` states (rows) for the given seeds."""
+    key = np.empty((len(seeds), _N), dtype=_U32)
+    prev = (np.asarray(seeds, dtype=np.uint64) & 0xFFFFFFFF).astype(_U32)
+    key[:, 0] = prev
+    mult = _U32(1812433253)
+    with np.errstate(over="ignore"):
+        for i in range(1, _N):
+            prev = mult * (prev ^ (prev >> _U32(30))) + _U32(i)
+            key[:, i] = prev
+    return key
+
+
+def _twist(key: np.ndarray) -> None:
+    """The mt19937 state transition, in place, for every row of ``key``."""
+
+    def step(lo: int, hi: int, nxt: np.ndarray, far: np.ndarray) -> None:
+        y = (key[:, lo:hi] & _UPPER) | (nxt & _LOWER)
+        key[:, lo:hi] = far ^ (y >> _U32(1)) ^ np.where(y & _U32(1), _MATRIX_A, _U32(0))
+
+    d = _N - _M  # 227
+    step(0, d, key[:, 1 : d + 1], key[:, _M:_N])
+    step(d, 2 * d, key[:, d + 1 : 2 * d + 1], key[:, 0:d])
+    step(2 * d, _N - 1, key[:, 2 * d + 1 : _N], key[:, d : _N - 1 - d])
+    step(_N - 1, _N, key[:, 0:1], key[:, _M - 1 : _M])
+
+
+def _temper(key: np.ndarray) -> np.ndarray:
+    y = key.copy()
+    y ^= y >> _U32(11)
+    y ^= (y << _U32(7)) & _U32(0x9D2C5680)
+    y ^= (y << _U32(15)) & _U32(0xEFC60000)
+    y ^= y >> _U32(18)
+    return y
+
+
+class _Engines:
+    """The 1024 engines (their states are made on first use)."""
+
+    def __init__(self, base: int):
+        self.base = base
+        self.key: np.ndarray | None = None
+        self.out = np.zeros((_NSTATES, _N), dtype=_U32)  # tempered block being read
+        self.pos = np.full(_NSTATES, _N, dtype=np.int64)  # next unread index in ``out``
+        self.pend: dict[int, np.ndarray] = {}  # draws handed back (read before ``out``)
+
+    def take(self, counts: list[int]) -> list[np.ndarray]:
+        """``counts[j]`` consecutive draws of engine ``j`` for ``j < len(counts)``."""
+        if self.key is None:
+            self.key = _init_genrand(np.arange(_NSTATES, dtype=np.uint64) + self.base)
+        parts: list[list[np.ndarray]] = [[] for _ in counts]
+        need = np.array(counts, dtype=np.int64)
+        for j in range(len(counts)):
+            p = self.pend.get(j)
+            if p is not None and need[j] > 0:
+                k = min(len(p), int(need[j]))
+                parts[j].append(p[:k])
+                need[j] -= k
+                if k < len(p):
+                    self.pend[j] = p[k:]
+                else:
+                    del self.pend[j]
+        n = len(counts)
+        while True:
+            have = _N - self.pos[:n]
+            k = np.minimum(need, have)
+            for j in np.nonzero(k)[0]:
+                p0 = self.pos[j]
+                parts[j].append(self.out[j, p0 : p0 + k[j]].copy())  # ``out`` is reused
+            self.pos[:n] += k
+            need -= k
+            rows = np.nonzero(need > 0)[0]
+            if len(rows) == 0:
+                break
+            sub = self.key[rows]
+            _twist(sub)
+            self.key[rows] = sub
+            self.out[rows] = _temper(sub)
+            self.pos[rows] = 0
+        return [
+            p[0] if len(p) == 1 else (np.concatenate(p) if p else np.zeros(0, _U32)) for p in parts
+        ]
+
+    def give_back(self, j: int, draws: np.ndarray) -> None:
+        if len(draws):
+            p = self.pend.get(j)
+            self.pend[j] = draws if p is None else np.concatenate([draws, p])
+
+
+def _engines() -> _Engines:
+    e = _STATE[0]
+    if e is None:
+        e = _STATE[0] = _Engines(_MAGIC * _SEED[0])
+    return e
+
+
+def seed(value: int) -> None:
+    """``mx.random.seed`` for CPU contexts (all of them share the engines)."""
+    with _LOCK:
+        _SEED[0] = int(value)
+        _STATE[0] = None
+
+
+def _split(n: int) -> list[int]:
+    workers = min((n + _MIN_PER_WORKER - 1) // _MIN_PER_WORKER, _NSTATES)
+    step = (n + workers - 1) // workers
+    return [max(0, min(step, n - j * step)) for j in range(workers)]
+
+
+def _canonical(draws: np.ndarray, dtype) -> np.ndarray:
+    """libstdc++ ``generate_canonical`` (1 draw per float32, 2 per float64)."""
+    if dtype == np.float32:
+        v = draws.astype(np.float32) / np.float32(4294967296.0)
+        one = np.float32(1)
+    else:
+        v = (draws[0::2].astype(np.float64) + draws[1::2].astype(np.float64) * 4294967296.0) / (
+            18446744073709551616.0
+        )
+        one = np.float64(1)
+    v[v >= one] = np.nextafter(one, 0, dtype=v.dtype)
+    return v
+
+
+def _params(p, n: int, dtype) -> np.ndarray:
+    """A parameter broadcast over ``n`` outputs: a scalar (MXNet keeps it as a C ``float``)
+    or an array giving one value per block of ``n // size`` outputs (in its own dtype)."""
+    if np.ndim(p) == 0:
+        return np.asarray(p, dtype=np.float32).astype(dtype)
+    a = np.asarray(p).reshape(-1)
+    return np.repeat(a, n // max(a.size, 1))
+
+
+def uniform(n: int, low, high, dtype) -> np.ndarray:
+    """``n`` MXNet CPU uniform samples (float32 or float64) on ``[low, high)``; ``low`` and
+    ``high`` are scalars or arrays giving one value per block of ``n // size`` outputs."""
+    dtype = np.dtype(dtype).type
+    per = 1 if dtype == np.float32 else 2
+    with _LOCK:
+        counts = _split(n)
+        draws = _engines().take([c * per for c in counts])
+    u = _canonical(np.concatenate(draws) if draws else np.zeros(0, _U32), dtype)
+    lo, hi = _params(low, n, dtype), _params(high, n, dtype)
+    return (lo + (hi - lo) * u).astype(dtype)
+
+
+# glibc's logf (the table-driven algorithm of ARM's optimized-routines): 16 (1/c, log c)
+# pairs, then a degree-3 polynomial for log1p(z/c - 1), all in double, rounded once
+_LN2 = float.fromhex("0x1.62e42fefa39efp-1")
+_LOGF_POLY = [
+    float.fromhex(h)
+    for h in ("-0x1.00ea348b88334p-2", "0x1.5575b0be00b6ap-2", "-0x1.ffffef20a4123p-2")
+]
+_LOGF_TAB = np.array(
+    [
+        [float.fromhex(a), float.fromhex(b)]
+        for a, b in (
+            ("0x1.661ec79f8f3bep+0", "-0x1.57bf7808caadep-2"),
+            ("0x1.571ed4aaf883dp+0", "-0x1.2bef0a7c06ddbp-2"),
+            ("0x1.49539f0f010bp+0", "-0x1.01eae7f513a67p-2"),
+            ("0x1.3c995b0b80385p+0", "-0x1.b31d8a68224e9p-3"),
+            ("0x1.30d190c8864a5p+0", "-0x1.6574f0ac07758p-3"),
+            ("0x1.25e227b0b8eap+0", "-0x1.1aa2bc79c81p-3"),
+            ("0x1.1bb4a4a1a343fp+0", "-0x1.a4e76ce8c0e5ep-4"),
+            ("0x1.12358f08ae5bap+0", "-0x1.1973c5a611cccp-4"),
+            ("0x1.0953f419900a7p+0", "-0x1.252f438e10c1ep-5"),
+            ("0x1p+0", "0x0p+0"),
+            ("0x1.e608cfd9a47acp-1", "0x1.aa5aa5df25984p-5"),
+            ("0x1.ca4b31f026aap-1", "0x1.c5e53aa362eb4p-4"),
+            ("0x1.b2036576afce6p-1", "0x1.526e57720db08p-3"),
+            ("0x1.9c2d163a1aa2dp-1", "0x1.bc2860d22477p-3"),
+            ("0x1.886e6037841edp-1", "0x1.1058bc8a07ee1p-2"),
+            ("0x1.767dcf5534862p-1", "0x1.4043057b6ee09p-2"),
+        )
+    ]
+)
+
+
+def _logf(x: np.ndarray) -> np.ndarray:
+    """C ``logf`` (glibc) of positive normal float32 values, as MXNet's samplers get it."""
+    ix = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
+    tmp = ix - _U32(0x3F330000)  # wraps modulo 2**32, as in C
+    i = (tmp >> _U32(19)) & _U32(15)
+    k = tmp.view(np.int32) >> 23
+    z = (ix - (tmp & _U32(0x1FF << 23))).view(np.float32)
+    r = z.astype(np.float64) * _LOGF_TAB[i, 0] - 1
+    y0 = _LOGF_TAB[i, 1] + k * _LN2
+    r2 = r * r
+    y = _LOGF_POLY[0] * r2 + (_LOGF_POLY[1] * r + _LOGF_POLY[2])
+    y = y * r2 + (y0 + r)
+    out = y.astype(np.float32)
+    out[x == 1] = 0
+    return out
+
+
+def _polar(draws: np.ndarray, count: int, dtype) -> tuple[np.ndarray, int]:
+    """The first ``count`` polar-method normals from ``draws`` and the draws they used
+    (``-1`` when ``draws`` is too short)."""
+    per = 1 if dtype == np.float32 else 2
+    u = _canonical(draws[: len(draws) // (2 * per) * 2 * per], dtype)
+    two, one = dtype(2), dtype(1)
+    x = two * u[0::2] - one
+    y = two * u[1::2] - one
+    r2 = x * x + y * y
+    ok = np.nonzero((r2 <= one) & (r2 != 0))[0]
+    if len(ok) < count:
+        return np.zeros(0, dtype), -1
+    ok = ok[:count]
+    rr = r2[ok]
+    if dtype == np.float32:
+        lg = _logf(rr)
+    else:
+        lg = np.log(rr)
+    mult = np.sqrt(dtype(-2) * lg / rr)
+    return (y[ok] * mult).astype(dtype), int(ok[-1] + 1) * 2 * per if count else 0
+
+
+def _polar_rows(draws: np.ndarray, counts: np.ndarray, dtype):
+    """:func:`_polar` for many engines at once: ``draws`` holds one engine per row (padding
+    zeros are rejected pairs). Returns the values of the rows that had enough draws (in row
+    order), the draws each row used, and which rows had enough."""
+    per = 1 if dtype == np.float32 else 2
+    u = _canonical(draws.reshape(-1), dtype).reshape(len(draws), -1)
+    two, one = dtype(2), dtype(1)
+    x = two * u[:, 0::2] - one
+    y = two * u[:, 1::2] - one
+    r2 = x * x + y * y
+    acc = (r2 <= one) & (r2 != 0)
+    cum = np.cumsum(acc, axis=1)
+    enough = cum[:, -1] >= counts
+    sel = acc & (cum <= counts[:, None]) & enough[:, None]
+    rr = r2[sel]
+    lg = _logf(rr) if dtype == np.float32 else np.log(rr)
+    vals = (y[sel] * np.sqrt(dtype(-2) * lg / rr)).astype(dtype)
+    used = (np.argmax(cum >= np.maximum(counts, 1)[:, None], axis=1) + 1) * 2 * per
+    used[counts == 0] = 0
+    return vals, used, enough
+
+
+def normal(n: int, loc, scale, dtype) -> np.ndarray:
+    """``n`` MXNet CPU normal samples (float32 or float64), parameters as :func:`uniform`."""
+    dtype = np.dtype(dtype).type
+    per = 1 if dtype == np.float32 else 2
+    counts = _split(n)
+    with _LOCK:
+        eng = _engines()
+        # pairs are accepted with probability pi/4: ask for 8 standard deviations more
+        ask = [int(c * 1.28 + 4 * c**0.5 + 8) * 2 * per if c else 0 for c in counts]
+        draws = eng.take(ask)
+        table = np.zeros((len(counts), max(ask, default=0)), dtype=_U32)
+        for j, d in enumerate(draws):
+            table[j, : len(d)] = d
+        cnt = np.array(counts, dtype=np.int64)
+        vals, used, enough = _polar_rows(table, cnt, dtype)
+        rows: list[np.ndarray] = []
+        start = 0
+        for j, c in enumerate(counts):
+            if enough[j]:
+                rows.append(vals[start : start + c])
+                start += c
+                eng.give_back(j, draws[j][used[j] :])
+                continue
+            d = draws[j]  # rare: more pairs were rejected than foreseen
+            while True:
+                d = np.concatenate([d, eng.take([0] * j + [ask[j] or 2 * per])[j]])
+                v, k = _polar(d, c, dtype)
+                if k >= 0:
+                    break
+            rows.append(v)
+            eng.give_back(j, d[k:])
+    z = np.concatenate(rows) if rows else np.zeros(0, dtype)
+    mu, sigma = _params(loc, n, dtype), _params(scale, n, dtype)
+    return (z * sigma + mu).astype(dtype)

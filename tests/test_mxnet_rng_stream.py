@@ -1,0 +1,83 @@
+"""CPU uniform/normal samples and the initializers built on them follow MXNet 1.9.1's own
+stream: the expected numbers were printed by real MXNet 1.9.1 after the same seeds."""
+
+import numpy as np
+
+import mxnet as mx
+from mxnet import gluon
+
+
+def close(a, b):
+    np.testing.assert_allclose(np.asarray(a, dtype=np.float64), b, rtol=1e-7, atol=0)
+
+
+def test_uniform_normal_sequences_after_seed():
+    mx.random.seed(42)
+    u = mx.nd.random.uniform(shape=(200,)).asnumpy()  # 4 workers of 50 outputs
+    close(
+        u[[0, 49, 50, 100, 199]],
+        [
+            0.8290936350822449,
+            0.9263513684272766,
+            0.12724360823631287,
+            0.4119027853012085,
+            0.5191718339920044,
+        ],
+    )
+    close(
+        mx.nd.random.normal(shape=(7,)).asnumpy(),
+        [
+            0.3858751058578491,
+            0.858834445476532,
+            1.4128191471099854,
+            0.22292065620422363,
+            -0.03739815205335617,
+            -1.6758960485458374,
+            -0.36744096875190735,
+        ],
+    )
+    u64 = mx.nd.random.uniform(-2, 3, shape=(3,), dtype="float64").asnumpy()
+    assert u64.dtype == np.float64
+    close(u64, [2.3150402592719566, 1.811390664820506, 2.382900455667081])
+
+
+def test_every_cpu_context_shares_one_stream():
+    mx.random.seed(5, ctx=mx.cpu(1))
+    close(
+        mx.nd.random.uniform(shape=(2,), ctx=mx.cpu(0)).asnumpy(),
+        [0.8607373237609863, 0.3226202428340912],
+    )
+
+
+def test_initializer_and_large_normal():
+    mx.random.seed(1)
+    net = gluon.nn.Dense(3, in_units=4)
+    net.initialize(mx.init.Xavier())
+    close(
+        net.weight.data().asnumpy().ravel(),
+        [
+            0.04413074254989624,
+            -0.8239545822143555,
+            -0.851823091506958,
+            0.17503976821899414,
+            -0.5814792513847351,
+            0.3524656295776367,
+            0.5051101446151733,
+            0.9033917188644409,
+            0.09656095504760742,
+            -0.8928554058074951,
+            -0.766066312789917,
+            -0.23232793807983398,
+        ],
+    )
+    big = mx.nd.random.normal(shape=(70000,)).asnumpy()  # 1024 workers
+    close(
+        big[[0, 68, 69, 30000, 69999]],
+        [
+            -1.8047189712524414,
+            -1.7814605236053467,
+            0.6862986087799072,
+            0.4791574776172638,
+            0.05879191681742668,
+        ],
+    )
