@@ -45,26 +45,36 @@ def _to_tensor(a: dict, x: torch.Tensor) -> torch.Tensor:
 
 
 @functools.lru_cache(maxsize=256)
-def _channel_stats(mean: tuple, std: tuple, c: int) -> tuple[np.ndarray, np.ndarray]:
+def _shape_str(shape) -> str:
+    return '[%s]' % ','.join(str(int(d)) for d in shape)
+
+
+def _channel_stats(mean: tuple, std: tuple, c: int, shape) -> tuple[np.ndarray, np.ndarray]:
+    # MXNet 1.9.1 takes one value for every channel or exactly one per channel; its default
+    # (0, 0, 0, 0) is therefore rejected for 1- and 3-channel inputs
     out = []
     for name, vals in (('mean', mean), ('std', std)):
         vals = tuple(vals) if vals is not None else ()
+        if len(vals) not in (1, c):
+            raise _err('normalize', 'Invalid %s for input with shape %s. %s must have either 1 '
+                       'or %d elements, but got [%s]' % (name, _shape_str(shape), name, c,
+                                                         ','.join('%g' % v for v in vals)))
         if len(vals) == 1:
             vals = vals * c
-        if len(vals) < c:
-            raise _err('normalize', '%s has %d values but the input has %d channels'
-                       % (name, len(vals), c))
-        out.append(np.array(vals[:c], dtype=np.float32).reshape(c, 1, 1))
+        out.append(np.array(vals, dtype=np.float32).reshape(c, 1, 1))
     return out[0], out[1]
 
 
 def _normalize(a: dict, x: torch.Tensor) -> torch.Tensor:
     if x.dim() not in (3, 4):
-        raise _err('normalize', 'expects (C, H, W) or (N, C, H, W), got %s' % (tuple(x.shape),))
+        raise _err('normalize', 'Input tensor must have shape (channels, height, width), or '
+                   '(N, channels, height, width), but got %s' % _shape_str(x.shape))
     c = x.shape[-3]
-    if c not in (1, 3, 4):
-        raise _err('normalize', 'expects 1, 3 or 4 channels, got %d' % c)
-    mean, std = _channel_stats(tuple(a['mean']), tuple(a['std']), c)
+    if c not in (1, 3):
+        raise _err('normalize', 'The first dimension of input tensor must be the channel '
+                   'dimension with either 1 or 3 elements, but got input with shape %s'
+                   % _shape_str(x.shape))
+    mean, std = _channel_stats(tuple(a['mean']), tuple(a['std']), c, x.shape)
     if x.device.type == 'cpu' and not x.requires_grad and x.dtype == torch.float32:
         out = np.subtract(x.numpy(), mean)
         np.divide(out, std, out=out)

@@ -108,3 +108,23 @@ def test_image_random_hue_rotates_in_hls_space():
     # a full turn comes back with float noise that uint8 truncation exposes as MXNet does
     u8 = _jitter("random_hue", px.astype(np.uint8), 1.0)
     assert u8.ravel().tolist() == [200, 29, 60, 9, 250, 128, 99, 100, 50, 11, 80, 33]
+
+
+@pytest.mark.parametrize("shape, kw, msg", [
+    ((3, 4, 5), dict(mean=(0.1, 0.2)), "Invalid mean for input with shape [3,4,5]. mean must "
+                                       "have either 1 or 3 elements, but got [0.1,0.2]"),
+    ((3, 4, 5), dict(mean=(0.1, 0.2, 0.3)), "std must have either 1 or 3 elements, but got "
+                                            "[1,1,1,1]"),
+    ((4, 2, 2), dict(mean=1, std=1), "either 1 or 3 elements, but got input with shape [4,2,2]"),
+    ((5,), dict(mean=1, std=1), "(N, channels, height, width), but got [5]"),
+])
+def test_image_normalize_rejects_what_mxnet_rejects(shape, kw, msg):
+    # MXNet 1.9.1: mean/std take 1 or C values (the 4-value defaults fail on 3 channels),
+    # and the input has 1 or 3 channels
+    import mxnet as mx
+
+    with pytest.raises(mx.base.MXNetError) as e:
+        mx.nd.image.normalize(mx.nd.ones(shape), **kw)
+    assert msg in str(e.value)
+    out = mx.nd.image.normalize(mx.nd.ones((1, 2, 2)), mean=(0.5,), std=(0.25,))
+    assert out.asnumpy().tolist() == [[[2.0, 2.0], [2.0, 2.0]]]
