@@ -174,12 +174,24 @@ def adjust_contrast(x: torch.Tensor, alpha: float) -> torch.Tensor:
     return _saturate(xf * alpha + mean * (1 - alpha), x)
 
 
+def _gray_or_rgb(op: str, x: torch.Tensor) -> bool:
+    """MXNet 1.9.1's saturation and hue kernels take 1 or 3 channels; True for one."""
+    c = x.shape[-1]
+    if c not in (1, 3):
+        raise _err(op, 'The last dimension of input image must be the channel dimension with '
+                   'either 1 or 3 elements, but got input with shape [%s]'
+                   % ','.join(str(int(d)) for d in x.shape))
+    return c == 1
+
+
 def adjust_saturation(x: torch.Tensor, alpha: float) -> torch.Tensor:
     """Blend with a per-pixel "gray" level.
 
     MXNet 1.9.1's kernel keeps only the last term of its gray sum, ``0.114 * B``, as the
     gray level (not the luma ``0.299 R + 0.587 G + 0.114 B``); the same is done here.
     """
+    if _gray_or_rgb('random_saturation', x):
+        return x.clone()  # a one-channel image is left as it is
     xf = x.to(torch.float32)
     gray = xf[..., 2:3] * _GRAY[2]
     return _saturate(xf * alpha + gray * (1 - alpha), x)
@@ -225,6 +237,8 @@ def _hls_to_rgb(hue: torch.Tensor, light: torch.Tensor, sat: torch.Tensor):
 def adjust_hue(x: torch.Tensor, alpha: float) -> torch.Tensor:
     """Rotate the hue by ``alpha`` turns in HLS space (MXNet 1.9.1's kernel: lightness and
     saturation are kept; results are scaled back to [0, 255] and cast toward zero)."""
+    if _gray_or_rgb('random_hue', x):
+        return x.clone()  # no hue to turn (MXNet leaves such an output unwritten)
     xf = x.to(torch.float32)
     rgb = xf[..., :3] / 255.0
     hue, light, sat = _rgb_to_hls(rgb[..., 0], rgb[..., 1], rgb[..., 2])
@@ -237,6 +251,8 @@ def adjust_hue(x: torch.Tensor, alpha: float) -> torch.Tensor:
 
 def adjust_lighting(x: torch.Tensor, alpha) -> torch.Tensor:
     """Add AlexNet's PCA lighting noise ``eigvec @ (alpha * eigval)`` to the RGB channels."""
+    if x.shape[-1] == 1:
+        return x.clone()  # no RGB channels (MXNet leaves such an output unwritten)
     vec = torch.tensor(_EIGVEC, dtype=torch.float32)
     rgb = (vec @ (torch.tensor(tuple(alpha), dtype=torch.float32)
                   * torch.tensor(_EIGVAL, dtype=torch.float32))).to(x.device)

@@ -128,3 +128,16 @@ def test_image_normalize_rejects_what_mxnet_rejects(shape, kw, msg):
     assert msg in str(e.value)
     out = mx.nd.image.normalize(mx.nd.ones((1, 2, 2)), mean=(0.5,), std=(0.25,))
     assert out.asnumpy().tolist() == [[[2.0, 2.0], [2.0, 2.0]]]
+
+
+def test_image_saturation_and_hue_channels():
+    # MXNet 1.9.1: a one-channel image passes through saturation unchanged; 1 or 3 channels
+    import mxnet as mx
+
+    gray = np.array([[[7.0], [100.0]], [[30.0], [250.0]]], np.float32)
+    for op in ("random_saturation", "random_hue"):
+        out = _jitter(op, gray, 1.3)
+        assert out.shape == (2, 2, 1)
+    assert _jitter("random_saturation", gray, 0.5).ravel().tolist() == [7, 100, 30, 250]
+    with pytest.raises(mx.base.MXNetError, match="either 1 or 3 elements"):
+        _jitter("random_saturation", np.ones((1, 1, 4), np.float32), 0.5)
