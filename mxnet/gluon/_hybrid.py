@@ -471,7 +471,33 @@ class HybridBlock(Block):
             else:
                 v._finish_deferred_init()
                 params[k] = v.data(ctx)
-        return self.hybrid_forward(InferNamespace(pick_F(ndarray, False)), x, *args, **params)
+        try:
+            return self.hybrid_forward(InferNamespace(pick_F(ndarray, False)), x, *args, **params)
+        except ValueError as err:
+            # an expression the eager pass cannot see through (the parameter meets an
+            # elementwise op before any shape-giving one): infer over the whole traced
+            # graph as MXNet does, then run eagerly
+            if not str(err).startswith("Deferred initialization failed"):
+                raise
+            if not self._symbolic_deferred_init(x, *args):
+                raise
+        params = {k: v.data(ctx) for k, v in self._reg_params.items()}
+        return self.hybrid_forward(pick_F(ndarray, False), x, *args, **params)
+
+    def _symbolic_deferred_init(self, *args) -> bool:
+        """Trace ``hybrid_forward`` with Symbols and give every deferred parameter its shape
+        by (bidirectional) graph shape inference; False when that cannot finish either."""
+        saved = (self._cached_graph, self._in_format, self._out_format)
+        try:
+            self._cached_graph = ()
+            graph_inputs, out = self._get_graph(*args)
+            flat, _ = _flatten(list(args), "input")
+            self._infer_params(graph_inputs, out, flat)
+        except Exception:  # noqa: BLE001 - the caller reports the eager pass's error
+            return False
+        finally:
+            self._cached_graph, self._in_format, self._out_format = saved
+        return all(v._data is not None for v in self._reg_params.values() if v._deferred_init)
 
     def _trace_for_child_hooks(self, *args):
         """MXNet infers deferred shapes by tracing ``hybrid_forward`` with Symbols: the
