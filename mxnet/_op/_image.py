@@ -26,8 +26,11 @@ def _err(op: str, msg: str) -> MXNetError:
 
 def _check_hwc(op: str, x: torch.Tensor) -> None:
     if x.dim() not in (3, 4):
-        raise _err(op, 'expects an image of shape (H, W, C) or (N, H, W, C), got %s'
-                   % (tuple(x.shape),))
+        if op == 'resize':
+            raise _err(op, 'Input image dimension should be 3 or 4 but got %d' % x.dim())
+        raise _err(op, 'Input image must have shape (height, width, channels), or '
+                   '(N, height, width, channels) but got [%s]'
+                   % ','.join(str(int(d)) for d in x.shape))
 
 
 def _to_tensor(a: dict, x: torch.Tensor) -> torch.Tensor:
@@ -93,7 +96,7 @@ def _resize_hw(op: str, h: int, w: int, size: tuple, keep_ratio: bool) -> tuple[
         return s, w * s // h
     if len(size) == 2:
         return size[1], size[0]
-    raise _err(op, 'size must be (width, height) or a single int, got %s' % (size,))
+    raise _err(op, 'Input size dimension must be 1 or 2, but got %d' % len(size))
 
 
 def _cv_apply(x: torch.Tensor, fn) -> torch.Tensor:
@@ -129,20 +132,29 @@ def _crop(a: dict, x: torch.Tensor) -> torch.Tensor:
     _check_hwc('crop', x)
     h, w = x.shape[-3], x.shape[-2]
     x0, y0, cw, ch = a['x'], a['y'], a['width'], a['height']
-    if x0 < 0 or y0 < 0 or cw <= 0 or ch <= 0 or x0 + cw > w or y0 + ch > h:
-        raise _err('crop', 'crop (x=%d, y=%d, width=%d, height=%d) is outside the %dx%d image'
-                   % (x0, y0, cw, ch, w, h))
+    # MXNet 1.9.1's checks and messages, in its order
+    if ch <= 0 or cw <= 0:
+        raise _err('crop', 'Input height and width must be greater than 0')
+    if x0 + cw > w:
+        raise _err('crop', 'x + width should not be greater than input width')
+    if y0 + ch > h:
+        raise _err('crop', 'y + height should not be greater than input height')
+    if x0 < 0 or y0 < 0:
+        raise _err('crop', 'crop (x=%d, y=%d, width=%d, height=%d) starts outside the %dx%d '
+                   'image' % (x0, y0, cw, ch, w, h))
     return x[..., y0:y0 + ch, x0:x0 + cw, :].contiguous()
 
 
 def _flip(axis_from_end: int):
     def run(a: dict, x: torch.Tensor) -> torch.Tensor:
+        _check_hwc('flip', x)
         return torch.flip(x, dims=(x.dim() - axis_from_end,))
     return run
 
 
 def _random_flip(axis_from_end: int):
     def run(a: dict, x: torch.Tensor) -> torch.Tensor:
+        _check_hwc('random_flip', x)
         if np.random.random() < 0.5:
             return torch.flip(x, dims=(x.dim() - axis_from_end,))
         return x.clone()

@@ -141,3 +141,27 @@ def test_image_saturation_and_hue_channels():
     assert _jitter("random_saturation", gray, 0.5).ravel().tolist() == [7, 100, 30, 250]
     with pytest.raises(mx.base.MXNetError, match="either 1 or 3 elements"):
         _jitter("random_saturation", np.ones((1, 1, 4), np.float32), 0.5)
+
+
+@pytest.mark.parametrize("call, msg", [
+    (lambda mx: mx.nd.image.to_tensor(mx.nd.ones((4, 5), dtype="uint8")),
+     "(N, height, width, channels) but got [4,5]"),
+    (lambda mx: mx.nd.image.resize(mx.nd.ones((4, 5), dtype="uint8"), size=3),
+     "Input image dimension should be 3 or 4 but got 2"),
+    (lambda mx: mx.nd.image.resize(mx.nd.ones((4, 5, 3), dtype="uint8"), size=(3, 2, 1)),
+     "Input size dimension must be 1 or 2, but got 3"),
+    (lambda mx: mx.nd.image.crop(mx.nd.ones((4, 5, 3)), x=3, y=0, width=4, height=2),
+     "x + width should not be greater than input width"),
+    (lambda mx: mx.nd.image.crop(mx.nd.ones((4, 5, 3)), x=0, y=3, width=2, height=2),
+     "y + height should not be greater than input height"),
+    (lambda mx: mx.nd.image.crop(mx.nd.ones((4, 5, 3)), x=0, y=0, width=0, height=2),
+     "Input height and width must be greater than 0"),
+    (lambda mx: mx.nd.image.flip_left_right(mx.nd.ones((4, 5))), "but got [4,5]"),
+])
+def test_image_op_errors_as_mxnet(call, msg):
+    # messages of MXNet 1.9.1's image operators
+    import mxnet as mx
+
+    with pytest.raises(mx.base.MXNetError) as e:
+        call(mx)
+    assert msg in str(e.value)
