@@ -10,6 +10,11 @@ from engine ``j``. A float32 uniform is one 32-bit draw rounded to float and div
 second value of libstdc++'s polar method on a fresh ``normal_distribution``. Engines keep
 their position from call to call, so sequences continue as in MXNet.
 
+MXNet's NumPy-interface samplers (``mx.np.random.uniform/normal``) use another engine:
+one ``std::mt19937`` seeded with ``127 * seed``, read in order (a float32 draw per value,
+a normal distribution object per call, so both values of each polar pair are used), with
+the arithmetic done in float32 (see :func:`np_uniform01`, :func:`np_normal01`).
+
 The engines run here in NumPy, vectorised over the engines that need new output.
 """
 
@@ -19,7 +24,7 @@ import threading
 
 import numpy as np
 
-__all__ = ["seed", "uniform", "normal"]
+__all__ = ["seed", "uniform", "normal", "np_uniform01", "np_normal01"]
 
 _N, _M = 624, 397
 _NSTATES, _MIN_PER_WORKER, _MAGIC = 1024, 64, 127
@@ -27,7 +32,7 @@ _U32 = np.uint32
 _MATRIX_A = _U32(0x9908B0DF)
 _UPPER, _LOWER = _U32(0x80000000), _U32(0x7FFFFFFF)
 _LOCK = threading.RLock()
-_STATE: list = [None]  # the shared engines (made on first use after each seed)
+_STATE: list = [None, None]  # the parallel engines and the NumPy-interface engine
 _SEED = [0]
 
 
@@ -120,10 +125,10 @@ class _Engines:
             self.pend[j] = draws if p is None else np.concatenate([draws, p])
 
 
-def _engines() -> _Engines:
-    e = _STATE[0]
+def _engines(which: int = 0) -> _Engines:
+    e = _STATE[which]
     if e is None:
-        e = _STATE[0] = _Engines(_MAGIC * _SEED[0])
+        e = _STATE[which] = _Engines(_MAGIC * _SEED[0])
     return e
 
 
@@ -131,7 +136,7 @@ def seed(value: int) -> None:
     """``mx.random.seed`` for CPU contexts (all of them share the engines)."""
     with _LOCK:
         _SEED[0] = int(value)
-        _STATE[0] = None
+        _STATE[0] = _STATE[1] = None
 
 
 def _split(n: int) -> list[int]:
@@ -303,3 +308,36 @@ def normal(n: int, loc, scale, dtype) -> np.ndarray:
     z = np.concatenate(rows) if rows else np.zeros(0, dtype)
     mu, sigma = _params(loc, n, dtype), _params(scale, n, dtype)
     return (z * sigma + mu).astype(dtype)
+
+
+def np_uniform01(n: int) -> np.ndarray:
+    """``n`` float32 uniforms on [0, 1) from the NumPy-interface engine, in order."""
+    with _LOCK:
+        d = _engines(1).take([n])[0]
+    return _canonical(d, np.float32)
+
+
+def np_normal01(n: int) -> np.ndarray:
+    """``n`` float32 standard normals from the NumPy-interface engine: both values of each
+    accepted polar pair (second, then first), the unused half of a last pair dropped."""
+    pairs = (n + 1) // 2
+    with _LOCK:
+        eng = _engines(1)
+        d = np.zeros(0, _U32)
+        while True:
+            d = np.concatenate([d, eng.take([int(pairs * 1.28 + 4 * pairs**0.5 + 8) * 2])[0]])
+            u = _canonical(d, np.float32)
+            x = np.float32(2) * u[0::2] - np.float32(1)
+            y = np.float32(2) * u[1::2] - np.float32(1)
+            r2 = x * x + y * y
+            ok = np.nonzero((r2 <= 1) & (r2 != 0))[0]
+            if len(ok) >= pairs:
+                break
+        ok = ok[:pairs]
+        eng.give_back(0, d[(int(ok[-1]) + 1) * 2 :] if pairs else d)
+    rr = r2[ok]
+    mult = np.sqrt(np.float32(-2) * _logf(rr) / rr)
+    both = np.empty(2 * pairs, dtype=np.float32)
+    both[0::2] = y[ok] * mult
+    both[1::2] = x[ok] * mult
+    return both[:n]

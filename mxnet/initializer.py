@@ -85,15 +85,25 @@ def _check_float_out(arr: NDArray, opname: str) -> None:
 
 
 def _mx_stream(arr: NDArray, kind: str, a: float, b: float) -> bool:
-    """Fill a float32/float64 CPU array from MXNet's own CPU sampler stream (as MXNet's
-    initializers call ``nd.random.uniform/normal(out=arr)``); False for other arrays."""
+    """Fill a float32/float64 CPU array from MXNet's own CPU sampler stream, as MXNet's
+    initializers call ``nd.random.uniform/normal(out=arr)`` (``np.random.*`` in NumPy
+    mode, another stream with float32 arithmetic); False for other arrays."""
     t = arr._t
     if t.device.type != "cpu" or t.dtype not in (torch.float32, torch.float64):
         return False
     from . import _mxrng
+    from .util import is_np_array
 
-    fn = _mxrng.uniform if kind == "uniform" else _mxrng.normal
-    vals = fn(t.numel(), a, b, "float32" if t.dtype == torch.float32 else "float64")
+    n = t.numel()
+    if is_np_array():
+        lo, hi = np.float32(a), np.float32(b)
+        if kind == "uniform":
+            vals = lo + (hi - lo) * _mxrng.np_uniform01(n)
+        else:
+            vals = lo + hi * _mxrng.np_normal01(n)
+    else:
+        fn = _mxrng.uniform if kind == "uniform" else _mxrng.normal
+        vals = fn(n, a, b, "float32" if t.dtype == torch.float32 else "float64")
     with torch.no_grad():
         t.copy_(torch.from_numpy(vals.reshape(tuple(t.shape))))
     return True

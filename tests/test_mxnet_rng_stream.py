@@ -81,3 +81,56 @@ def test_initializer_and_large_normal():
             0.05879191681742668,
         ],
     )
+
+
+def test_numpy_interface_stream_is_separate_and_sequential():
+    from mxnet import np as mnp
+    from mxnet import npx
+
+    with mx.util.np_array(True), mx.util.np_shape(True):
+        mx.random.seed(3)
+        u = mnp.random.uniform(size=(200,)).asnumpy()  # one engine, read in order
+        close(
+            u[[0, 49, 50, 199]],
+            [0.5853022336959839, 0.4131808876991272, 0.696375846862793, 0.035191573202610016],
+        )
+        close(
+            mnp.random.normal(0, 1, size=(7,)).asnumpy(),
+            [
+                0.6801980137825012,
+                -0.853589653968811,
+                0.28267553448677063,
+                0.4686000347137451,
+                -0.7083327174186707,
+                0.9356980919837952,
+                -1.875014305114746,
+            ],
+        )
+        u64 = mnp.random.uniform(-1, 2, size=(3,), dtype="float64").asnumpy()
+        close(u64, [0.3298884630203247, 1.8993256092071533, 1.1316933631896973])
+        # the classic samplers' engines were not touched by the mx.np calls
+        close(mx.nd.random.uniform(shape=(2,)).asnumpy(), [0.5853022336959839, 0.421657532453537])
+    assert npx is not None
+
+
+def test_numpy_mode_initializer_uses_numpy_stream():
+    from mxnet import npx
+
+    npx.set_np()
+    try:
+        mx.random.seed(0)
+        net = gluon.nn.Dense(3, in_units=2)
+        net.initialize(mx.init.Normal(sigma=0.01))
+        close(
+            net.weight.data().asnumpy().ravel(),
+            [
+                0.022122062742710114,
+                0.011630786582827568,
+                0.007740037981420755,
+                0.0048380461521446705,
+                0.010434403084218502,
+                0.0029956346843391657,
+            ],
+        )
+    finally:
+        npx.reset_np()

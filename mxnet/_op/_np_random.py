@@ -130,8 +130,26 @@ def _std_exp(shape, dev):
     return torch.empty(shape, dtype=_F64, device=dev).exponential_()
 
 
+def _mx_cpu_draw(dist: str, p, shape):
+    """MXNet 1.9.1's own CPU stream for ``uniform``/``normal`` (:mod:`mxnet._mxrng`): float32
+    draws and float32 arithmetic, as MXNet's NumPy-interface samplers."""
+    from .. import _mxrng
+
+    n = 1
+    for d in shape:
+        n *= d
+    a, b = (q.to(torch.float32) for q in p)
+    if dist == "uniform":
+        u = torch.from_numpy(_mxrng.np_uniform01(n).reshape(shape))
+        return _zero_grad(a.detach() + (b.detach() - a.detach()) * u, p)
+    z = torch.from_numpy(_mxrng.np_normal01(n).reshape(shape))
+    return a + b * z
+
+
 def _draw(dist: str, p, shape, dev):
     """Samples of ``dist`` with parameter tensors ``p`` (float64) broadcast to ``shape``."""
+    if dist in ("uniform", "normal") and dev.type == "cpu":
+        return _mx_cpu_draw(dist, p, shape)
     if dist == "uniform":
         low, high = p
         return _zero_grad(low + (high - low) * _uniform01(shape, dev), p)
