@@ -342,17 +342,13 @@ def rand_ndarray(shape, stype="default", density=None, dtype=None, modifier_func
         return _nd.array(random_arrays(shape), dtype=dtype, ctx=ctx)
     if stype not in ("csr", "row_sparse"):
         raise MXNetError(f"rand_ndarray: unknown storage type '{stype}'")
-    # sparse: each entry (csr) or row (row_sparse) is kept with probability ``density``
-    density = np.random.rand() if density is None else density
-    vals = np.random.uniform(size=shape)
-    if modifier_func is not None:
-        vals = assign_each(vals, modifier_func)
-    if stype == "csr":
-        keep = np.random.rand(*shape) < density
-    else:
-        keep = (np.random.rand(shape[0]) < density).reshape((-1,) + (1,) * (len(shape) - 1))
-    dense = _nd.array(vals * keep, dtype=dtype if dtype is not None else np.float32, ctx=ctx)
-    return dense.tostype(stype)
+    # sparse: the same sampler as rand_sparse_ndarray (MXNet draws both the same way)
+    from ._test_utils_more import rand_sparse_ndarray
+
+    arr, _ = rand_sparse_ndarray(shape, stype, density=density, modifier_func=modifier_func,
+                                 dtype=dtype, shuffle_csr_indices=shuffle_csr_indices,
+                                 distribution=distribution, ctx=ctx)
+    return arr
 
 
 def create_vector(size, dtype=np.int64):

@@ -197,3 +197,29 @@ def test_same_symbol_structure_compares_ops_over_common_nodes():
     assert mx.test_utils.same_symbol_structure(with_cast, fc)
     assert mx.test_utils.same_symbol_structure(x + y, y + x)
     assert not mx.test_utils.same_symbol_structure(mx.sym.sin(x), mx.sym.cos(x))
+
+
+def test_rand_csr_draws_exact_nnz_like_scipy_sparse_rand():
+    # MXNet samples csr arrays with scipy.sparse.rand (exactly int(r*c*density) non-zeros
+    # from NumPy's global RNG) and rand_ndarray(stype=...) delegates to rand_sparse_ndarray.
+    spsp = pytest.importorskip("scipy.sparse")
+    np.random.seed(3)
+    a = tu.rand_ndarray((6, 9), "csr", density=0.2)
+    np.random.seed(3)
+    ref = spsp.rand(6, 9, 0.2, dtype=np.float32, format="csr")
+    assert a.stype == "csr" and a.dtype == np.float32
+    np.testing.assert_array_equal(a.indptr.asnumpy(), ref.indptr)
+    np.testing.assert_array_equal(a.indices.asnumpy(), ref.indices)
+    np.testing.assert_array_equal(a.data.asnumpy(), ref.data)
+    # a huge, very sparse shape never builds the dense matrix
+    big = tu.rand_ndarray((100, 10**7), "csr", density=1e-6)
+    assert big.shape == (100, 10**7) and big.data.shape == (1000,)
+
+
+def test_rand_ndarray_row_sparse_matches_rand_sparse_ndarray():
+    np.random.seed(5)
+    a = tu.rand_ndarray((6, 3), "row_sparse", density=0.5)
+    np.random.seed(5)
+    b, (vals, idx) = tu.rand_sparse_ndarray((6, 3), "row_sparse", density=0.5)
+    np.testing.assert_array_equal(a.indices.asnumpy(), idx)
+    np.testing.assert_array_equal(a.data.asnumpy(), vals)

@@ -150,7 +150,12 @@ class Trainer:
             self._optimizer.param_dict = param_dict
         else:
             self._optimizer = opt.create(optimizer, param_dict=param_dict, **optimizer_params)
-        self._updaters = [opt.get_updater(self._optimizer) for _ in (self._contexts or [None])]
+        if self._contexts is None:
+            # MXNet 1.9.1 fails here with a TypeError when there is no Parameter
+            raise TypeError(
+                "Trainer needs at least one Parameter: 'NoneType' object is not iterable"
+            )
+        self._updaters = [opt.get_updater(self._optimizer) for _ in self._contexts]
 
     def _reset_kvstore(self):
         if self._kvstore is not None and "dist" in getattr(self._kvstore, "type", ""):

@@ -194,3 +194,15 @@ def test_update_on_kvstore_never_reports_stale_grads():
     w0 = tr._params[0].data(mx.cpu(1)).asnumpy()
     tr.step(1)
     assert not np.allclose(tr._params[0].data(mx.cpu(1)).asnumpy(), w0)
+
+
+def test_trainer_without_parameters_raises_typeerror():
+    # MXNet 1.9.1: a Trainer over no Parameter (e.g. a net of Activation blocks whose
+    # parameters were never registered) fails at construction with a TypeError
+    net = mx.gluon.nn.Sequential()
+    net.add(mx.gluon.nn.Activation("sigmoid"))
+    net.initialize()
+    with pytest.raises(TypeError):
+        mx.gluon.Trainer(net.collect_params(), "sgd")
+    with pytest.raises(TypeError):
+        mx.gluon.Trainer([], "sgd")
