@@ -14,6 +14,7 @@ import numpy
 
 from ..base import abstract
 from ..ndarray import NDArray
+from ..util import is_np_array
 
 __all__ = [
     "AdaDelta", "AdaGrad", "Adam", "Adamax", "DCASGD", "FTML", "Ftrl", "LARS", "LBSGD",
@@ -92,7 +93,9 @@ class Optimizer:
         self.idx2name = param_idx2name.copy()
         self.sym_info = (sym.attr_dict(), sym.list_arguments()) if sym is not None else ()
         self.param_dict = param_dict if param_dict else {}
-        self.allow_np_array = False
+        # MXNet: an optimizer made under npx.set_np() takes mx.np weights and gradients
+        # (its Updater hands them to the classic kernels as mx.nd views)
+        self.allow_np_array = is_np_array()
         self.set_lr_mult({})
         self.set_wd_mult({})
 
@@ -265,6 +268,24 @@ register = Optimizer.register
 create = Optimizer.create_optimizer
 
 
+def _as_classic(a, allow_np: bool):
+    """``mx.np`` arrays as classic ``mx.nd`` views of the same memory (MXNet's Updater), or
+    MXNet's ValueError when the optimizer was not made for NumPy arrays."""
+    from ..numpy import ndarray as np_ndarray
+
+    if isinstance(a, list):
+        if any(isinstance(x, np_ndarray) for x in a):
+            if not allow_np:
+                raise ValueError("Converting np.ndarray to mx.nd.NDArray is not allowed")
+            return [x.as_nd_ndarray() if isinstance(x, np_ndarray) else x for x in a]
+        return a
+    if isinstance(a, np_ndarray):
+        if not allow_np:
+            raise ValueError("Converting np.ndarray to mx.nd.NDArray is not allowed")
+        return a.as_nd_ndarray()
+    return a
+
+
 class Updater:
     """Apply an optimizer to (index, grad, weight) triples, keeping the per-index states.
 
@@ -284,10 +305,15 @@ class Updater:
         self.aggregate_updates = optimizer.aggregate_num > 0
 
     def __call__(self, index, grad, weight):
+        allow_np = getattr(self.optimizer, "allow_np_array", None)
+        if allow_np is None:
+            allow_np = is_np_array()
         if not isinstance(index, (list, tuple)):
-            indices, grads, weights = [index], [grad], [weight]
+            indices = [index]
+            grads, weights = [_as_classic(grad, allow_np)], [_as_classic(weight, allow_np)]
         else:
-            indices, grads, weights = list(index), list(grad), list(weight)
+            indices = list(index)
+            grads, weights = _as_classic(list(grad), allow_np), _as_classic(list(weight), allow_np)
         if weights:
             self.optimizer._set_current_context(weights[0].context.device_id)
         for i, idx in enumerate(indices):
