@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json  # noqa: F401  (MXNet's test_utils exports these modules through ``import *``)
-import logging  # noqa: F401
+import logging
 import os
 import sys
 import time  # noqa: F401
@@ -23,15 +23,60 @@ from .util import use_np  # noqa: F401
 
 
 def download(url, fname=None, dirname=None, overwrite=False, retries=5):
-    """Download ``url`` (see :func:`mxnet.gluon.utils.download`)."""
-    from .gluon.utils import download as _download
+    """Download ``url`` to ``fname`` (default: its last path component, in ``dirname``).
 
+    As MXNet 1.9.1's ``test_utils.download``: progress goes to the *root* logger
+    (``logging.info``, which configures it on first use), an existing file is kept unless
+    ``overwrite``, and each failed attempt prints how many attempts are left.
+    """
+    assert retries >= 0, "Number of retries should be at least 0"
     if fname is None:
         fname = url.split("/")[-1]
-    if dirname:
-        os.makedirs(dirname, exist_ok=True)
+    if dirname is None:
+        dirname = os.path.dirname(fname)
+    else:
         fname = os.path.join(dirname, fname)
-    return _download(url, path=fname, overwrite=overwrite, retries=retries)
+    if dirname != "" and not os.path.exists(dirname):
+        logging.info("create directory %s", dirname)
+        try:
+            os.makedirs(dirname)
+        except FileExistsError:
+            pass
+        except OSError:
+            raise OSError("failed to create " + dirname) from None
+    if not overwrite and os.path.exists(fname):
+        logging.info("%s exists, skipping download", fname)
+        return fname
+    while retries + 1 > 0:
+        try:
+            _fetch_to(url, fname)
+            break
+        except Exception:
+            retries -= 1
+            if retries <= 0:
+                raise
+            print(f"download failed, retrying, {retries} attempt{'s' if retries > 1 else ''} left")
+    logging.info("downloaded %s into %s successfully", url, fname)
+    return fname
+
+
+def _fetch_to(url, fname):
+    try:
+        import requests
+    except ImportError:  # pragma: no cover - requests is a dependency of MXNet's helper
+        requests = None
+    if requests is None:
+        import urllib.request
+
+        with urllib.request.urlopen(url) as r, open(fname, "wb") as f:
+            f.write(r.read())
+        return
+    r = requests.get(url, stream=True)
+    assert r.status_code == 200, f"failed to open {url}"
+    with open(fname, "wb") as f:
+        for chunk in r.iter_content(chunk_size=1024):
+            if chunk:
+                f.write(chunk)
 
 
 @contextmanager

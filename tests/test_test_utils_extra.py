@@ -223,3 +223,20 @@ def test_rand_ndarray_row_sparse_matches_rand_sparse_ndarray():
     b, (vals, idx) = tu.rand_sparse_ndarray((6, 3), "row_sparse", density=0.5)
     np.testing.assert_array_equal(a.indices.asnumpy(), idx)
     np.testing.assert_array_equal(a.data.asnumpy(), vals)
+
+
+def test_download_existing_file_logs_on_root_logger(tmp_path, caplog):
+    # MXNet's test_utils.download reports through logging.info on the root logger (which
+    # configures it implicitly: a later logging.basicConfig(level=DEBUG) in a notebook is
+    # then a no-op) and keeps an existing file
+    import logging
+
+    import mxnet as mx
+
+    (tmp_path / "a.gz").write_bytes(b"x")
+    with caplog.at_level(logging.INFO):
+        out = mx.test_utils.download("http://invalid.invalid/a.gz", dirname=str(tmp_path))
+    assert out == str(tmp_path / "a.gz")
+    assert any(
+        r.name == "root" and "exists, skipping download" in r.getMessage() for r in caplog.records
+    )
