@@ -15,11 +15,13 @@ one ``std::mt19937`` seeded with ``127 * seed``, read in order (a float32 draw p
 a normal distribution object per call, so both values of each polar pair are used), with
 the arithmetic done in float32 (see :func:`np_uniform01`, :func:`np_normal01`).
 
-The engines run here in NumPy, vectorised over the engines that need new output.
+The engines run here in NumPy, vectorised over the engines that need new output. Setting
+``MXNET_NG_TORCH_RNG=1`` before importing mxnet uses torch's (faster) generators instead.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 
 import numpy as np
@@ -32,6 +34,7 @@ _U32 = np.uint32
 _MATRIX_A = _U32(0x9908B0DF)
 _UPPER, _LOWER = _U32(0x80000000), _U32(0x7FFFFFFF)
 _LOCK = threading.RLock()
+ENABLED = os.environ.get("MXNET_NG_TORCH_RNG", "0") != "1"
 _STATE: list = [None, None]  # the parallel engines and the NumPy-interface engine
 _SEED = [0]
 
@@ -82,42 +85,79 @@ class _Engines:
         self.pos = np.full(_NSTATES, _N, dtype=np.int64)  # next unread index in ``out``
         self.pend: dict[int, np.ndarray] = {}  # draws handed back (read before ``out``)
 
-    def take(self, counts: list[int]) -> list[np.ndarray]:
-        """``counts[j]`` consecutive draws of engine ``j`` for ``j < len(counts)``."""
+    def take2d(self, counts) -> np.ndarray:
+        """``counts[j]`` consecutive draws of engine ``j`` (``j < len(counts)``) as the rows
+        of a zero-padded ``(len(counts), max(counts))`` array."""
         if self.key is None:
             self.key = _init_genrand(np.arange(_NSTATES, dtype=np.uint64) + self.base)
-        parts: list[list[np.ndarray]] = [[] for _ in counts]
-        need = np.array(counts, dtype=np.int64)
-        for j in range(len(counts)):
-            p = self.pend.get(j)
-            if p is not None and need[j] > 0:
-                k = min(len(p), int(need[j]))
-                parts[j].append(p[:k])
-                need[j] -= k
-                if k < len(p):
-                    self.pend[j] = p[k:]
-                else:
-                    del self.pend[j]
         n = len(counts)
+        need = np.array(counts, dtype=np.int64)
+        res = np.zeros((n, int(need.max()) if n else 0), dtype=_U32)
+        filled = np.zeros(n, dtype=np.int64)
+        for j in [j for j in self.pend if j < n and need[j] > 0]:
+            p = self.pend.pop(j)
+            k = min(len(p), int(need[j]))
+            res[j, :k] = p[:k]
+            filled[j] = k
+            if k < len(p):
+                self.pend[j] = p[k:]
+        need -= filled
+        if not filled.any():
+            self._take_grouped(need, res)
+            return res
+        rows_all = np.arange(n)
         while True:
-            have = _N - self.pos[:n]
-            k = np.minimum(need, have)
-            for j in np.nonzero(k)[0]:
-                p0 = self.pos[j]
-                parts[j].append(self.out[j, p0 : p0 + k[j]].copy())  # ``out`` is reused
+            k = np.minimum(need, _N - self.pos[:n])
+            width = int(k.max()) if n else 0
+            if width:
+                col = np.arange(width)
+                ok = col < k[:, None]
+                src = self.out[rows_all[:, None], np.minimum(self.pos[:n, None] + col, _N - 1)]
+                dst = np.minimum(filled[:, None] + col, res.shape[1] - 1)
+                r = np.broadcast_to(rows_all[:, None], ok.shape)
+                res[r[ok], dst[ok]] = src[ok]
             self.pos[:n] += k
+            filled += k
             need -= k
             rows = np.nonzero(need > 0)[0]
             if len(rows) == 0:
-                break
+                return res
             sub = self.key[rows]
             _twist(sub)
             self.key[rows] = sub
             self.out[rows] = _temper(sub)
             self.pos[rows] = 0
-        return [
-            p[0] if len(p) == 1 else (np.concatenate(p) if p else np.zeros(0, _U32)) for p in parts
-        ]
+
+    def _take_grouped(self, need: np.ndarray, res: np.ndarray) -> None:
+        """:meth:`take2d` without handed-back draws: rows that start at the same position
+        and need the same number of state transitions are read together by slicing."""
+        n = len(need)
+        pos = self.pos[:n]
+        twists = np.maximum(0, need - (_N - pos) + _N - 1) // _N
+        live = need > 0
+        groups = np.unique(np.stack([pos[live], twists[live]], axis=1), axis=0)
+        for p0, t in groups:
+            rows = np.nonzero(live & (pos == p0) & (twists == t))[0]
+            pieces = [self.out[rows, p0:]]
+            if t:
+                sub = self.key[rows]
+                for _ in range(int(t)):
+                    _twist(sub)
+                    pieces.append(_temper(sub))
+                self.key[rows] = sub
+                self.out[rows] = pieces[-1]
+            block = np.concatenate(pieces, axis=1) if len(pieces) > 1 else pieces[0]
+            m = int(need[rows].max())
+            res[rows, :m] = block[:, :m]
+            short = need[rows] < m
+            for j, c in zip(rows[short], need[rows][short]):
+                res[j, c:] = 0  # padding stays zero (normal() reads whole rows)
+            self.pos[rows] = need[rows] - (_N - p0) - (t - 1) * _N if t else p0 + need[rows]
+
+    def take(self, counts: list[int]) -> list[np.ndarray]:
+        """``counts[j]`` consecutive draws of engine ``j`` for ``j < len(counts)``."""
+        res = self.take2d(counts)
+        return [res[j, :c] for j, c in enumerate(counts)]
 
     def give_back(self, j: int, draws: np.ndarray) -> None:
         if len(draws):
@@ -168,15 +208,30 @@ def _params(p, n: int, dtype) -> np.ndarray:
     return np.repeat(a, n // max(a.size, 1))
 
 
+def _draws(n: int, per: int) -> np.ndarray:
+    """The raw draws behind ``n`` outputs of ``per`` draws each, in output order."""
+    counts = np.array(_split(n), dtype=np.int64) * per
+    with _LOCK:
+        res = _engines().take2d(counts)
+    if not len(counts):
+        return np.zeros(0, _U32)
+    return res[np.arange(res.shape[1]) < counts[:, None]]
+
+
+def uniform_raw(n: int, dtype) -> np.ndarray:
+    """``n`` canonical uniforms on [0, 1) of ``dtype`` from the parallel engines (what
+    MXNet's CPU Dropout draws: one per element)."""
+    dtype = np.dtype(dtype).type
+    per = 1 if dtype == np.float32 else 2
+    return _canonical(_draws(n, per), dtype)
+
+
 def uniform(n: int, low, high, dtype) -> np.ndarray:
     """``n`` MXNet CPU uniform samples (float32 or float64) on ``[low, high)``; ``low`` and
     ``high`` are scalars or arrays giving one value per block of ``n // size`` outputs."""
     dtype = np.dtype(dtype).type
     per = 1 if dtype == np.float32 else 2
-    with _LOCK:
-        counts = _split(n)
-        draws = _engines().take([c * per for c in counts])
-    u = _canonical(np.concatenate(draws) if draws else np.zeros(0, _U32), dtype)
+    u = _canonical(_draws(n, per), dtype)
     lo, hi = _params(low, n, dtype), _params(high, n, dtype)
     return (lo + (hi - lo) * u).astype(dtype)
 
@@ -283,10 +338,8 @@ def normal(n: int, loc, scale, dtype) -> np.ndarray:
         eng = _engines()
         # pairs are accepted with probability pi/4: ask for 8 standard deviations more
         ask = [int(c * 1.28 + 4 * c**0.5 + 8) * 2 * per if c else 0 for c in counts]
-        draws = eng.take(ask)
-        table = np.zeros((len(counts), max(ask, default=0)), dtype=_U32)
-        for j, d in enumerate(draws):
-            table[j, : len(d)] = d
+        table = eng.take2d(ask) if counts else np.zeros((0, 0), _U32)
+        draws = [table[j, :a] for j, a in enumerate(ask)]
         cnt = np.array(counts, dtype=np.int64)
         vals, used, enough = _polar_rows(table, cnt, dtype)
         rows: list[np.ndarray] = []

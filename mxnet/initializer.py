@@ -88,11 +88,14 @@ def _mx_stream(arr: NDArray, kind: str, a: float, b: float) -> bool:
     """Fill a float32/float64 CPU array from MXNet's own CPU sampler stream, as MXNet's
     initializers call ``nd.random.uniform/normal(out=arr)`` (``np.random.*`` in NumPy
     mode, another stream with float32 arithmetic); False for other arrays."""
+    from . import _mxrng
+    from .util import is_np_array
+
     t = arr._t
     if t.device.type != "cpu" or t.dtype not in (torch.float32, torch.float64):
         return False
-    from . import _mxrng
-    from .util import is_np_array
+    if not _mxrng.ENABLED:
+        return False
 
     n = t.numel()
     if is_np_array():

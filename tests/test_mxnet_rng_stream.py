@@ -134,3 +134,19 @@ def test_numpy_mode_initializer_uses_numpy_stream():
         )
     finally:
         npx.reset_np()
+
+
+def test_dropout_masks_follow_mxnet_stream():
+    from mxnet import autograd
+
+    mx.random.seed(0)
+    with autograd.train_mode():
+        y = mx.nd.Dropout(mx.nd.ones((12,)), p=0.5)
+    np.testing.assert_array_equal(y.asnumpy(), [0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 2])
+    # the mask used 12 draws of engine 0: the next sample continues after them
+    close(mx.nd.random.uniform(shape=(3,)).asnumpy(), [0.4375872, 0.2975346, 0.891773])
+    mx.random.seed(0)
+    with autograd.record():
+        z = mx.nd.Dropout(mx.nd.ones((2, 3, 4)), p=0.5, axes=(1,))  # mask (2, 1, 4): u < 0.5
+    assert not z.asnumpy().any()  # its 8 draws (0.549, 0.593, ...) are all >= 0.5
+    close(mx.nd.random.uniform(shape=(2,)).asnumpy(), [0.4236548, 0.6235637])

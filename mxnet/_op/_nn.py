@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 
@@ -206,6 +207,13 @@ register(OpDef(
 # Dropout
 
 
+
+def _mxrng_on() -> bool:
+    """Whether MXNet's own CPU random stream is in use (see :mod:`mxnet._mxrng`)."""
+    from .. import _mxrng
+
+    return _mxrng.ENABLED
+
 def _dropout(a, x):
     p = a["p"]
     if not (state.is_train or a["mode"] == "always") or p <= 0:
@@ -216,6 +224,21 @@ def _dropout(a, x):
     mshape = list(x.shape)
     for ax in axes:
         mshape[ax] = 1
+    if x.device.type == "cpu" and x.dtype in (torch.float32, torch.float64) and _mxrng_on():
+        # MXNet's CPU kernels: one uniform per mask element from its parallel stream
+        # (mxnet._mxrng), kept when u <= 1 - p (u < 1 - p for the axes mask), scaled by
+        # 1 / (1 - p) in float32
+        from .. import _mxrng
+
+        pkeep = np.float32(1.0) - np.float32(p)
+        n = 1
+        for d in mshape:
+            n *= d
+        u = _mxrng.uniform_raw(n, "float32" if x.dtype == torch.float32 else "float64")
+        u = u.astype(np.float32)
+        kept = (u < pkeep) if axes else (u <= pkeep)
+        mask = kept.astype(np.float32) * (np.float32(1.0) / pkeep)
+        return x * torch.from_numpy(mask.reshape(mshape)).to(x.dtype)
     keep = torch.empty(mshape, dtype=x.dtype, device=x.device).bernoulli_(1 - p)
     return x * keep * (1.0 / (1 - p))
 

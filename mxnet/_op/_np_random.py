@@ -130,6 +130,13 @@ def _std_exp(shape, dev):
     return torch.empty(shape, dtype=_F64, device=dev).exponential_()
 
 
+
+def _mxrng_on() -> bool:
+    """Whether MXNet's own CPU random stream is in use (see :mod:`mxnet._mxrng`)."""
+    from .. import _mxrng
+
+    return _mxrng.ENABLED
+
 def _mx_cpu_draw(dist: str, p, shape):
     """MXNet 1.9.1's own CPU stream for ``uniform``/``normal`` (:mod:`mxnet._mxrng`): float32
     draws and float32 arithmetic, as MXNet's NumPy-interface samplers."""
@@ -148,7 +155,7 @@ def _mx_cpu_draw(dist: str, p, shape):
 
 def _draw(dist: str, p, shape, dev):
     """Samples of ``dist`` with parameter tensors ``p`` (float64) broadcast to ``shape``."""
-    if dist in ("uniform", "normal") and dev.type == "cpu":
+    if dist in ("uniform", "normal") and dev.type == "cpu" and _mxrng_on():
         return _mx_cpu_draw(dist, p, shape)
     if dist == "uniform":
         low, high = p

@@ -179,9 +179,10 @@ def _check_shape(name: str, shape) -> tuple:
 def _mx_cpu(kind: str, shape, p1, p2, dt: torch.dtype, dev: torch.device):
     """MXNet's own CPU uniform/normal stream (:mod:`mxnet._mxrng`) for float32/float64
     outputs on the CPU; ``None`` elsewhere (torch's generators are used)."""
-    if dev.type != "cpu" or dt not in (torch.float32, torch.float64):
-        return None
     from .. import _mxrng
+
+    if dev.type != "cpu" or dt not in (torch.float32, torch.float64) or not _mxrng.ENABLED:
+        return None
 
     n = 1
     for d in shape:
