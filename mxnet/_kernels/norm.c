@@ -29,9 +29,8 @@ static inline float affine(float x, float a, float b) { return fmaf(x, a, b); }
 
 /* ---- channels last -------------------------------------------------------------- */
 
-#define CB 64
-
-/* Sums over rows m0..m1 of channels c0..c0+cn (cn <= CB) into f1, f2 (see sums_cl). */
+/* Sums over rows m0..m1 of channels c0..c0+cn into f1, f2 (see sums_cl): whole rows at a
+ * time, in memory order (the accumulators stay in L1). */
 static inline void chunk_cl(const float *x, const float *dy, int64_t C, int64_t c0, int64_t cn,
                             int64_t m0, int64_t m1, const float *shift, const float *a,
                             const float *b, int relu, float *f1, float *f2) {
@@ -71,22 +70,20 @@ static void sums_cl(const float *x, const float *dy, int64_t M, int64_t C, const
         double *l1 = part;
 #endif
         double *l2 = l1 + C;
+        float *acc = malloc(2 * C * sizeof(float));
         int64_t nb = (M + ROWS - 1) / ROWS;
 #pragma omp for schedule(static)
         for (int64_t blk = 0; blk < nb; ++blk) {
             int64_t m0 = blk * ROWS, m1 = m0 + ROWS < M ? m0 + ROWS : M;
-            for (int64_t c0 = 0; c0 < C; c0 += CB) {
-                float f1[CB] = {0}, f2[CB] = {0};
-                if (c0 + CB <= C)
-                    chunk_cl(x, dy, C, c0, CB, m0, m1, shift, a, b, relu, f1, f2);
-                else
-                    chunk_cl(x, dy, C, c0, C - c0, m0, m1, shift, a, b, relu, f1, f2);
-                for (int64_t l = 0; l < CB && c0 + l < C; ++l) {
-                    l1[c0 + l] += f1[l];
-                    l2[c0 + l] += f2[l];
-                }
+            float *f1 = acc, *f2 = acc + C;
+            memset(acc, 0, 2 * C * sizeof(float));
+            chunk_cl(x, dy, C, 0, C, m0, m1, shift, a, b, relu, f1, f2);
+            for (int64_t c = 0; c < C; ++c) {
+                l1[c] += f1[c];
+                l2[c] += f2[c];
             }
         }
+        free(acc);
     }
     for (int t = 0; t < nthr; ++t) /* in thread order: the same sums on every run */
         for (int64_t c = 0; c < C; ++c) {
