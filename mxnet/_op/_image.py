@@ -155,7 +155,8 @@ def _flip(axis_from_end: int):
 def _random_flip(axis_from_end: int):
     def run(a: dict, x: torch.Tensor) -> torch.Tensor:
         _check_hwc('random_flip', x)
-        if np.random.random() < 0.5:
+        d = _stream_raw(2)  # MXNet: a double uniform from the two draws, flip when >= 0.5
+        if (float(d[0]) + float(d[1]) * 4294967296.0) / 18446744073709551616.0 >= 0.5:
             return torch.flip(x, dims=(x.dim() - axis_from_end,))
         return x.clone()
     return run
@@ -274,8 +275,38 @@ def adjust_lighting(x: torch.Tensor, alpha) -> torch.Tensor:
     return _saturate(out, x)
 
 
+# MXNet 1.9.1's random image operators draw from its CPU "kRandom" engine: one std::mt19937
+# seeded with 127 * seed by mx.random.seed, the engine mx.np.random's samplers read too
+# (mxnet._mxrng keeps it). Draws follow libstdc++: uniform_real_distribution<float> takes one
+# 32-bit draw, a double canonical two, uniform_int_distribution the division method.
+def _stream_raw(n: int) -> np.ndarray:
+    """``n`` raw 32-bit draws of the engine (torch's generator when MXNET_NG_TORCH_RNG=1)."""
+    from .. import _mxrng
+
+    if not _mxrng.ENABLED:
+        return torch.randint(0, 2 ** 32, (n,), dtype=torch.int64).numpy().astype(np.uint32)
+    with _mxrng._LOCK:
+        return _mxrng._engines(1).take([n])[0]
+
+
 def _uniform(lo: float, hi: float) -> float:
-    return float(np.random.uniform(lo, hi))
+    """``std::uniform_real_distribution<float>(lo, hi)`` on the engine (float arithmetic)."""
+    u = np.float32(_stream_raw(1)[0]) / np.float32(4294967296.0)
+    if u >= 1:
+        u = np.nextafter(np.float32(1), np.float32(0))
+    lo32, hi32 = np.float32(lo), np.float32(hi)
+    return float(u * (hi32 - lo32) + lo32)
+
+
+def _randint(high: int) -> int:
+    """``std::uniform_int_distribution(0, high)`` on the engine (libstdc++'s division method)."""
+    span = high + 1
+    scaling = 0xFFFFFFFF // span
+    past = span * scaling
+    while True:
+        r = int(_stream_raw(1)[0])
+        if r < past:
+            return r // scaling
 
 
 def _rand_jitter(fn):
@@ -287,22 +318,20 @@ def _rand_jitter(fn):
 
 def _color_jitter(a: dict, x: torch.Tensor) -> torch.Tensor:
     _check_hwc('random_color_jitter', x)
-    steps = []
-    if a['brightness'] > 0:
-        steps.append((adjust_brightness, a['brightness']))
-    if a['contrast'] > 0:
-        steps.append((adjust_contrast, a['contrast']))
-    if a['saturation'] > 0:
-        steps.append((adjust_saturation, a['saturation']))
-    if a['hue'] > 0:
-        steps.append((adjust_hue, None))
+    # MXNet: std::shuffle of the four steps, then one draw per step whose jitter is > 0;
+    # brightness/contrast/saturation scale by 1 + U(-v, v), hue turns by U(-hue, hue)
+    order = [0, 1, 2, 3]
+    for i in range(1, 4):
+        j = _randint(i)
+        order[i], order[j] = order[j], order[i]
+    steps = ((adjust_brightness, a['brightness']), (adjust_contrast, a['contrast']),
+             (adjust_saturation, a['saturation']), (adjust_hue, a['hue']))
     out = x.clone()
-    for i in np.random.permutation(len(steps)):
+    for i in order:
         fn, v = steps[i]
-        if fn is adjust_hue:
-            out = fn(out, _uniform(-a['hue'], a['hue']))
-        else:
-            out = fn(out, _uniform(max(0.0, 1 - v), 1 + v))
+        if v > 0:
+            r = _uniform(-v, v)
+            out = fn(out, r if fn is adjust_hue else float(np.float32(1.0 + r)))
     return out
 
 
@@ -313,7 +342,13 @@ def _adjust_lighting_op(a: dict, x: torch.Tensor) -> torch.Tensor:
 
 def _random_lighting(a: dict, x: torch.Tensor) -> torch.Tensor:
     _check_hwc('random_lighting', x)
-    return adjust_lighting(x, np.random.normal(0, a['alpha_std'], size=3))
+    from .. import _mxrng
+
+    if _mxrng.ENABLED:  # one normal_distribution<float> object: both values of a polar pair
+        alpha = _mxrng.np_normal01(3) * np.float32(a['alpha_std'])
+    else:
+        alpha = (torch.randn(3, dtype=torch.float64) * a['alpha_std']).numpy()
+    return adjust_lighting(x, alpha)
 
 
 def _factor_params() -> list:

@@ -165,3 +165,32 @@ def test_image_op_errors_as_mxnet(call, msg):
     with pytest.raises(mx.base.MXNetError) as e:
         call(mx)
     assert msg in str(e.value)
+
+
+def test_image_random_ops_follow_mx_random_seed_stream():
+    # MXNet 1.9.1 draws these from its CPU kRandom engine (mt19937 seeded 127 * seed), the
+    # engine mx.np.random reads too; values recorded from MXNet 1.9.1 with mx.random.seed(7)
+    import mxnet as mx
+
+    two = mx.nd.array([[[1.0], [2.0]]])
+    mx.random.seed(7)
+    flips = [mx.nd.image.random_flip_left_right(two)[0, 0, 0].asscalar() for _ in range(10)]
+    assert flips == [2, 2, 1, 1, 2, 2, 2, 2, 2, 2]
+    px = mx.nd.ones((1, 1, 3)) * 100
+    mx.random.seed(7)
+    u = mx.np.random.uniform(size=2).asnumpy()
+    np.testing.assert_allclose(u, [0.42855945, 0.91751623], rtol=1e-6)
+    b = mx.nd.image.random_brightness(px, min_factor=0.5, max_factor=1.5)
+    np.testing.assert_allclose(b.asnumpy().ravel(), [130.79776] * 3, rtol=1e-6)
+    mx.random.seed(7)
+    light = mx.nd.image.random_lighting(mx.nd.zeros((1, 1, 3)), alpha_std=1.0)
+    np.testing.assert_allclose(light.asnumpy().ravel(), [-26.128452, -25.07251, -25.932808],
+                               rtol=1e-5)
+    mx.random.seed(7)
+    cj = mx.nd.image.random_color_jitter(mx.nd.array([[[200., 30., 60.], [10., 250., 128.]]]),
+                                         brightness=0.3, contrast=0.3, saturation=0.3, hue=0.3)
+    np.testing.assert_allclose(cj.asnumpy().ravel(), [224.87988, 2.5187025, 117.58477,
+                                                      -22.206615, 291.71515, 25.089897],
+                               rtol=1e-5, atol=1e-4)
+    # the jitter took 3 shuffle draws and 4 factor draws: the 8th draw comes next
+    np.testing.assert_allclose(mx.np.random.uniform(size=1).asnumpy(), [0.12915142], rtol=1e-6)
