@@ -131,7 +131,8 @@ class NpNamespace:
         return res
 
     def __repr__(self):
-        return f"<NumPy-mode namespace over {self._base.__name__}>"
+        # printed like the module itself, as MXNet passes ``mx.nd`` / ``mx.sym`` as F
+        return repr(self._base)
 
 
 _NAMESPACES: dict = {}

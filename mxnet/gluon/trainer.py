@@ -12,6 +12,7 @@ Examples
 from __future__ import annotations
 
 import os
+import weakref
 
 import numpy as np
 
@@ -391,13 +392,15 @@ class Trainer:
         # trainer (MXNet keeps the flag on the gradient array itself)
         t = grad._t
         seen = param.__dict__.get("_grad_seen", {}).get(k)
-        if seen is None:
+        # a weak reference, not id(): after re-initialization a new gradient buffer can
+        # reuse a freed one's address (and version) and would look stale
+        if seen is None or seen[0]() is not t:
             return t._version != 0
-        return seen != (id(t), t._version)
+        return seen[1] != t._version
 
     def _mark_used(self, param, k, grad):
         t = grad._t
-        param.__dict__.setdefault("_grad_seen", {})[k] = (id(t), t._version)
+        param.__dict__.setdefault("_grad_seen", {})[k] = (weakref.ref(t), t._version)
 
     def _update(self, ignore_stale_grad=False):
         scaler = getattr(self, "_amp_loss_scaler", None)  # set by mxnet.contrib.amp

@@ -206,3 +206,38 @@ def test_trainer_without_parameters_raises_typeerror():
         mx.gluon.Trainer(net.collect_params(), "sgd")
     with pytest.raises(TypeError):
         mx.gluon.Trainer([], "sgd")
+
+
+def test_no_false_stale_gradient_after_reinitializing_on_more_contexts():
+    # d2l multiple-gpus-concise: train on [cpu(0)], then force_reinit on [cpu(0), cpu(1)]
+    # with a new Trainer. New gradient buffers may reuse freed addresses; they must not
+    # be taken for the stale ones the old Trainer saw.
+    import mxnet as mx
+    from mxnet import autograd, gluon
+    from mxnet.gluon import nn
+
+    net = nn.Sequential()
+    net.add(nn.Conv2D(4, 3), nn.BatchNorm(), nn.Conv2D(4, 3, padding=1), nn.BatchNorm(),
+            nn.Dense(3))
+    loss = gluon.loss.SoftmaxCrossEntropyLoss()
+    x = mx.nd.random.uniform(shape=(4, 1, 8, 8))
+    y = mx.nd.array([0, 1, 2, 1])
+    for ctx in ([mx.cpu(0)], [mx.cpu(0), mx.cpu(1)], [mx.cpu(0)], [mx.cpu(0), mx.cpu(1)]):
+        net.initialize(mx.init.Normal(0.01), ctx=ctx, force_reinit=True)
+        trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.1})
+        for _ in range(3):
+            xs = gluon.utils.split_and_load(x, ctx)
+            ys = gluon.utils.split_and_load(y, ctx)
+            with autograd.record():
+                ls = [loss(net(a), b) for a, b in zip(xs, ys)]
+            for l in ls:
+                l.backward()
+            trainer.step(4)  # raised UserWarning (stale gradient) before the fix
+    net.initialize(mx.init.Normal(0.01), ctx=mx.cpu(0), force_reinit=True)
+    trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.1})
+    with autograd.record():
+        lo = loss(net(x), y)
+    lo.backward()
+    trainer.step(4)
+    with pytest.raises(UserWarning, match="has not been updated by backward"):
+        trainer.step(4)  # a real stale gradient is still reported
