@@ -167,7 +167,8 @@ def grad_stypes(name: str, a: dict, ins: list[str], ograd: str | None) -> list[s
         return [ograd if ograd != DNS and ograd == ins[0] else DNS] + [DNS] * (n - 1)
     if name == "dot" and n == 2:
         plain = not a.get("transpose_a") and not a.get("transpose_b")
-        return [DNS, RSP if ins[0] == CSR and ins[1] == DNS and plain else DNS]
+        # dot(csr, dns|rsp) backward writes a row_sparse rhs gradient (MXNet's kFComputeEx)
+        return [DNS, RSP if ins[0] == CSR and ins[1] in (DNS, RSP) and plain else DNS]
     if name == "_square_sum":
         return [RSP if ins[0] == RSP else DNS]
     if name == "_sparse_retain":

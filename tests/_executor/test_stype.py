@@ -246,3 +246,22 @@ def test_simple_bind_gradient_stypes(name, make, shapes, want):
 
     ex = make(r, c, S.Variable).simple_bind(mx.cpu(), **shapes)
     assert [g.stype for g in ex.grad_arrays] == want
+
+
+def test_dot_csr_rowsparse_rhs_gradient_is_row_sparse():
+    # MXNet 1.9.1: dot(csr, rsp) backward writes a row_sparse rhs gradient, as for a dense
+    # rhs (the sparse linear-regression tutorial binds a row_sparse weight this way)
+    a, b = S.var("a", stype="csr"), S.var("b", stype="row_sparse")
+    ex = S.dot(a, b).simple_bind(mx.cpu(), a=(4, 3), b=(3, 2))
+    assert ex.grad_dict["a"].stype == "default"
+    assert ex.grad_dict["b"].stype == "row_sparse"
+    ex.arg_dict["a"][:] = mx.nd.array([[1, 0, 0], [0, 0, 2], [0, 0, 3], [0, 0, 0]]).tostype("csr")
+    ex.arg_dict["b"][:] = mx.nd.array([[1, 2], [3, 4], [5, 6]]).tostype("row_sparse")
+    ex.forward(is_train=True)
+    ex.backward(mx.nd.ones((4, 2)))
+    g = ex.grad_dict["b"]
+    np.testing.assert_array_equal(g.indices.asnumpy(), [0, 2])
+    np.testing.assert_array_equal(g.data.asnumpy(), [[1, 1], [5, 5]])
+    # transposed lhs keeps a dense rhs gradient
+    ex2 = S.dot(a, b, transpose_a=True).simple_bind(mx.cpu(), a=(3, 4), b=(3, 2))
+    assert ex2.grad_dict["b"].stype == "default"
