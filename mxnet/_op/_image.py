@@ -181,10 +181,24 @@ def adjust_brightness(x: torch.Tensor, alpha: float) -> torch.Tensor:
 
 
 def adjust_contrast(x: torch.Tensor, alpha: float) -> torch.Tensor:
-    """Blend with the mean gray level of the image."""
+    """Blend with the mean gray level of the image.
+
+    As MXNet 1.9.1's kernel: the luma of each pixel summed in float, in pixel order (the
+    rounding of that sum decides some uint8 results), and ``(1 - alpha)`` in float.
+    """
     xf = x.to(torch.float32)
-    mean = _gray(xf).mean(dim=(-3, -2, -1), keepdim=True)
-    return _saturate(xf * alpha + mean * (1 - alpha), x)
+    arr = xf.detach().cpu().numpy()
+    if arr.shape[-1] == 1:
+        gray = arr[..., 0]
+    else:
+        c = [np.float32(v) for v in _GRAY]
+        gray = arr[..., 0] * c[0] + arr[..., 1] * c[1] + arr[..., 2] * c[2]
+    flat = gray.reshape(gray.shape[:-2] + (-1,))
+    total = np.cumsum(flat, axis=-1, dtype=np.float32)[..., -1]  # sequential float sum
+    mean = total / np.float32(flat.shape[-1])
+    a32 = np.float32(alpha)
+    beta = torch.from_numpy(np.asarray((np.float32(1) - a32) * mean, np.float32)).to(xf.device)
+    return _saturate(xf * float(a32) + beta.reshape(beta.shape + (1, 1, 1)), x)
 
 
 def _gray_or_rgb(op: str, x: torch.Tensor) -> bool:
@@ -207,7 +221,8 @@ def adjust_saturation(x: torch.Tensor, alpha: float) -> torch.Tensor:
         return x.clone()  # a one-channel image is left as it is
     xf = x.to(torch.float32)
     gray = xf[..., 2:3] * _GRAY[2]
-    return _saturate(xf * alpha + gray * (1 - alpha), x)
+    a32 = np.float32(alpha)
+    return _saturate(xf * float(a32) + gray * float(np.float32(1) - a32), x)
 
 
 # (b, g, r) picks from (p2, p1, falling, rising) in each 60-degree hue sector
@@ -224,7 +239,7 @@ def _rgb_to_hls(r: torch.Tensor, g: torch.Tensor, b: torch.Tensor):
     safe = torch.where(chroma, diff, torch.ones_like(diff))
     sat = torch.where(light < 0.5, diff / torch.where(chroma, vmax + vmin, safe),
                       diff / torch.where(chroma, 2.0 - vmax - vmin, safe))
-    scale = 60.0 / safe
+    scale = torch.full_like(safe, 60.0) / safe  # a true division (60 / t is t**-1 * 60)
     hue = torch.where(vmax == r, (g - b) * scale,
                       torch.where(vmax == g, (b - r) * scale + 120.0, (r - g) * scale + 240.0))
     hue = torch.where(hue < 0, hue + 360.0, hue)
@@ -253,7 +268,7 @@ def adjust_hue(x: torch.Tensor, alpha: float) -> torch.Tensor:
     if _gray_or_rgb('random_hue', x):
         return x.clone()  # no hue to turn (MXNet leaves such an output unwritten)
     xf = x.to(torch.float32)
-    rgb = xf[..., :3] / 255.0
+    rgb = xf[..., :3] / torch.full_like(xf[..., :3], 255.0)
     hue, light, sat = _rgb_to_hls(rgb[..., 0], rgb[..., 1], rgb[..., 2])
     turn = float(np.float32(alpha) * np.float32(360.0))  # float arithmetic, as the kernel
     r, g, b = _hls_to_rgb(hue + turn, light, sat)
