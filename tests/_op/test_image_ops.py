@@ -194,3 +194,11 @@ def test_image_random_ops_follow_mx_random_seed_stream():
                                rtol=1e-5, atol=1e-4)
     # the jitter took 3 shuffle draws and 4 factor draws: the 8th draw comes next
     np.testing.assert_allclose(mx.np.random.uniform(size=1).asnumpy(), [0.12915142], rtol=1e-6)
+
+
+def test_image_random_hue_uint8_float_arithmetic():
+    # recorded from MXNet 1.9.1 (factor 0.1): 60 / diff is a true float division there, a
+    # reciprocal-multiply would give [35, 1, 0] and [0, 35, 5]
+    px = np.array([[[35, 0, 19], [15, 35, 0], [37, 2, 21]]], np.uint8)
+    out = _jitter("random_hue", px, 0.1)
+    assert out.reshape(-1, 3).tolist() == [[35, 2, 0], [0, 35, 6], [37, 4, 1]]
