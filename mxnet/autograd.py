@@ -217,6 +217,59 @@ def mark_variables(variables, gradients, grad_reqs="write") -> None:
         v._grad_req = req
         v._marked = True
         v._fresh = 0
+        _name_variable(v, t)
+
+
+# id(variable tensor) -> (weak reference, the name get_symbol shows: var<N>, numbered when
+# marked); tensors compare element-wise, so they are keyed by identity
+_VAR_NAMES: dict[int, tuple] = {}
+
+
+def _var_name(t: torch.Tensor) -> str | None:
+    hit = _VAR_NAMES.get(id(t))
+    return hit[1] if hit is not None and hit[0]() is t else None
+
+
+def _name_variable(v, t: torch.Tensor) -> None:
+    from .ndarray._invoke import Leaf, next_leaf_name
+
+    name = next_leaf_name("var")
+    key = id(t)
+    _VAR_NAMES[key] = (weakref.ref(t, lambda _r, k=key: _VAR_NAMES.pop(k, None)), name)
+    try:
+        v._prov = Leaf(name)
+    except AttributeError:  # arrays without provenance slots
+        pass
+
+
+class _GradRecord:
+    """Provenance of a gradient computed with ``create_graph=True``: ``get_symbol`` shows
+    a backward node reading the head gradients and the variables it depends on."""
+
+    __slots__ = ("nheads", "grad")
+
+    def __init__(self, nheads: int, grad: torch.Tensor):
+        self.nheads, self.grad = nheads, grad  # the gradient before any zero tie
+
+
+def _depends_on(t: torch.Tensor) -> list:
+    """Names of the marked variables whose tensors ``t``'s autograd graph reaches."""
+    fn = t.grad_fn
+    if fn is None:
+        return []
+    seen, stack, names = set(), [fn], []
+    while stack:
+        f = stack.pop()
+        if f is None or id(f) in seen:
+            continue
+        seen.add(id(f))
+        var = getattr(f, "variable", None)
+        if var is not None:
+            name = _var_name(var)
+            if name is not None and name not in names:
+                names.append(name)
+        stack.extend(nf for nf, _ in f.next_functions)
+    return sorted(names, key=lambda n: int(n[3:]))
 
 
 def _make_null_hook(vref):
@@ -368,11 +421,14 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph: boo
             r = torch.zeros_like(v._t.detach())
         elif r.dtype != v._t.dtype and not v._t.is_floating_point():
             r = r.detach().to(v._t.dtype)  # an integer variable's shadow gradient
+        untied = r
         if create_graph and not r.requires_grad:
             # a gradient that no longer depends on the variable stays in the graph (MXNet
             # differentiates it again to zeros): tie it to the variable with a zero term
             r = r + (v._t - v._t.detach()) * 0
         out.append(NDArray._wrap(r, v._ctx))
+        if create_graph:
+            out[-1]._prov = _GradRecord(len(heads), untied)
         if box is not None:
             out[-1]._exc = box
     return out
@@ -392,13 +448,15 @@ def get_symbol(x):
     >>> mx.autograd.get_symbol(y).list_arguments()
     ['var0']
     """
+    from .ndarray._invoke import Leaf, next_leaf_name
     from .symbol import Symbol, var
     from .symbol._namespace import function_for
 
     memo: dict = {}
-    nvars = [0]
 
     def build(rec):
+        if rec.__class__ is _GradRecord:
+            return _grad_symbol(rec)
         if rec.__class__ is tuple and rec and rec[0].__class__ is _graph_grads.CallRecord:
             call = rec[0]
             if not call.inline:  # one _CachedOp node, as MXNet beyond inline_limit
@@ -409,8 +467,12 @@ def get_symbol(x):
             # by an operator without inputs (zeros, random...): MXNet shows a variable
             hit = memo.get(id(rec))
             if hit is None:
-                hit = memo[id(rec)] = var(f"var{nvars[0]}")
-                nvars[0] += 1
+                name = getattr(rec, "name", None)
+                if name is None:  # numbered when first shown, as MXNet numbers it
+                    name = next_leaf_name("null")
+                    if isinstance(rec, Leaf):
+                        rec.name = name
+                hit = memo[id(rec)] = var(name)
             return hit
         op, attrs, ins, idx = rec
         hit = memo.get(id(ins))  # one node per invocation (shared by its outputs)
@@ -427,6 +489,31 @@ def get_symbol(x):
     except (TypeError, ValueError, KeyError) as e:
         raise MXNetError(f"autograd.get_symbol: cannot express the recorded graph as a "
                          f"Symbol: {e}") from None
+
+
+_BACKWARD_COUNT = [0]
+
+
+def _grad_symbol(rec: _GradRecord):
+    """An opaque ``_backward`` node over ``_head_grad_<i>`` and the variables a gradient
+    depends on (MXNet shows its backward operators; they cannot be run from here)."""
+    from .symbol import var
+    from .symbol._node import Node
+    from .symbol.symbol import Symbol
+
+    deps = _depends_on(rec.grad)
+    ins = [var(f"_head_grad_{i}") for i in range(rec.nheads)] + [var(n) for n in deps]
+
+    def compute(attrs, *ts):
+        raise MXNetError("autograd.get_symbol: the backward node of a gradient cannot be run")
+
+    from ._op._registry import OpDef
+
+    op = OpDef("_backward", compute, inputs=tuple(f"arg{i}" for i in range(len(ins))))
+    _BACKWARD_COUNT[0] += 1
+    node = Node(op, f"_backward{_BACKWARD_COUNT[0] - 1}", {})
+    node.set_inputs([s._outputs[0] for s in ins])
+    return Symbol._from_entries([(node, 0)])
 
 
 class _TorchBridge(torch.autograd.Function):

@@ -165,9 +165,27 @@ def _sparse_out_stypes(op: OpDef, attrs: dict, inputs: list, nout: int):
 
 
 class Leaf:
-    """Marks an array used by a recorded operator without being made by one."""
+    """Marks an array used by a recorded operator without being made by one.
 
-    __slots__ = ("__weakref__",)
+    ``name`` is what ``autograd.get_symbol`` calls it: ``var<N>`` for an array marked as a
+    variable (numbered when marked), ``null<N>`` for any other (numbered when first shown),
+    from one process-wide count, as in MXNet 1.9.1.
+    """
+
+    __slots__ = ("__weakref__", "name")
+
+    def __init__(self, name: str | None = None):
+        self.name = name
+
+
+_LEAF_COUNT = [0]
+
+
+def next_leaf_name(prefix: str) -> str:
+    """``var<N>`` / ``null<N>`` with MXNet's process-wide variable count."""
+    n = _LEAF_COUNT[0]
+    _LEAF_COUNT[0] = n + 1
+    return f"{prefix}{n}"
 
 
 def _prov_inputs(inputs) -> tuple:
