@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 
@@ -96,9 +97,13 @@ def _fold_moving(smean, var, moving, _grads) -> None:
     """Gradient pre-hook of a training BatchNorm node: fold the batch statistics into the
     moving ones (MXNet 1.9.1 updates them in BatchNorm's backward pass)."""
     mmean, mvar, m = moving
+    # MXNet's momentum is a C float: moving * 0.9f + batch * (1 - 0.9f), 1 - 0.9f being
+    # 0.100000024 (visible in float64 moving statistics)
+    m32 = np.float32(m)
+    keep, take = float(m32), float(np.float32(1) - m32)
     with torch.no_grad():
-        mmean.mul_(m).add_(smean.to(mmean.dtype), alpha=1 - m)
-        mvar.mul_(m).add_(var.to(mvar.dtype), alpha=1 - m)
+        mmean.mul_(keep).add_(smean.to(mmean.dtype), alpha=take)
+        mvar.mul_(keep).add_(var.to(mvar.dtype), alpha=take)
 
 
 def _train_norm(x, gamma, beta, eps, fixed, moving, relu=False):

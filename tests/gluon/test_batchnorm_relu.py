@@ -31,3 +31,20 @@ def test_batchnorm_relu_block():
     js = b(mx.sym.var("data")).tojson()
     assert '"op": "_contrib_BatchNormWithReLU"' in js
     assert (b(x).asnumpy() >= 0).all()
+
+
+def test_batchnorm_moving_stats_use_float_momentum():
+    # MXNet 1.9.1 keeps momentum as a C float: the new moving mean is 0.9f * 0 + 2 * (1 - 0.9f)
+    # = 0.20000004768 (also for float64 parameters)
+    import mxnet as mx
+
+    for dt in ("float64", "float32"):
+        bn = mx.gluon.nn.BatchNorm(in_channels=1)
+        bn.initialize()
+        bn.cast(dt)
+        x = mx.nd.array(np.array([[[3.0, 3.0]], [[1.0, 1.0]]]), dtype=dt)
+        with mx.autograd.record():
+            y = bn(x)
+        y.backward()
+        assert float(bn.running_mean.data().asnumpy()[0]) == 0.20000004768371582
+        assert float(bn.running_var.data().asnumpy()[0]) == 1.0
