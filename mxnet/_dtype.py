@@ -27,7 +27,9 @@ TORCH_TO_NAME = {v: k for k, v in NAME_TO_TORCH.items()}
 TORCH_TO_NP = {t: (np.dtype(n) if n != "bfloat16" else bfloat16) for n, t in NAME_TO_TORCH.items()}
 TORCH_TO_NPTYPE = {t: (d.type if d is not bfloat16 else bfloat16) for t, d in TORCH_TO_NP.items()}
 
-_ALIASES = {"float": "float32", "double": "float64", "half": "float16", "int": "int32",
+# NumPy's meaning (MXNet passes dtype strings through ``np.dtype``): 'float' is float64 and
+# 'int' is int64 on Linux, in every API (nd.array, astype, cast, sym.var, Parameter...)
+_ALIASES = {"float": "float64", "double": "float64", "half": "float16", "int": "int64",
             "long": "int64", "bool_": "bool"}
 
 

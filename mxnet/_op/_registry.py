@@ -21,6 +21,19 @@ _REGISTRY: dict[str, OpDef] = {}
 _CANONICAL: list[OpDef] = []
 
 
+_NP_DTYPE_SPELLINGS = ("float", "int", "double", "half", "long")
+
+
+def _np_dtype_name(value: Any) -> Any:
+    """MXNet's symbol wrappers store ``np.dtype(dtype).name`` for a ``dtype`` argument, so
+    ``float``/``'float'`` become 'float64' and ``int``/``'int'`` 'int64' in the graph."""
+    if value in (float, int, bool) or (isinstance(value, str) and value in _NP_DTYPE_SPELLINGS):
+        import numpy as np
+
+        return np.dtype(value).name
+    return value
+
+
 class OpDef:
     """Declaration of one operator.
 
@@ -171,7 +184,8 @@ class OpDef:
     def format_attrs(self, kwargs: dict) -> dict[str, str]:
         """String attributes for a symbol node, validated against the schema."""
         self.parse_attrs(kwargs)  # raise early on bad input
-        return {k: format_attr(v) for k, v in kwargs.items()}
+        return {k: format_attr(_np_dtype_name(v) if k == "dtype" else v)
+                for k, v in kwargs.items()}
 
     def _unknown_arg_msg(self, k: str) -> str:
         lines = [f"Cannot find argument '{k}', Possible Arguments:", "----------------"]
