@@ -7,7 +7,8 @@ import mxnet as mx
 
 def test_cached_op_names_shapes_and_values():
     a, b = mx.sym.Variable("a"), mx.sym.Variable("b")
-    inner = mx.sym.Group([a * b, a * b + 1])
+    with mx.name.NameManager():  # fresh auto-name counters (_mul0, _plusscalar0)
+        inner = mx.sym.Group([a * b, a * b + 1])
     node = mx.sym._internal._CachedOp(b, a, subgraph=inner.tojson(), name="foo")
     assert node.list_arguments() == ["b", "a"]
     assert node.list_outputs() == ["foo__mul0_output", "foo__plusscalar0_output"]
