@@ -8,6 +8,7 @@ into parts (cflag 1 first, 2 middle, 3 last) and the magic word is re-inserted o
 from __future__ import annotations
 
 import atexit
+import itertools
 import numbers
 import os
 import struct
@@ -167,6 +168,13 @@ def _part_range(path: str, num_parts: int, part_index: int) -> tuple[int, int]:
 
 
 _OPEN_WRITERS: weakref.WeakSet = weakref.WeakSet()
+_TMP_COUNT = itertools.count()
+
+
+def _tmp_name(path: str) -> str:
+    """A temporary name for a file being written: unique per writer, so two writers of one
+    path (a leaked, unclosed one and a new one) never share, and clobber, a temporary."""
+    return '%s.tmp%d.%d' % (path, os.getpid(), next(_TMP_COUNT))
 
 
 @atexit.register
@@ -209,7 +217,7 @@ class MXRecordIO:
     def open(self) -> None:
         """Open the file (truncating it when writing)."""
         if self.flag == 'w':
-            self._tmp = '%s.tmp%d' % (self.uri, os.getpid())
+            self._tmp = _tmp_name(self.uri)
             self._f = open(self._tmp, 'wb')
             self.writable = True
             _OPEN_WRITERS.add(self)
@@ -319,7 +327,7 @@ class MXIndexedRecordIO(MXRecordIO):
         self.idx = {}
         self.keys = []
         if self.writable:
-            self._idx_tmp = '%s.tmp%d' % (self.idx_path, os.getpid())
+            self._idx_tmp = _tmp_name(self.idx_path)
             self.fidx = open(self._idx_tmp, 'w')
             return
         try:

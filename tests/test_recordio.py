@@ -192,3 +192,25 @@ def test_unclosed_writer_published_at_exit(tmp_path):
     assert rec.read_idx(1) == b'abc'
     del r
 
+
+
+def test_two_writers_of_one_path_do_not_share_a_temporary(tmp_path):
+    # a leaked (never closed) writer finalized while a second writer of the same file is
+    # open must not publish or remove the second writer's data (MXNet tutorial pattern:
+    # `record = MXRecordIO(p, 'w')` rebound to a new writer of p)
+    path = str(tmp_path / "t.rec")
+    first = recordio.MXRecordIO(path, "w")
+    second = recordio.MXRecordIO(path, "w")
+    del first  # finalized: publishes its (empty) file
+    for i in range(3):
+        second.write(b"record_%d" % i)
+    second.close()
+    reader = recordio.MXRecordIO(path, "r")
+    assert [reader.read() for _ in range(4)] == [b"record_0", b"record_1", b"record_2", None]
+    idx = str(tmp_path / "t.idx")
+    w1 = recordio.MXIndexedRecordIO(idx, path, "w")
+    w2 = recordio.MXIndexedRecordIO(idx, path, "w")
+    del w1
+    w2.write_idx(7, b"x")
+    w2.close()
+    assert recordio.MXIndexedRecordIO(idx, path, "r").read_idx(7) == b"x"
