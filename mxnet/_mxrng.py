@@ -394,3 +394,40 @@ def np_normal01(n: int) -> np.ndarray:
     both[0::2] = y[ok] * mult
     both[1::2] = x[ok] * mult
     return both[:n]
+
+
+def np_uniform_ints(highs) -> np.ndarray:
+    """``std::uniform_int_distribution(0, high)`` for each ``high`` in turn, drawn from the
+    NumPy-interface engine (MXNet's CPU ``kRandom`` resource) with libstdc++'s division
+    method: ``scaling = (2**32 - 1) // (high + 1)``, draws at or above
+    ``(high + 1) * scaling`` are rejected, the result is ``draw // scaling``."""
+    highs = np.asarray(highs, dtype=np.int64).reshape(-1)
+    out = np.empty(len(highs), dtype=np.int64)
+    pos = 0
+    with _LOCK:
+        eng = _engines(1)
+        while pos < len(highs):
+            span = highs[pos:] + 1
+            d = eng.take([len(span)])[0].astype(np.int64)
+            scaling = 0xFFFFFFFF // span
+            bad = np.nonzero(d >= span * scaling)[0]
+            k = int(bad[0]) if len(bad) else len(span)
+            out[pos : pos + k] = d[:k] // scaling[:k]
+            if len(bad):  # the rejected draw is used up; the ones after it come back
+                eng.give_back(0, d[k + 1 :].astype(_U32))
+            pos += k
+    return out
+
+
+def np_shuffle_perm(n: int, rows: bool = False) -> np.ndarray:
+    """The permutation MXNet 1.9.1's CPU ``_shuffle`` applies to ``n`` items: ``std::shuffle``
+    (swap ``i`` with ``U(0, i)`` for ``i = 1 .. n-1``) for a 1-D array, and for ``rows`` of an
+    N-D array its own Fisher-Yates from the end (``i = n-1 .. 1``)."""
+    perm = np.arange(n)
+    if n < 2:
+        return perm
+    order = np.arange(n - 1, 0, -1) if rows else np.arange(1, n)
+    picks = np_uniform_ints(order)
+    for i, j in zip(order.tolist(), picks.tolist()):
+        perm[i], perm[j] = perm[j], perm[i]
+    return perm

@@ -426,7 +426,13 @@ register(OpDef("_npi_random_randint", _randint, inputs=(), creation=True,
 def _shuffle(attrs, data):
     if data.device.type == "meta" or data.dim() == 0:
         return data.clone()
-    perm = torch.randperm(data.shape[0], device=data.device)
+    from .. import _mxrng
+
+    if data.device.type == "cpu" and _mxrng.ENABLED:
+        # MXNet 1.9.1's permutation from its kRandom engine (the one mx.np.random reads)
+        perm = torch.from_numpy(_mxrng.np_shuffle_perm(data.shape[0], rows=data.dim() > 1))
+    else:
+        perm = torch.randperm(data.shape[0], device=data.device)
     return data.detach()[perm]
 
 

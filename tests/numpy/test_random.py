@@ -91,3 +91,21 @@ def test_pathwise_gradients():
     assert (g1 == 0).all() and (g2 == 0).all()  # MXNet: no gradient for uniform
     _, (g,) = grad(lambda a: R.normal(a, 2.0, size=(3, 2)))
     onp.testing.assert_allclose(g, [3, 3])
+
+
+def test_shuffle_follows_mxnet_krandom_engine():
+    # MXNet 1.9.1: nd/np shuffle draw std::uniform_int_distribution from the kRandom engine
+    # (mt19937 seeded 127 * seed, shared with mx.np.random); 1-D arrays use std::shuffle,
+    # the rows of N-D arrays a Fisher-Yates from the end. Values recorded from MXNet 1.9.1.
+    import mxnet as mx
+
+    mx.random.seed(7)
+    assert mx.nd.random.shuffle(mx.nd.arange(5)).asnumpy().tolist() == [1, 0, 2, 3, 4]
+    rows = mx.nd.random.shuffle(mx.nd.arange(12).reshape(6, 2)).asnumpy()[:, 0].tolist()
+    assert rows == [6, 4, 0, 10, 2, 8]
+    a = mx.np.arange(7)
+    mx.np.random.shuffle(a)
+    assert a.asnumpy().tolist() == [0, 2, 4, 3, 5, 1, 6]
+    head = mx.nd.random.shuffle(mx.nd.arange(300)).asnumpy()[:5].tolist()
+    assert head == [210, 4, 166, 114, 266]
+    assert abs(float(mx.np.random.uniform(size=1).asnumpy()[0]) - 0.013114191) < 1e-7
