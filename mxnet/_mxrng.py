@@ -180,6 +180,8 @@ def seed(value: int) -> None:
 
 
 def _split(n: int) -> list[int]:
+    if n <= 0:  # zero-size outputs draw nothing
+        return []
     workers = min((n + _MIN_PER_WORKER - 1) // _MIN_PER_WORKER, _NSTATES)
     step = (n + workers - 1) // workers
     return [max(0, min(step, n - j * step)) for j in range(workers)]
@@ -334,6 +336,8 @@ def normal(n: int, loc, scale, dtype) -> np.ndarray:
     dtype = np.dtype(dtype).type
     per = 1 if dtype == np.float32 else 2
     counts = _split(n)
+    if not counts:
+        return np.zeros(0, dtype)
     with _LOCK:
         eng = _engines()
         # pairs are accepted with probability pi/4: ask for 8 standard deviations more
@@ -374,6 +378,8 @@ def np_normal01(n: int) -> np.ndarray:
     """``n`` float32 standard normals from the NumPy-interface engine: both values of each
     accepted polar pair (second, then first), the unused half of a last pair dropped."""
     pairs = (n + 1) // 2
+    if pairs == 0:
+        return np.zeros(0, np.float32)
     with _LOCK:
         eng = _engines(1)
         d = np.zeros(0, _U32)

@@ -150,3 +150,18 @@ def test_dropout_masks_follow_mxnet_stream():
         z = mx.nd.Dropout(mx.nd.ones((2, 3, 4)), p=0.5, axes=(1,))  # mask (2, 1, 4): u < 0.5
     assert not z.asnumpy().any()  # its 8 draws (0.549, 0.593, ...) are all >= 0.5
     close(mx.nd.random.uniform(shape=(2,)).asnumpy(), [0.4236548, 0.6235637])
+
+
+def test_zero_size_samples_draw_nothing():
+    from mxnet import npx
+
+    npx.set_np()
+    try:
+        mx.random.seed(0)
+        assert mx.nd.random.uniform(shape=(0, 3)).shape == (0, 3)
+        assert mx.nd.random.normal(shape=(2, 0)).shape == (2, 0)
+        assert mx.np.random.normal(size=(0,)).shape == (0,)
+        # nothing was consumed: engine 0 still starts with mt19937(0)'s first draw
+        close(mx.nd.random.uniform(shape=(1,)).asnumpy(), [0.5488135218620300])
+    finally:
+        npx.reset_np()
