@@ -222,6 +222,8 @@ def _check_backend(name: str, backend) -> None:
 
     from ..base import MXNetError
 
+    if name == "optimize_for" and not isinstance(backend, str):
+        raise AssertionError  # MXNet 1.9.1: ``assert isinstance(backend, str)``, no message
     if backend in ("default", "default_v2"):
         raise MXNetError(
             f"Symbol.{name}: Cannot find attribute op_names in SubgraphProperty "

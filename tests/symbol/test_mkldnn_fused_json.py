@@ -40,3 +40,15 @@ def test_quantized_fused_node_is_refused():
             n["attrs"]["quantized"] = "true"
     with pytest.raises(MXNetError, match="quantized"):
         mx.sym.load_json(json.dumps(j)).infer_shape(data=(2, 2, 5, 5))
+
+
+def test_optimize_for_backend_must_be_a_string():
+    s = mx.sym.var("x") + 1
+    for bad in (123, None):
+        with pytest.raises(AssertionError):
+            s.optimize_for(bad)
+    net = nn.Dense(2, in_units=3)
+    net.initialize()
+    net.hybridize(backend=123)
+    with pytest.raises(AssertionError):
+        net(mx.nd.ones((1, 3)))
