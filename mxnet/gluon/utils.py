@@ -11,8 +11,14 @@ import numpy as np
 
 from .parameter import _brief_print_list  # noqa: F401
 
-__all__ = ["split_data", "split_and_load", "clip_global_norm", "check_sha1", "download",
-           "replace_file"]
+__all__ = [
+    "split_data",
+    "split_and_load",
+    "clip_global_norm",
+    "check_sha1",
+    "download",
+    "replace_file",
+]
 
 
 def shape_is_known(shape) -> bool:
@@ -63,7 +69,8 @@ def split_data(data, num_slice, batch_axis=0, even_split=True):
         raise ValueError(
             f"data with shape {data.shape} cannot be evenly split into {num_slice} slices "
             f"along axis {batch_axis}. Use a batch size that's multiple of {num_slice} or set "
-            "even_split=False to allow uneven partitioning of data.")
+            "even_split=False to allow uneven partitioning of data."
+        )
     n_each, extras = divmod(size, num_slice)
     sizes = [0] + extras * [n_each + 1] + (num_slice - extras) * [n_each]
     div = np.array(sizes).cumsum()
@@ -72,11 +79,15 @@ def split_data(data, num_slice, batch_axis=0, even_split=True):
 
         is_np = _is_np_array_obj(data)
         src = data.as_nd_ndarray() if is_np else data  # slice_axis is a classic operator
-        res = [ndarray.slice_axis(src, axis=batch_axis, begin=int(div[i]), end=int(div[i + 1]))
-               for i in range(num_slice)]
+        res = [
+            ndarray.slice_axis(src, axis=batch_axis, begin=int(div[i]), end=int(div[i + 1]))
+            for i in range(num_slice)
+        ]
         return to_np(res) if is_np else res
-    return [data[int(div[i]):int(div[i + 1])] if i < num_slice - 1 else data[int(div[i]):size]
-            for i in range(num_slice)]
+    return [
+        data[int(div[i]) : int(div[i + 1])] if i < num_slice - 1 else data[int(div[i]) : size]
+        for i in range(num_slice)
+    ]
 
 
 def split_and_load(data, ctx_list, batch_axis=0, even_split=True):
@@ -134,8 +145,9 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
         total = total + _norm(arr).as_in_context(ctx)
     total_norm = ndarray.sqrt(total).reshape((1,))
     if check_isfinite and not np.isfinite(total_norm.asscalar()):
-        warnings.warn(UserWarning("nan or inf is detected. Clipping results will be "
-                                  "undefined."), stacklevel=2)
+        warnings.warn(
+            UserWarning("nan or inf is detected. Clipping results will be undefined."), stacklevel=2
+        )
     scale = max_norm / (total_norm + 1e-8)
     scale = ndarray.broadcast_minimum(scale, ndarray.ones((1,), ctx=ctx, dtype=scale.dtype))
     for arr in arrays:
@@ -200,18 +212,21 @@ def download(url, path=None, overwrite=False, sha1_hash=None, retries=5, verify_
     if path is None:
         fname = url.split("/")[-1]
         if not fname:
-            raise AssertionError("Can't construct file-name from this URL. Please set the "
-                                 "`path` option manually.")
+            raise AssertionError(
+                "Can't construct file-name from this URL. Please set the `path` option manually."
+            )
     else:
         path = os.path.expanduser(path)
         fname = os.path.join(path, url.split("/")[-1]) if os.path.isdir(path) else path
     if retries < 0:
         raise AssertionError(f"Number of retries should be at least 0, currently it's {retries}")
     if not verify_ssl:
-        warnings.warn("Unverified HTTPS request is being made (verify_ssl=False). Adding "
-                      "certificate verification is strongly advised.", stacklevel=2)
-    if overwrite or not os.path.exists(fname) or (sha1_hash and not check_sha1(fname,
-                                                                                sha1_hash)):
+        warnings.warn(
+            "Unverified HTTPS request is being made (verify_ssl=False). Adding "
+            "certificate verification is strongly advised.",
+            stacklevel=2,
+        )
+    if overwrite or not os.path.exists(fname) or (sha1_hash and not check_sha1(fname, sha1_hash)):
         dirname = os.path.dirname(os.path.abspath(os.path.expanduser(fname)))
         os.makedirs(dirname, exist_ok=True)
         while retries + 1 > 0:
@@ -224,16 +239,19 @@ def download(url, path=None, overwrite=False, sha1_hash=None, retries=5, verify_
                     raise UserWarning(
                         f"File {fname} is downloaded but the content hash does not match. "
                         "The repo may be outdated or download may be incomplete. If the "
-                        '"repo_url" is overridden, consider switching to the default repo.')
+                        '"repo_url" is overridden, consider switching to the default repo.'
+                    )
                 break
             except Exception as e:
                 if os.path.exists(tmp):
                     os.remove(tmp)
                 retries -= 1
                 if retries <= 0:
-                    raise RuntimeError(f"Failed downloading url {url}: {e!r}") from e
-                print(f"download failed due to {e!r}, retrying, {retries} attempt"
-                      f"{'s' if retries > 1 else ''} left")
+                    raise  # MXNet re-raises the last failure as it came (requests' errors...)
+                print(
+                    f"download failed due to {e!r}, retrying, {retries} attempt"
+                    f"{'s' if retries > 1 else ''} left"
+                )
     return fname
 
 
@@ -258,8 +276,9 @@ def replace_file(src, dst):
             os.remove(src)
         except OSError:
             pass
-        raise OSError(f"Moving downloaded temp file - {src}, to {dst} failed. Please retry "
-                      "the download.") from None
+        raise OSError(
+            f"Moving downloaded temp file - {src}, to {dst} failed. Please retry the download."
+        ) from None
 
 
 def __getattr__(name):
