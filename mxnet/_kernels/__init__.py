@@ -42,6 +42,7 @@ _SIGNATURES = {
     "norm": {
         "mxng_bn_stats": [_P, _I, _I, _I, _N, _P, _P, _N],
         "mxng_bn_apply": [_P, _P, _I, _I, _I, _N, _P, _P, _N, _N],
+        "mxng_bn_apply_add_relu": [_P, _P, _P, _I, _I, _I, _N, _P, _P, _N],
         "mxng_bn_grad_sums": [_P, _P, _I, _I, _I, _N, _P, _P, _P, _N, _P, _P, _N],
         "mxng_bn_grad_apply": [_P, _P, _P, _I, _I, _I, _N, _P, _P, _P, _P, _P, _N, _N],
     },

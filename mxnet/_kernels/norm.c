@@ -262,3 +262,34 @@ void mxng_bn_grad_apply(const float *dy, const float *x, float *dx, int64_t N, i
         }
     }
 }
+
+/* y = max(x * a + b + z, 0): BatchNorm's output added to a residual z (same layout), then
+ * relu, rounded as the three separate steps round. */
+void mxng_bn_apply_add_relu(const float *x, const float *z, float *y, int64_t N, int64_t C,
+                            int64_t S, int cl, const float *a, const float *b, int nthr) {
+    if (cl) {
+        int64_t M = N * S;
+#pragma omp parallel for num_threads(nthr) schedule(static)
+        for (int64_t m = 0; m < M; ++m) {
+            const float *r = x + m * C, *q = z + m * C;
+            float *o = y + m * C;
+#pragma omp simd
+            for (int64_t c = 0; c < C; ++c) {
+                float v = affine(r[c], a[c], b[c]) + q[c];
+                o[c] = v > 0.f ? v : 0.f;
+            }
+        }
+    } else {
+#pragma omp parallel for num_threads(nthr) schedule(static)
+        for (int64_t nc = 0; nc < N * C; ++nc) {
+            const float *r = x + nc * S, *q = z + nc * S;
+            float *o = y + nc * S;
+            const float ac = a[nc % C], bc = b[nc % C];
+#pragma omp simd
+            for (int64_t s = 0; s < S; ++s) {
+                float v = affine(r[s], ac, bc) + q[s];
+                o[s] = v > 0.f ? v : 0.f;
+            }
+        }
+    }
+}

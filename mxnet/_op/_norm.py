@@ -222,6 +222,18 @@ def _bn_relu(a, x, gamma, beta, mmean, mvar):
     return _batchnorm(a, x, gamma, beta, mmean, mvar, relu=True)
 
 
+def bn_add_relu_native(a, x, gamma, beta, mmean, mvar, z):
+    """``relu(BatchNorm(x) + z)`` as one native pass when it qualifies (training mode,
+    batch statistics, channel axis 1, ``z`` laid out as ``x``), else ``None``."""
+    if (not state.is_train or a["use_global_stats"] or a["output_mean_var"]
+            or _axis(a["axis"], x.dim(), "BatchNorm") != 1 or torch.compiler.is_compiling()
+            or not _norm_native.add_relu_usable(x, z)):
+        return None
+    return _norm_native.train_norm_add_relu(
+        x, gamma.to(x.dtype), beta.to(x.dtype), z, a["eps"], bool(a["fix_gamma"]),
+        (mmean, mvar, a["momentum"]))
+
+
 register(OpDef(
     "_contrib_BatchNormWithReLU", _bn_relu, params=_BN_PARAMS, infer_shape=_bn_shape, infer_out=_bn_out,
     infer_type=_bn_type, **_BN_IO,

@@ -58,64 +58,109 @@ def _ptr(t: torch.Tensor) -> ctypes.c_void_p:
     return ctypes.c_void_p(t.data_ptr())
 
 
+def _forward(x, gamma, beta, eps, fixed):
+    """Batch statistics of ``x`` and the per-channel affine map ``a, b`` they give."""
+    lib = _kernels.library("norm")
+    n, c, s, cl = _layout(x)
+    mean = torch.empty(c, dtype=torch.float64)
+    var = torch.empty(c, dtype=torch.float64)
+    lib.mxng_bn_stats(_ptr(x), n, c, s, cl, _ptr(mean), _ptr(var), torch.get_num_threads())
+    invstd = torch.rsqrt(var + eps)
+    g = torch.ones(c, dtype=torch.float64) if fixed else gamma.double()
+    a = (g * invstd).float()
+    b = (beta.double() - mean * g * invstd).float()
+    return lib, (n, c, s, cl), mean.float(), var.float(), g, invstd, a, b
+
+
+def _save(ctx, x, smean, svar, g, invstd, a, b, fixed, relu, moving, *extra):
+    ctx.save_for_backward(x, smean, a, b, *extra)
+    ctx.g, ctx.invstd, ctx.svar = g, invstd, svar
+    ctx.fixed, ctx.relu, ctx.moving = fixed, relu, moving
+    ctx.mark_non_differentiable(smean, svar)
+
+
+def _backward(ctx, gy, x, smean, a, b):
+    """``(dx, dgamma, dbeta)`` for the output gradient ``gy``; folds the moving statistics."""
+    if ctx.moving is not None:
+        from ._norm import _fold_moving
+
+        _fold_moving(smean, ctx.svar, ctx.moving, None)
+    if gy is None:
+        return None, None, None
+    lib = _kernels.library("norm")
+    n, c, s, cl = _layout(x)
+    fmt = torch.channels_last if cl and x.dim() == 4 else torch.contiguous_format
+    gy = gy.contiguous(memory_format=fmt)
+    nthr = torch.get_num_threads()
+    sdy = torch.empty(c, dtype=torch.float64)
+    sdyx = torch.empty(c, dtype=torch.float64)
+    lib.mxng_bn_grad_sums(_ptr(gy), _ptr(x), n, c, s, cl, _ptr(smean), _ptr(a), _ptr(b),
+                          int(ctx.relu), _ptr(sdy), _ptr(sdyx), nthr)
+    need = ctx.needs_input_grad
+    dx = dgamma = dbeta = None
+    if need[0]:
+        m = float(n * s)
+        inv = ctx.invstd
+        big_a = ctx.g * inv
+        big_b = -big_a * inv * inv * (sdyx / m)
+        big_d = -big_a * (sdy / m) - big_b * smean.double()
+        fa, fb, fd = big_a.float(), big_b.float(), big_d.float()
+        dx = torch.empty_like(x)
+        lib.mxng_bn_grad_apply(_ptr(gy), _ptr(x), _ptr(dx), n, c, s, cl, _ptr(fa), _ptr(fb),
+                               _ptr(fd), _ptr(a), _ptr(b), int(ctx.relu), nthr)
+    if need[1]:
+        dgamma = torch.zeros(c) if ctx.fixed else (sdyx * ctx.invstd).float()
+    if need[2]:
+        dbeta = sdy.float()
+    return dx, dgamma, dbeta
+
+
 class _NativeNorm(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, gamma, beta, eps, fixed, relu, moving):
-        lib = _kernels.library("norm")
-        n, c, s, cl = _layout(x)
-        nthr = torch.get_num_threads()
-        mean = torch.empty(c, dtype=torch.float64)
-        var = torch.empty(c, dtype=torch.float64)
-        lib.mxng_bn_stats(_ptr(x), n, c, s, cl, _ptr(mean), _ptr(var), nthr)
-        invstd = torch.rsqrt(var + eps)
-        g = torch.ones(c, dtype=torch.float64) if fixed else gamma.double()
-        a = (g * invstd).float()
-        b = (beta.double() - mean * g * invstd).float()
+        lib, (n, c, s, cl), smean, svar, g, invstd, a, b = _forward(x, gamma, beta, eps, fixed)
         y = torch.empty_like(x)
-        lib.mxng_bn_apply(_ptr(x), _ptr(y), n, c, s, cl, _ptr(a), _ptr(b), int(relu), nthr)
-        smean, svar = mean.float(), var.float()
-        ctx.save_for_backward(x, smean, a, b)
-        ctx.g, ctx.invstd, ctx.svar = g, invstd, svar
-        ctx.fixed, ctx.relu, ctx.moving = fixed, relu, moving
-        ctx.mark_non_differentiable(smean, svar)
+        lib.mxng_bn_apply(_ptr(x), _ptr(y), n, c, s, cl, _ptr(a), _ptr(b), int(relu),
+                          torch.get_num_threads())
+        _save(ctx, x, smean, svar, g, invstd, a, b, fixed, relu, moving)
         return y, smean, svar
 
     @staticmethod
     def backward(ctx, gy, _gmean, _gvar):
-        x, smean, a, b = ctx.saved_tensors
-        if ctx.moving is not None:
-            from ._norm import _fold_moving
+        return (*_backward(ctx, gy, *ctx.saved_tensors), None, None, None, None)
 
-            _fold_moving(smean, ctx.svar, ctx.moving, None)
+
+class _NativeNormAddRelu(torch.autograd.Function):
+    """``relu(BatchNorm(x) + z)``: a residual unit's end in one pass forward."""
+
+    @staticmethod
+    def forward(ctx, x, gamma, beta, z, eps, fixed, moving):
+        lib, (n, c, s, cl), smean, svar, g, invstd, a, b = _forward(x, gamma, beta, eps, fixed)
+        y = torch.empty_like(x)
+        lib.mxng_bn_apply_add_relu(_ptr(x), _ptr(z), _ptr(y), n, c, s, cl, _ptr(a), _ptr(b),
+                                   torch.get_num_threads())
+        _save(ctx, x, smean, svar, g, invstd, a, b, fixed, False, moving, y)
+        return y, smean, svar
+
+    @staticmethod
+    def backward(ctx, gy, _gmean, _gvar):
+        x, smean, a, b, y = ctx.saved_tensors
         if gy is None:
-            return (None,) * 7
-        lib = _kernels.library("norm")
-        n, c, s, cl = _layout(x)
-        fmt = torch.channels_last if cl and x.dim() == 4 else torch.contiguous_format
-        gy = gy.contiguous(memory_format=fmt)
-        nthr = torch.get_num_threads()
-        sdy = torch.empty(c, dtype=torch.float64)
-        sdyx = torch.empty(c, dtype=torch.float64)
-        lib.mxng_bn_grad_sums(_ptr(gy), _ptr(x), n, c, s, cl, _ptr(smean), _ptr(a), _ptr(b),
-                              int(ctx.relu), _ptr(sdy), _ptr(sdyx), nthr)
-        need = ctx.needs_input_grad
-        dx = None
-        if need[0]:
-            m = float(n * s)
-            inv = ctx.invstd
-            big_a = ctx.g * inv
-            big_b = -big_a * inv * inv * (sdyx / m)
-            big_d = -big_a * (sdy / m) - big_b * smean.double()
-            fa, fb, fd = big_a.float(), big_b.float(), big_d.float()
-            dx = torch.empty_like(x)
-            lib.mxng_bn_grad_apply(_ptr(gy), _ptr(x), _ptr(dx), n, c, s, cl, _ptr(fa), _ptr(fb),
-                                   _ptr(fd), _ptr(a), _ptr(b), int(ctx.relu), nthr)
-        dgamma = dbeta = None
-        if need[1]:
-            dgamma = torch.zeros(c) if ctx.fixed else (sdyx * ctx.invstd).float()
-        if need[2]:
-            dbeta = sdy.float()
-        return dx, dgamma, dbeta, None, None, None, None
+            return (*_backward(ctx, None, x, smean, a, b), None, None, None, None)
+        dz = torch.ops.aten.threshold_backward(gy, y, 0.0)
+        return (*_backward(ctx, dz, x, smean, a, b), dz, None, None, None)
+
+
+def add_relu_usable(x: torch.Tensor, z: torch.Tensor) -> bool:
+    """Whether :func:`train_norm_add_relu` serves ``x`` with the residual ``z``."""
+    return (usable(x) and z.dtype == x.dtype and z.device == x.device
+            and z.shape == x.shape and z.stride() == x.stride())
+
+
+def train_norm_add_relu(x, gamma, beta, z, eps: float, fixed: bool, moving):
+    """``relu(BatchNorm(x) + z)`` in training mode (see :func:`train_norm`; ``z`` laid out as
+    ``x``, :func:`add_relu_usable`): ``(out, batch mean, biased batch variance)``."""
+    return _NativeNormAddRelu.apply(x, gamma, beta, z, float(eps), bool(fixed), moving)
 
 
 def train_norm(x, gamma, beta, eps: float, fixed: bool, moving, relu: bool = False):
