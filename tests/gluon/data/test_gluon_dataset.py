@@ -188,7 +188,8 @@ def _check_download(FashionMNIST, root, repo, blobs):
     assert (root / 't10k-labels-idx1-ubyte.gz').read_bytes() == blobs['t10k-labels-idx1-ubyte.gz']
     (repo / 't10k-labels-idx1-ubyte.gz').write_bytes(b'also corrupt')
     (root / 't10k-labels-idx1-ubyte.gz').write_bytes(b'corrupt')
-    with pytest.raises(RuntimeError, match='t10k-labels-idx1-ubyte.gz'):
+    # MXNet 1.9.1 re-raises the hash check's UserWarning after the last retry
+    with pytest.raises(UserWarning, match='t10k-labels-idx1-ubyte.gz is downloaded but the content'):
         FashionMNIST(root=str(root), train=False)
 
 
