@@ -52,23 +52,47 @@ _UNARY = {
     "abs": (torch.abs, True, (), "Element-wise absolute value."),
     "negative": (torch.neg, False, (), "Numerical negative, element-wise."),
     "sign": (torch.sign, True, (), "Element-wise sign."),
-    "round": (lambda x: _round_half_away(x) if x.is_floating_point() else x, True, (),
-              "Round to the nearest integer, halfway cases away from zero."),
-    "rint": (lambda x: _rint(x) if x.is_floating_point() else x, True, (),
-             "Round to the nearest integer; exact halves go to the lower integer."),
+    "round": (
+        lambda x: _round_half_away(x) if x.is_floating_point() else x,
+        True,
+        (),
+        "Round to the nearest integer, halfway cases away from zero.",
+    ),
+    "rint": (
+        lambda x: _rint(x) if x.is_floating_point() else x,
+        True,
+        (),
+        "Round to the nearest integer; exact halves go to the lower integer.",
+    ),
     "ceil": (lambda x: torch.ceil(x) if x.is_floating_point() else x, True, (), "Ceiling."),
     "floor": (lambda x: torch.floor(x) if x.is_floating_point() else x, True, (), "Floor."),
-    "trunc": (lambda x: torch.trunc(x) if x.is_floating_point() else x, True, (),
-              "Truncate toward zero."),
-    "fix": (lambda x: torch.trunc(x) if x.is_floating_point() else x, True, (),
-            "Round toward zero."),
+    "trunc": (
+        lambda x: torch.trunc(x) if x.is_floating_point() else x,
+        True,
+        (),
+        "Truncate toward zero.",
+    ),
+    "fix": (
+        lambda x: torch.trunc(x) if x.is_floating_point() else x,
+        True,
+        (),
+        "Round toward zero.",
+    ),
     "square": (torch.square, True, (), "Element-wise square."),
     "sqrt": (_float_only(torch.sqrt), True, (), "Element-wise square root."),
     "rsqrt": (_float_only(torch.rsqrt), True, (), "Element-wise inverse square root."),
-    "cbrt": (_float_only(lambda x: _Pointwise.apply(x, "cbrt")), True, (),
-             "Element-wise cube root."),
-    "rcbrt": (_float_only(lambda x: _Pointwise.apply(x, "rcbrt")), True, (),
-              "Element-wise inverse cube root."),
+    "cbrt": (
+        _float_only(lambda x: _Pointwise.apply(x, "cbrt")),
+        True,
+        (),
+        "Element-wise cube root.",
+    ),
+    "rcbrt": (
+        _float_only(lambda x: _Pointwise.apply(x, "rcbrt")),
+        True,
+        (),
+        "Element-wise inverse cube root.",
+    ),
     "exp": (_float_only(torch.exp), True, (), "Element-wise exponential."),
     "expm1": (_float_only(torch.expm1), True, (), "exp(x) - 1, element-wise."),
     "log": (_float_only(torch.log), True, (), "Natural logarithm, element-wise."),
@@ -91,20 +115,36 @@ _UNARY = {
     "radians": (_float_only(torch.deg2rad), True, (), "Degrees to radians."),
     "sigmoid": (_float_only(torch.sigmoid), True, (), "Logistic sigmoid, element-wise."),
     "relu": (torch.relu, True, (), "Rectified linear unit, element-wise."),
-    "softsign": (_float_only(lambda x: _Pointwise.apply(x, "softsign")), False, (),
-                 "x / (1 + |x|), element-wise."),
+    "softsign": (
+        _float_only(lambda x: _Pointwise.apply(x, "softsign")),
+        False,
+        (),
+        "x / (1 + |x|), element-wise.",
+    ),
     "reciprocal": (_float_only(torch.reciprocal), True, (), "1 / x, element-wise."),
     "erf": (_float_only(torch.erf), False, (), "Gauss error function."),
     "erfinv": (_float_only(torch.erfinv), False, (), "Inverse Gauss error function."),
     "gamma": (_float_only(lambda x: _GammaFn.apply(x, False)), False, (), "Gamma function."),
-    "gammaln": (_float_only(lambda x: _GammaFn.apply(x, True)), False, (),
-                "Log of the absolute gamma function."),
+    "gammaln": (
+        _float_only(lambda x: _GammaFn.apply(x, True)),
+        False,
+        (),
+        "Log of the absolute gamma function.",
+    ),
     "logical_not": (lambda x: (x == 0).to(x.dtype), False, (), "Logical NOT, 0/1 output."),
     "_copy": (lambda x: x.clone(), False, ("identity",), "Identity (copy) of the input."),
-    "BlockGrad": (lambda x: x.detach(), False, ("stop_gradient",),
-                  "Pass the input through and stop gradients flowing back."),
-    "make_loss": (lambda x: _OnesGrad.apply(x) if x.requires_grad else x, False, (),
-                  "Mark a symbol as a loss: its gradient is ones, whatever the head gradient."),
+    "BlockGrad": (
+        lambda x: x.detach(),
+        False,
+        ("stop_gradient",),
+        "Pass the input through and stop gradients flowing back.",
+    ),
+    "make_loss": (
+        lambda x: _OnesGrad.apply(x) if x.requires_grad else x,
+        False,
+        (),
+        "Mark a symbol as a loss: its gradient is ones, whatever the head gradient.",
+    ),
 }
 
 
@@ -113,10 +153,19 @@ def _unary(fn):
 
 
 for _name, (_fn, _fluent, _aliases, _doc) in _UNARY.items():
-    register(OpDef(_name, _unary(_fn), fluent=_fluent, aliases=_aliases, doc=_doc,
-                   infer_shape=_same_shape, infer_out=same_out,
-                   # MXNet 1.9.1 names make_loss's output "loss" (make_loss0_loss)
-                   outputs=("loss",) if _name == "make_loss" else ("output",)))
+    register(
+        OpDef(
+            _name,
+            _unary(_fn),
+            fluent=_fluent,
+            aliases=_aliases,
+            doc=_doc,
+            infer_shape=_same_shape,
+            infer_out=same_out,
+            # MXNet 1.9.1 names make_loss's output "loss" (make_loss0_loss)
+            outputs=("loss",) if _name == "make_loss" else ("output",),
+        )
+    )
 
 
 def _clip(a, x):
@@ -126,17 +175,28 @@ def _clip(a, x):
     return torch.clamp(x, lo, hi)
 
 
-_clip_op = register(OpDef("clip", _clip, fluent=True, infer_shape=_same_shape,
-                          infer_out=same_out,
-                          params=[Param("a_min", "float", doc="Minimum value"),
-                                  Param("a_max", "float", doc="Maximum value")],
-                          doc="Clip (limit) the values in an array."))
+_clip_op = register(
+    OpDef(
+        "clip",
+        _clip,
+        fluent=True,
+        infer_shape=_same_shape,
+        infer_out=same_out,
+        params=[
+            Param("a_min", "float", doc="Minimum value"),
+            Param("a_max", "float", doc="Maximum value"),
+        ],
+        doc="Clip (limit) the values in an array.",
+    )
+)
 
 
 def _hard_sigmoid(a, x):
     if not x.is_floating_point():
-        raise MXNetError("Operator hard_sigmoid: this operation only supports floating point "
-                         f"types, not {str(x.dtype).replace('torch.', '')}")
+        raise MXNetError(
+            "Operator hard_sigmoid: this operation only supports floating point "
+            f"types, not {str(x.dtype).replace('torch.', '')}"
+        )
     z = x * a["alpha"] + a["beta"]
     # MXNet's gradient is alpha strictly inside (0, 1) and 0 at the clamp boundaries
     inside = (z > 0) & (z < 1)
@@ -145,11 +205,19 @@ def _hard_sigmoid(a, x):
     return torch.where(inside, z, rest)
 
 
-_hsig_op = register(OpDef("hard_sigmoid", _hard_sigmoid, infer_shape=_same_shape,
-                          infer_out=same_out,
-                          params=[Param("alpha", "float", 0.2, doc="Slope of hard sigmoid"),
-                                  Param("beta", "float", 0.5, doc="Bias of hard sigmoid.")],
-                          doc="Hard sigmoid: max(0, min(1, alpha * x + beta)), element-wise."))
+_hsig_op = register(
+    OpDef(
+        "hard_sigmoid",
+        _hard_sigmoid,
+        infer_shape=_same_shape,
+        infer_out=same_out,
+        params=[
+            Param("alpha", "float", 0.2, doc="Slope of hard sigmoid"),
+            Param("beta", "float", 0.5, doc="Bias of hard sigmoid."),
+        ],
+        doc="Hard sigmoid: max(0, min(1, alpha * x + beta)), element-wise.",
+    )
+)
 # output shape and dtype are the input's: no meta tracing (torch.clamp on meta tensors
 # imports torch's compiler stack, seconds at the first bind of MobileNetV2's relu6)
 _clip_op.uniform_dtype = _hsig_op.uniform_dtype = True
@@ -160,7 +228,18 @@ _clip_op.uniform_dtype = _hsig_op.uniform_dtype = True
 
 def _check_dtypes(name, a, b):
     if a.dtype != b.dtype:
-        raise MXNetError(f"Operator {name}: input dtypes differ ({a.dtype} vs {b.dtype})")
+        raise MXNetError(incompatible_dtype_message(a.dtype, b.dtype))
+
+
+def incompatible_dtype_message(expected, got, index: int = 1) -> str:
+    """MXNet 1.9.1's type-inference failure for inputs whose dtypes must agree (the node
+    name is empty for an imperative call)."""
+    from .._dtype import dtype_name
+
+    return (
+        "Check failed: assign(&dattr, vec.at(i)): Incompatible attr in node  at "
+        f"{index}-th input: expected {dtype_name(expected)}, got {dtype_name(got)}"
+    )
 
 
 def _div(a, b):
@@ -216,14 +295,21 @@ def _logic(fn):
 
 _BINARY = {
     # suffix: (torch function, doc)
-    "add": (torch.add, "Add"), "sub": (torch.sub, "Subtract"), "mul": (torch.mul, "Multiply"),
-    "div": (_div, "Divide"), "mod": (_mod, "Modulo"), "power": (_power, "Power"),
-    "maximum": (_maximum, "Maximum"), "minimum": (_minimum, "Minimum"),
+    "add": (torch.add, "Add"),
+    "sub": (torch.sub, "Subtract"),
+    "mul": (torch.mul, "Multiply"),
+    "div": (_div, "Divide"),
+    "mod": (_mod, "Modulo"),
+    "power": (_power, "Power"),
+    "maximum": (_maximum, "Maximum"),
+    "minimum": (_minimum, "Minimum"),
     "hypot": (_hypot, "Hypotenuse"),
-    "equal": (_cmp(torch.eq), "Equal (0/1)"), "not_equal": (_cmp(torch.ne), "Not equal (0/1)"),
+    "equal": (_cmp(torch.eq), "Equal (0/1)"),
+    "not_equal": (_cmp(torch.ne), "Not equal (0/1)"),
     "greater": (_cmp(torch.gt), "Greater (0/1)"),
     "greater_equal": (_cmp(torch.ge), "Greater or equal (0/1)"),
-    "lesser": (_cmp(torch.lt), "Less (0/1)"), "lesser_equal": (_cmp(torch.le), "Less or equal"),
+    "lesser": (_cmp(torch.lt), "Less (0/1)"),
+    "lesser_equal": (_cmp(torch.le), "Less or equal"),
     "logical_and": (_logic(torch.logical_and), "Logical AND (0/1)"),
     "logical_or": (_logic(torch.logical_or), "Logical OR (0/1)"),
     "logical_xor": (_logic(torch.logical_xor), "Logical XOR (0/1)"),
@@ -240,7 +326,8 @@ _ELEMWISE_NAMES = {
     "maximum": ("_maximum", ("_Maximum",)),
     "minimum": ("_minimum", ("_Minimum",)),
     "hypot": ("_hypot", ("_Hypot",)),
-    "equal": ("_equal", ("_Equal",)), "not_equal": ("_not_equal", ("_Not_Equal",)),
+    "equal": ("_equal", ("_Equal",)),
+    "not_equal": ("_not_equal", ("_Not_Equal",)),
     "greater": ("_greater", ("_Greater",)),
     "greater_equal": ("_greater_equal", ("_Greater_Equal",)),
     "lesser": ("_lesser", ("_Lesser",)),
@@ -263,8 +350,9 @@ def _broadcast_kernel(name, fn):
 def _elemwise_kernel(name, fn):
     def compute(attrs, a, b):
         if a.shape != b.shape:
-            raise MXNetError(f"Operator {name}: shapes must be equal, got {tuple(a.shape)} "
-                             f"and {tuple(b.shape)}")
+            raise MXNetError(
+                f"Operator {name}: shapes must be equal, got {tuple(a.shape)} and {tuple(b.shape)}"
+            )
         if a.dtype != b.dtype:
             _check_dtypes(name, a, b)
         return fn(a, b)
@@ -274,15 +362,33 @@ def _elemwise_kernel(name, fn):
 
 for _suffix, (_fn, _doc) in _BINARY.items():
     _bname = f"broadcast_{_suffix}"
-    _bal = ("broadcast_plus",) if _suffix == "add" else (
-        ("broadcast_minus",) if _suffix == "sub" else ())
-    _b = register(OpDef(_bname, _broadcast_kernel(_bname, _fn), inputs=("lhs", "rhs"),
-                        aliases=_bal, infer_out=broadcast_out(_bname),
-                        doc=f"{_doc}, element-wise with broadcasting."))
+    _bal = (
+        ("broadcast_plus",)
+        if _suffix == "add"
+        else (("broadcast_minus",) if _suffix == "sub" else ())
+    )
+    _b = register(
+        OpDef(
+            _bname,
+            _broadcast_kernel(_bname, _fn),
+            inputs=("lhs", "rhs"),
+            aliases=_bal,
+            infer_out=broadcast_out(_bname),
+            doc=f"{_doc}, element-wise with broadcasting.",
+        )
+    )
     _ename, _eal = _ELEMWISE_NAMES[_suffix]
-    _e = register(OpDef(_ename, _elemwise_kernel(_ename, _fn), inputs=("lhs", "rhs"),
-                        aliases=_eal, infer_shape=_same_shape, infer_out=elemwise_out(_ename),
-                        doc=f"{_doc}, element-wise (same shapes)."))
+    _e = register(
+        OpDef(
+            _ename,
+            _elemwise_kernel(_ename, _fn),
+            inputs=("lhs", "rhs"),
+            aliases=_eal,
+            infer_shape=_same_shape,
+            infer_out=elemwise_out(_ename),
+            doc=f"{_doc}, element-wise (same shapes).",
+        )
+    )
     _b.uniform_dtype = _e.uniform_dtype = True  # symbolic infer_type refuses mixed dtypes
 
 # ---------------------------------------------------------------------------------------
@@ -322,10 +428,14 @@ def _scalar_kernel(fn, reverse: bool):
 
 _SCALAR = {
     # name: (binary suffix, reversed, legacy alias)
-    "_plus_scalar": ("add", False, "_PlusScalar"), "_minus_scalar": ("sub", False, "_MinusScalar"),
-    "_rminus_scalar": ("sub", True, "_RMinusScalar"), "_mul_scalar": ("mul", False, "_MulScalar"),
-    "_div_scalar": ("div", False, "_DivScalar"), "_rdiv_scalar": ("div", True, "_RDivScalar"),
-    "_mod_scalar": ("mod", False, "_ModScalar"), "_rmod_scalar": ("mod", True, "_RModScalar"),
+    "_plus_scalar": ("add", False, "_PlusScalar"),
+    "_minus_scalar": ("sub", False, "_MinusScalar"),
+    "_rminus_scalar": ("sub", True, "_RMinusScalar"),
+    "_mul_scalar": ("mul", False, "_MulScalar"),
+    "_div_scalar": ("div", False, "_DivScalar"),
+    "_rdiv_scalar": ("div", True, "_RDivScalar"),
+    "_mod_scalar": ("mod", False, "_ModScalar"),
+    "_rmod_scalar": ("mod", True, "_RModScalar"),
     "_power_scalar": ("power", False, "_PowerScalar"),
     "_rpower_scalar": ("power", True, "_RPowerScalar"),
     "_maximum_scalar": ("maximum", False, "_MaximumScalar"),
@@ -342,8 +452,10 @@ _SCALAR = {
     "_logical_xor_scalar": ("logical_xor", False, "_LogicalXorScalar"),
 }
 
-_SCALAR_PARAMS = [Param("scalar", "float", 1.0, doc="Scalar input value"),
-                  Param("is_int", "bool", True, doc="Indicate whether scalar input is int type")]
+_SCALAR_PARAMS = [
+    Param("scalar", "float", 1.0, doc="Scalar input value"),
+    Param("is_int", "bool", True, doc="Indicate whether scalar input is int type"),
+]
 
 
 def _logic_scalar(fn):
@@ -355,10 +467,18 @@ for _k in ("logical_and", "logical_or", "logical_xor"):
     _SCALAR_FN[_k] = _logic_scalar(getattr(torch, _k))
 
 for _name, (_suffix, _rev, _alias) in _SCALAR.items():
-    register(OpDef(_name, _scalar_kernel(_SCALAR_FN[_suffix], _rev), params=_SCALAR_PARAMS,
-                   aliases=(_alias,), infer_shape=_same_shape, infer_out=same_out,
-                   infer_type=_scalar_type,
-                   doc=f"{_BINARY[_suffix][1]} with a scalar."))
+    register(
+        OpDef(
+            _name,
+            _scalar_kernel(_SCALAR_FN[_suffix], _rev),
+            params=_SCALAR_PARAMS,
+            aliases=(_alias,),
+            infer_shape=_same_shape,
+            infer_out=same_out,
+            infer_type=_scalar_type,
+            doc=f"{_BINARY[_suffix][1]} with a scalar.",
+        )
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -372,22 +492,33 @@ def _add_n(attrs, *xs):
     return out
 
 
-_add_n_op = register(OpDef("add_n", _add_n, params=[Param("num_args", "int", doc="Number of inputs")],
-               variadic="num_args", aliases=("ElementWiseSum", "_sparse_ElementWiseSum"),
-               infer_shape=_same_shape, infer_out=same_out,
-               doc="Add all input arguments element-wise."))
+_add_n_op = register(
+    OpDef(
+        "add_n",
+        _add_n,
+        params=[Param("num_args", "int", doc="Number of inputs")],
+        variadic="num_args",
+        aliases=("ElementWiseSum", "_sparse_ElementWiseSum"),
+        infer_shape=_same_shape,
+        infer_out=same_out,
+        doc="Add all input arguments element-wise.",
+    )
+)
 _add_n_op.uniform_dtype = True  # the inputs' dtype, no meta tracing
 
 
 def _where(attrs, cond, x, y):
     if cond.shape != x.shape:
         if cond.dim() != 1 or cond.shape[0] != x.shape[0]:
-            raise MXNetError(f"Operator where: condition shape {tuple(cond.shape)} must equal "
-                             f"x shape {tuple(x.shape)} or be ({x.shape[0]},)")
+            raise MXNetError(
+                f"Operator where: condition shape {tuple(cond.shape)} must equal "
+                f"x shape {tuple(x.shape)} or be ({x.shape[0]},)"
+            )
         cond = cond.reshape((-1,) + (1,) * (x.dim() - 1))
     if x.shape != y.shape:
-        raise MXNetError(f"Operator where: x shape {tuple(x.shape)} and y shape "
-                         f"{tuple(y.shape)} must be equal")
+        raise MXNetError(
+            f"Operator where: x shape {tuple(x.shape)} and y shape {tuple(y.shape)} must be equal"
+        )
     return torch.where(cond != 0, x, y)
 
 
@@ -410,16 +541,26 @@ def _where_shape(attrs, s):
 def _where_out(attrs, s):
     cond, x, y = (tuple(v) for v in s)
     if cond != x and (len(cond) != 1 or not x or cond[0] != x[0]):
-        raise MXNetError(f"Operator where: condition shape {cond} must equal x shape {x} "
-                         f"or be ({x[0] if x else ''},)")
+        raise MXNetError(
+            f"Operator where: condition shape {cond} must equal x shape {x} "
+            f"or be ({x[0] if x else ''},)"
+        )
     if x != y:
         raise MXNetError(f"Operator where: x shape {x} and y shape {y} must be equal")
     return [x]
 
 
-register(OpDef("where", _where, inputs=("condition", "x", "y"), infer_type=_where_type,
-               infer_shape=_where_shape, infer_out=_where_out,
-               doc="Return elements chosen from x or y depending on condition."))
+register(
+    OpDef(
+        "where",
+        _where,
+        inputs=("condition", "x", "y"),
+        infer_type=_where_type,
+        infer_shape=_where_shape,
+        infer_out=_where_out,
+        doc="Return elements chosen from x or y depending on condition.",
+    )
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -436,10 +577,17 @@ def _cast(a, x):
     return r
 
 
-register(OpDef("Cast", _cast, aliases=("cast",), infer_shape=_same_shape,
-               infer_type=lambda a, ins: (ins, [a["dtype"]]),
-               params=[Param("dtype", "dtype", doc="Output data type.")],
-               doc="Cast the array to the given data type (float to int truncates)."))
+register(
+    OpDef(
+        "Cast",
+        _cast,
+        aliases=("cast",),
+        infer_shape=_same_shape,
+        infer_type=lambda a, ins: (ins, [a["dtype"]]),
+        params=[Param("dtype", "dtype", doc="Output data type.")],
+        doc="Cast the array to the given data type (float to int truncates).",
+    )
+)
 
 
 def _amp_cast(a, x):
@@ -465,17 +613,25 @@ def _amp_multicast_type(a, ins):
     return ins, [target if t in _FLOAT_NAMES else t for t in ins]
 
 
-register(OpDef("amp_cast", _amp_cast, infer_shape=_same_shape, infer_type=_amp_cast_type,
-               params=[Param("dtype", "dtype", doc="Output data type.")],
-               doc="Cast a floating-point array for mixed precision; other dtypes pass."))
+register(
+    OpDef(
+        "amp_cast",
+        _amp_cast,
+        infer_shape=_same_shape,
+        infer_type=_amp_cast_type,
+        params=[Param("dtype", "dtype", doc="Output data type.")],
+        doc="Cast a floating-point array for mixed precision; other dtypes pass.",
+    )
+)
 
 _WIDTH = {torch.float16: 0, torch.bfloat16: 0, torch.float32: 1, torch.float64: 2}
 
 
 def _amp_multicast(a, *xs):
     if len(xs) != a["num_outputs"]:
-        raise MXNetError(f"Operator amp_multicast: num_outputs={a['num_outputs']} but "
-                         f"{len(xs)} inputs given")
+        raise MXNetError(
+            f"Operator amp_multicast: num_outputs={a['num_outputs']} but {len(xs)} inputs given"
+        )
     floats = [x.dtype for x in xs if x.dtype in _WIDTH]
     if not floats:
         return tuple(xs)
@@ -484,14 +640,26 @@ def _amp_multicast(a, *xs):
     return tuple(x.to(target) if x.dtype in _WIDTH else x for x in xs)
 
 
-register(OpDef("amp_multicast", _amp_multicast, variadic="num_outputs",
-               params=[Param("num_outputs", "int", doc="Number of input/output pairs."),
-                       Param("cast_narrow", "bool", False,
-                             doc="Whether to cast to the narrowest type instead of the widest.")],
-               outputs=lambda a: [f"output{i}" for i in range(a["num_outputs"])],
-               infer_shape=lambda a, s: s, infer_type=_amp_multicast_type,
-               doc="Cast every floating input to the widest (or narrowest) float type among "
-                   "them."))
+register(
+    OpDef(
+        "amp_multicast",
+        _amp_multicast,
+        variadic="num_outputs",
+        params=[
+            Param("num_outputs", "int", doc="Number of input/output pairs."),
+            Param(
+                "cast_narrow",
+                "bool",
+                False,
+                doc="Whether to cast to the narrowest type instead of the widest.",
+            ),
+        ],
+        outputs=lambda a: [f"output{i}" for i in range(a["num_outputs"])],
+        infer_shape=lambda a, s: s,
+        infer_type=_amp_multicast_type,
+        doc="Cast every floating input to the widest (or narrowest) float type among them.",
+    )
+)
 
 
 # MXNet 1.9.1's integer modulo kernels differentiate to zero (imperative and bound graphs)

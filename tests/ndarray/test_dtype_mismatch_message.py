@@ -1,0 +1,30 @@
+"""Mixed-dtype inputs to an operator whose inputs must agree: MXNet 1.9.1's type-inference
+message ("Incompatible attr in node  at 1-th input: expected float32, got float64"), the
+text users search for."""
+
+import pytest
+
+import mxnet as mx
+from mxnet.base import MXNetError
+
+_MSG = "Incompatible attr in node  at 1-th input: expected {}, got {}"
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda a, b: a + b,
+        lambda a, b: mx.nd.broadcast_sub(a, b),
+        lambda a, b: mx.nd.elemwise_mul(a, b),
+        lambda a, b: a == b,
+        lambda a, b: mx.nd.dot(a, b),
+    ],
+)
+def test_mixed_dtypes_report_mxnet_type_inference_error(fn):
+    a = mx.nd.ones((2,))
+    b = mx.nd.ones((2,), dtype="float64")
+    with pytest.raises(MXNetError) as err:
+        fn(a, b).wait_to_read()
+    assert _MSG.format("float32", "float64") in str(err.value)
+    with pytest.raises(MXNetError, match="expected int32, got float32"):
+        fn(mx.nd.ones((2,), dtype="int32"), a).wait_to_read()
