@@ -61,8 +61,9 @@ def _broadcast_failure(op: OpDef, tensors) -> str | None:
     except RuntimeError:
         pass
     fmt = ["[" + ",".join(str(d) for d in s) + "]" for s in (a, b)]
+    # MXNet's words, then the operator's name (MXNet names it only in its stack trace)
     return ("Check failed: l == 1 || r == 1: operands could not be broadcast together "
-            f"with shapes {fmt[0]} {fmt[1]}")
+            f"with shapes {fmt[0]} {fmt[1]} (operator {op.name})")
 
 
 class _ZeroLink(torch.autograd.Function):
