@@ -437,3 +437,11 @@ def np_shuffle_perm(n: int, rows: bool = False) -> np.ndarray:
     for i, j in zip(order.tolist(), picks.tolist()):
         perm[i], perm[j] = perm[j], perm[i]
     return perm
+
+
+def randint(n: int, low: int, high: int) -> np.ndarray:
+    """``n`` MXNet CPU ``randint`` samples on ``[low, high)`` (int64): each takes two draws
+    ``d0, d1`` of the parallel engines and is ``((d0 << 31) + d1) % (high - low) + low``."""
+    d = _draws(n, 2).astype(np.uint64).reshape(-1, 2) if n else np.zeros((0, 2), np.uint64)
+    v = ((d[:, 0] << np.uint64(31)) + d[:, 1]).astype(np.int64)
+    return v % np.int64(high - low) + np.int64(low)

@@ -408,7 +408,9 @@ def _randint(attrs):
     if low == high:
         raise MXNetError(f"Operator _npi_random_randint: low ({low}) must be less than high "
                          f"({high})")
-    return torch.randint(low, high, shape, dtype=dt, device=dev)
+    from ._random import _mx_randint
+
+    return _mx_randint(low, high, shape, dt, dev)
 
 
 register(OpDef("_npi_random_randint", _randint, inputs=(), creation=True,

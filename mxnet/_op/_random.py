@@ -322,7 +322,19 @@ def _randint(attrs):
     _run_check("_random_randint", attrs, shape, to_torch(dt), _device(attrs))
     if low == high:  # MXNet 1.9.1 dies of a division by zero here
         raise MXNetError(f"Operator _random_randint: low ({low}) must be less than high ({high})")
-    return torch.randint(low, high, shape, dtype=to_torch(dt), device=_device(attrs))
+    return _mx_randint(low, high, shape, to_torch(dt), _device(attrs))
+
+
+def _mx_randint(low, high, shape, dtype, dev):
+    """MXNet 1.9.1's CPU randint stream (:func:`mxnet._mxrng.randint`); torch elsewhere."""
+    from .. import _mxrng
+
+    if dev.type != "cpu" or not _mxrng.ENABLED:
+        return torch.randint(low, high, shape, dtype=dtype, device=dev)
+    n = 1
+    for d in shape:
+        n *= d
+    return torch.from_numpy(_mxrng.randint(n, low, high).reshape(shape)).to(dtype)
 
 
 register(OpDef("_random_randint", _randint, inputs=(), creation=True,

@@ -190,3 +190,16 @@ def test_multinomial_log_prob_gradient_and_shape():
         for s in samples:
             expected[row, s] += 1.0 / d.asnumpy()[row, s]  # MXNet: 1/p per sample
     np.testing.assert_allclose(d.grad.asnumpy(), expected)
+
+
+def test_randint_follows_mxnet_cpu_stream():
+    # MXNet 1.9.1: each sample is ((d0 << 31) + d1) % (high - low) + low from two draws of
+    # the parallel CPU engines; values recorded from MXNet 1.9.1 with mx.random.seed(7)
+    import mxnet as mx
+
+    mx.random.seed(7)
+    assert mx.nd.random.randint(0, 10, shape=(5,)).asnumpy().tolist() == [9, 1, 2, 5, 3]
+    big = mx.nd.random.randint(-5, 100, shape=(3, 70)).asnumpy().ravel()
+    assert big[[0, 1, 63, 64, 65, 100, 150, 209]].tolist() == [33, 57, 85, 18, 10, 66, 1, 94]
+    mx.random.seed(7)
+    assert mx.np.random.randint(0, 10, size=(5,)).asnumpy().tolist() == [9, 1, 2, 5, 3]
