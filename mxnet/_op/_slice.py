@@ -20,11 +20,20 @@ __all__ = ["slice_spec", "split_v2_indices"]
 
 
 def _same_dtype(op: str, xs: Sequence[torch.Tensor]) -> None:
+    # MXNet 1.9.1's type-inference messages: Concat's own check, ElemwiseType's otherwise
+    from ..base import MXNetError
+    from .._dtype import dtype_name
+    from ._elemwise import incompatible_dtype_message
+
     for i, x in enumerate(xs[1:], 1):
         if x.dtype != xs[0].dtype:
-            raise op_error(op, f"Non-uniform data type in {op}, expected data type "
-                               f"{str(xs[0].dtype)[6:]}, got data type {str(x.dtype)[6:]} "
-                               f"for input {i}")
+            if op != "Concat":
+                raise MXNetError(incompatible_dtype_message(xs[0].dtype, x.dtype, i))
+            raise MXNetError(
+                "Check failed: in_type->at(i) == dtype || in_type->at(i) == -1: Non-uniform "
+                f"data type in Concat, expected data type {dtype_name(xs[0].dtype)}, got data "
+                f"type {dtype_name(x.dtype)} for input {i}"
+            )
 
 
 def _concat(a: dict, *xs: torch.Tensor) -> torch.Tensor:
@@ -41,9 +50,12 @@ def _concat(a: dict, *xs: torch.Tensor) -> torch.Tensor:
     for i, x in enumerate(xs):
         got = list(x.shape)
         if len(got) != nd or any(e not in (-1, g) for e, g in zip(expected, got)):
-            raise op_error("Concat", f"Incompatible input shape: expected "
-                                     f"{fmt_shape(expected)}, got {fmt_shape(got)} for input "
-                                     f"{i} (dim={a['dim']})")
+            raise op_error(
+                "Concat",
+                f"Incompatible input shape: expected "
+                f"{fmt_shape(expected)}, got {fmt_shape(got)} for input "
+                f"{i} (dim={a['dim']})",
+            )
     return torch.cat(xs, dim)
 
 
@@ -52,18 +64,33 @@ def _concat_out(a: dict, shapes: list) -> list:
     first = tuple(shapes[0])
     nd = len(first)
     dim = a["dim"] + nd if a["dim"] < 0 else a["dim"]
-    if nd and 0 <= dim < nd and all(
+    if (
+        nd
+        and 0 <= dim < nd
+        and all(
             len(s) == nd and all(x == y for k, (x, y) in enumerate(zip(s, first)) if k != dim)
-            for s in shapes):
-        return [first[:dim] + (sum(s[dim] for s in shapes),) + first[dim + 1:]]
+            for s in shapes
+        )
+    ):
+        return [first[:dim] + (sum(s[dim] for s in shapes),) + first[dim + 1 :]]
     return get_op("Concat").trace_shapes(a, shapes)  # mismatch: the kernel reports it
 
 
-register(OpDef("Concat", _concat, aliases=("concat",), variadic="num_args",
-               params=[Param("num_args", "int", doc="Number of inputs to be concated."),
-                       Param("dim", "int", 1, doc="the dimension to be concated.")],
-               infer_out=_concat_out, infer_type=same_type,  # (no meta trace: ~3 s first)
-               doc="Join input arrays along an existing axis."))
+register(
+    OpDef(
+        "Concat",
+        _concat,
+        aliases=("concat",),
+        variadic="num_args",
+        params=[
+            Param("num_args", "int", doc="Number of inputs to be concated."),
+            Param("dim", "int", 1, doc="the dimension to be concated."),
+        ],
+        infer_out=_concat_out,
+        infer_type=same_type,  # (no meta trace: ~3 s first)
+        doc="Join input arrays along an existing axis.",
+    )
+)
 
 
 def _stack(a: dict, *xs: torch.Tensor) -> torch.Tensor:
@@ -76,9 +103,12 @@ def _stack(a: dict, *xs: torch.Tensor) -> torch.Tensor:
         raise op_error("stack", f"axis {axis} exceeds the input dimension of {nd - 1}")
     for i, x in enumerate(xs):
         if x.shape != xs[0].shape:
-            raise op_error("stack", f"all inputs must have the same shape: input 0 has "
-                                    f"{fmt_shape(xs[0].shape)}, input {i} has "
-                                    f"{fmt_shape(x.shape)}")
+            raise op_error(
+                "stack",
+                f"all inputs must have the same shape: input 0 has "
+                f"{fmt_shape(xs[0].shape)}, input {i} has "
+                f"{fmt_shape(x.shape)}",
+            )
     return torch.stack(xs, axis + nd if axis < 0 else axis)
 
 
@@ -92,17 +122,33 @@ def _stack_out(a: dict, s: list) -> list:
         raise op_error("stack", f"axis {axis} exceeds the input dimension of {nd - 1}")
     for i, x in enumerate(s):
         if tuple(x) != first:
-            raise op_error("stack", f"all inputs must have the same shape: input 0 has "
-                                    f"{fmt_shape(first)}, input {i} has {fmt_shape(x)}")
+            raise op_error(
+                "stack",
+                f"all inputs must have the same shape: input 0 has "
+                f"{fmt_shape(first)}, input {i} has {fmt_shape(x)}",
+            )
     axis = axis + nd if axis < 0 else axis
     return [first[:axis] + (len(s),) + first[axis:]]
 
 
-register(OpDef("stack", _stack, variadic="num_args", infer_out=_stack_out,
-               params=[Param("axis", "int", 0, doc="The axis in the result array along which "
-                             "the input arrays are stacked."),
-                       Param("num_args", "int", doc="Number of inputs to be stacked.")],
-               doc="Join a sequence of arrays along a new axis."))
+register(
+    OpDef(
+        "stack",
+        _stack,
+        variadic="num_args",
+        infer_out=_stack_out,
+        params=[
+            Param(
+                "axis",
+                "int",
+                0,
+                doc="The axis in the result array along which the input arrays are stacked.",
+            ),
+            Param("num_args", "int", doc="Number of inputs to be stacked."),
+        ],
+        doc="Join a sequence of arrays along a new axis.",
+    )
+)
 
 # ---------------------------------------------------------------------------------------
 # split
@@ -119,26 +165,44 @@ def _split(a: dict, x: torch.Tensor):
     if n <= 0:
         raise op_error("SliceChannel", f"num_outputs must be positive ({n})")
     if size % n:
-        raise op_error("SliceChannel", f"You are trying to split the {axis}-th axis of input "
-                                       f"tensor with shape {fmt_shape(x.shape)} into "
-                                       f"num_outputs={n} evenly sized chunks, but this is not "
-                                       f"possible because {n} does not evenly divide {size}")
+        raise op_error(
+            "SliceChannel",
+            f"You are trying to split the {axis}-th axis of input "
+            f"tensor with shape {fmt_shape(x.shape)} into "
+            f"num_outputs={n} evenly sized chunks, but this is not "
+            f"possible because {n} does not evenly divide {size}",
+        )
     if a["squeeze_axis"] and size != n:
-        raise op_error("SliceChannel", f"squeeze_axis requires num_outputs ({n}) to equal the "
-                                       f"split axis size ({size})")
+        raise op_error(
+            "SliceChannel",
+            f"squeeze_axis requires num_outputs ({n}) to equal the split axis size ({size})",
+        )
     parts = torch.split(x, size // n, dim=axis)
     if a["squeeze_axis"]:
         return tuple(fresh(p.squeeze(axis)) for p in parts)
     return tuple(fresh(p) for p in parts)
 
 
-register(OpDef("SliceChannel", _split, aliases=("split",), fluent=True,
-               outputs=lambda a: _outputs(a["num_outputs"]),
-               params=[Param("num_outputs", "int", doc="Number of splits."),
-                       Param("axis", "int", 1, doc="Axis along which to split."),
-                       Param("squeeze_axis", "bool", False, doc="If true, removes the split "
-                             "axis (of length 1) from the outputs.")],
-               doc="Split an array along an axis into equal parts."))
+register(
+    OpDef(
+        "SliceChannel",
+        _split,
+        aliases=("split",),
+        fluent=True,
+        outputs=lambda a: _outputs(a["num_outputs"]),
+        params=[
+            Param("num_outputs", "int", doc="Number of splits."),
+            Param("axis", "int", 1, doc="Axis along which to split."),
+            Param(
+                "squeeze_axis",
+                "bool",
+                False,
+                doc="If true, removes the split axis (of length 1) from the outputs.",
+            ),
+        ],
+        doc="Split an array along an axis into equal parts.",
+    )
+)
 
 
 def section_starts(size: int, k: int) -> list:
@@ -191,22 +255,41 @@ def _split_v2(a: dict, x: torch.Tensor):
         piece = x.narrow(axis, b, max(e - b, 0))
         if a["squeeze_axis"]:
             if piece.shape[axis] != 1:
-                raise op_error("_split_v2", f"squeeze_axis needs pieces of size 1 along axis "
-                                            f"{axis}, got {piece.shape[axis]}")
+                raise op_error(
+                    "_split_v2",
+                    f"squeeze_axis needs pieces of size 1 along axis "
+                    f"{axis}, got {piece.shape[axis]}",
+                )
             piece = piece.squeeze(axis)
         outs.append(fresh(piece))
     return tuple(outs)
 
 
-register(OpDef("_split_v2", _split_v2,
-               outputs=lambda a: _outputs(_split_v2_count(a)),
-               params=[Param("indices", "shape", doc="Indices of splits."),
-                       Param("axis", "int", 1, doc="Axis along which to split."),
-                       Param("squeeze_axis", "bool", False, doc="If true, removes the split "
-                             "axis (of length 1) from the outputs."),
-                       Param("sections", "int", 0, doc="Number of sections if equally "
-                             "splitted. Default to 0 which means split by indices.")],
-               doc="Split an array along an axis at the given start indices."))
+register(
+    OpDef(
+        "_split_v2",
+        _split_v2,
+        outputs=lambda a: _outputs(_split_v2_count(a)),
+        params=[
+            Param("indices", "shape", doc="Indices of splits."),
+            Param("axis", "int", 1, doc="Axis along which to split."),
+            Param(
+                "squeeze_axis",
+                "bool",
+                False,
+                doc="If true, removes the split axis (of length 1) from the outputs.",
+            ),
+            Param(
+                "sections",
+                "int",
+                0,
+                doc="Number of sections if equally "
+                "splitted. Default to 0 which means split by indices.",
+            ),
+        ],
+        doc="Split an array along an axis at the given start indices.",
+    )
+)
 
 # ---------------------------------------------------------------------------------------
 # slice
@@ -219,14 +302,17 @@ def slice_spec(op: str, shape: Sequence[int], begin, end, step):
     """
     nd = len(shape)
     if len(begin) != len(end):
-        raise op_error(op, f"begin and end must have the same length ({len(begin)} vs. "
-                           f"{len(end)})")
+        raise op_error(op, f"begin and end must have the same length ({len(begin)} vs. {len(end)})")
     if len(begin) > nd:
-        raise op_error(op, f"Slicing axis exceeds data dimensions ({len(begin)} vs. {nd}, "
-                           f"input shape {fmt_shape(shape)})")
+        raise op_error(
+            op,
+            f"Slicing axis exceeds data dimensions ({len(begin)} vs. {nd}, "
+            f"input shape {fmt_shape(shape)})",
+        )
     if step and len(step) != len(begin):
-        raise op_error(op, f"step must have the same length as begin ({len(step)} vs. "
-                           f"{len(begin)})")
+        raise op_error(
+            op, f"step must have the same length as begin ({len(step)} vs. {len(begin)})"
+        )
     out = []
     flips = []
     for i, n in enumerate(shape):
@@ -279,16 +365,24 @@ def _slice_axis_partial_out(a: dict, ins: list, outs: list) -> list:
     return outs
 
 
-_BEGIN = Param("begin", "shape", doc="starting indices for the slice operation, supports "
-                                     "negative indices.")
-_END = Param("end", "shape", doc="ending indices for the slice operation, supports negative "
-                                 "indices.")
-_STEP = Param("step", "shape", (), doc="step for the slice operation, supports negative "
-                                       "values.")
+_BEGIN = Param(
+    "begin", "shape", doc="starting indices for the slice operation, supports negative indices."
+)
+_END = Param(
+    "end", "shape", doc="ending indices for the slice operation, supports negative indices."
+)
+_STEP = Param("step", "shape", (), doc="step for the slice operation, supports negative values.")
 
-register(OpDef("slice", _slice, aliases=("crop",), fluent=True, params=[_BEGIN, _END, _STEP],
-               doc="Slice a region of the array (per-axis begin, end and step; None keeps the "
-                   "default).")).partial_out = _slice_partial_out
+register(
+    OpDef(
+        "slice",
+        _slice,
+        aliases=("crop",),
+        fluent=True,
+        params=[_BEGIN, _END, _STEP],
+        doc="Slice a region of the array (per-axis begin, end and step; None keeps the default).",
+    )
+).partial_out = _slice_partial_out
 
 
 def _slice_axis(a: dict, x: torch.Tensor) -> torch.Tensor:
@@ -298,20 +392,34 @@ def _slice_axis(a: dict, x: torch.Tensor) -> torch.Tensor:
     b = b + n if b < 0 else b
     e = n if e is None else (e + n if e < 0 else e)
     if not (0 <= e <= n) or not (0 <= b < e):
-        raise op_error("slice_axis", f"Invalid begin, end, get begin={a['begin']}, "
-                                     f"end={a['end']} (axis {axis} of size {n})")
+        raise op_error(
+            "slice_axis",
+            f"Invalid begin, end, get begin={a['begin']}, end={a['end']} (axis {axis} of size {n})",
+        )
     return fresh(x.narrow(axis, b, e - b))
 
 
-register(OpDef("slice_axis", _slice_axis, fluent=True,
-               params=[Param("axis", "int", doc="Axis along which to be sliced, supports "
-                             "negative indexes."),
-                       Param("begin", "int", doc="The beginning index along the axis to be "
-                             "sliced, supports negative indexes."),
-                       Param("end", "int_or_none", doc="The ending index along the axis to be "
-                             "sliced, supports negative indexes.")],
-               doc="Slice along a given axis from begin to end (exclusive).")
-        ).partial_out = _slice_axis_partial_out
+register(
+    OpDef(
+        "slice_axis",
+        _slice_axis,
+        fluent=True,
+        params=[
+            Param("axis", "int", doc="Axis along which to be sliced, supports negative indexes."),
+            Param(
+                "begin",
+                "int",
+                doc="The beginning index along the axis to be sliced, supports negative indexes.",
+            ),
+            Param(
+                "end",
+                "int_or_none",
+                doc="The ending index along the axis to be sliced, supports negative indexes.",
+            ),
+        ],
+        doc="Slice along a given axis from begin to end (exclusive).",
+    )
+).partial_out = _slice_axis_partial_out
 
 
 def _slice_like(a: dict, x: torch.Tensor, like: torch.Tensor) -> torch.Tensor:
@@ -319,9 +427,12 @@ def _slice_like(a: dict, x: torch.Tensor, like: torch.Tensor) -> torch.Tensor:
     axes = a["axes"]
     if not axes:
         if len(ish) != len(fsh):
-            raise op_error("slice_like", f"By default slice_axis performs slice on all axes, "
-                                         f"but ndim mismatch for inputs: {len(ish)} vs. "
-                                         f"{len(fsh)}")
+            raise op_error(
+                "slice_like",
+                f"By default slice_axis performs slice on all axes, "
+                f"but ndim mismatch for inputs: {len(ish)} vs. "
+                f"{len(fsh)}",
+            )
         axes = range(len(ish))
     idx = [slice(None)] * len(ish)
     for ax in axes:
@@ -329,51 +440,85 @@ def _slice_like(a: dict, x: torch.Tensor, like: torch.Tensor) -> torch.Tensor:
         if ax >= len(fsh):
             raise op_error("slice_like", f"Slice axis: {ax} exceeds second input: {len(fsh)}")
         if fsh[ax] > ish[ax]:
-            raise op_error("slice_like", f"Slice axis {ax} with size {fsh[ax]} exceeds limit "
-                                         f"of input with size {ish[ax]}")
+            raise op_error(
+                "slice_like",
+                f"Slice axis {ax} with size {fsh[ax]} exceeds limit of input with size {ish[ax]}",
+            )
         idx[ax] = slice(0, fsh[ax])
     return fresh(x[tuple(idx)])
 
 
-register(OpDef("slice_like", _slice_like, inputs=("data", "shape_like"), fluent=True,
-               params=[Param("axes", "shape", (), doc="List of axes on which input data will "
-                             "be sliced according to the corresponding size of the second "
-                             "input.")],
-               doc="Slice the data to the shape of a second input along the given axes."))
+register(
+    OpDef(
+        "slice_like",
+        _slice_like,
+        inputs=("data", "shape_like"),
+        fluent=True,
+        params=[
+            Param(
+                "axes",
+                "shape",
+                (),
+                doc="List of axes on which input data will "
+                "be sliced according to the corresponding size of the second "
+                "input.",
+            )
+        ],
+        doc="Slice the data to the shape of a second input along the given axes.",
+    )
+)
 
 
 def _check_region(op: str, region: torch.Tensor, rhs_shape) -> None:
     if tuple(region.shape) != tuple(rhs_shape):
-        raise op_error(op, f"the slice region has shape {fmt_shape(region.shape)} but the "
-                           f"assigned value has shape {fmt_shape(rhs_shape)}")
+        raise op_error(
+            op,
+            f"the slice region has shape {fmt_shape(region.shape)} but the "
+            f"assigned value has shape {fmt_shape(rhs_shape)}",
+        )
 
 
 def _slice_assign(a: dict, lhs: torch.Tensor, rhs: torch.Tensor) -> torch.Tensor:
-    idx, flips = slice_spec("_slice_assign", tuple(lhs.shape), a["begin"], a["end"],
-                            a["step"])
+    idx, flips = slice_spec("_slice_assign", tuple(lhs.shape), a["begin"], a["end"], a["step"])
     out = lhs.clone()
     _check_region("_slice_assign", out[idx], rhs.shape)
     out[idx] = rhs.flip(flips) if flips else rhs
     return out
 
 
-register(OpDef("_slice_assign", _slice_assign, inputs=("lhs", "rhs"),
-               aliases=("_crop_assign",), params=[_BEGIN, _END, _STEP],
-               doc="Copy of lhs with a slice region replaced by rhs."))
+register(
+    OpDef(
+        "_slice_assign",
+        _slice_assign,
+        inputs=("lhs", "rhs"),
+        aliases=("_crop_assign",),
+        params=[_BEGIN, _END, _STEP],
+        doc="Copy of lhs with a slice region replaced by rhs.",
+    )
+)
 
 
 def _slice_assign_scalar(a: dict, x: torch.Tensor) -> torch.Tensor:
-    idx, _ = slice_spec("_slice_assign_scalar", tuple(x.shape), a["begin"], a["end"],
-                        a["step"])
+    idx, _ = slice_spec("_slice_assign_scalar", tuple(x.shape), a["begin"], a["end"], a["step"])
     out = x.clone()
     out[idx] = a["scalar"]
     return out
 
 
-register(OpDef("_slice_assign_scalar", _slice_assign_scalar, aliases=("_crop_assign_scalar",),
-               params=[Param("scalar", "float", 0.0, doc="The scalar value for assignment."),
-                       _BEGIN, _END, _STEP],
-               doc="Copy of the input with a slice region set to a scalar."))
+register(
+    OpDef(
+        "_slice_assign_scalar",
+        _slice_assign_scalar,
+        aliases=("_crop_assign_scalar",),
+        params=[
+            Param("scalar", "float", 0.0, doc="The scalar value for assignment."),
+            _BEGIN,
+            _END,
+            _STEP,
+        ],
+        doc="Copy of the input with a slice region set to a scalar.",
+    )
+)
 
 # ---------------------------------------------------------------------------------------
 # Pad
@@ -385,13 +530,17 @@ def _pad(a: dict, x: torch.Tensor) -> torch.Tensor:
     pw = a["pad_width"]
     nd = x.dim()
     if nd not in (4, 5):
-        raise op_error("Pad", f"Current implementation only supports 4-D or 5-D input "
-                              f"(input shape {fmt_shape(x.shape)}).")
+        raise op_error(
+            "Pad",
+            f"Current implementation only supports 4-D or 5-D input "
+            f"(input shape {fmt_shape(x.shape)}).",
+        )
     if len(pw) != 2 * nd:
         raise op_error("Pad", f"pad_width {tuple(pw)} must have 2*ndim = {2 * nd} entries")
     if any(pw[:4]):
-        raise op_error("Pad", "Current implementation expects padding on the first two axes "
-                              "to be zero.")
+        raise op_error(
+            "Pad", "Current implementation expects padding on the first two axes to be zero."
+        )
     torch_pw = []
     for i in range(nd - 1, 1, -1):
         torch_pw += [pw[2 * i], pw[2 * i + 1]]
@@ -401,16 +550,37 @@ def _pad(a: dict, x: torch.Tensor) -> torch.Tensor:
     if mode == "reflect":
         for i in range(2, nd):
             if max(pw[2 * i], pw[2 * i + 1]) >= x.shape[i]:
-                raise op_error("Pad", f"reflect padding {pw[2 * i]}, {pw[2 * i + 1]} must be "
-                                      f"smaller than axis {i} of size {x.shape[i]}")
+                raise op_error(
+                    "Pad",
+                    f"reflect padding {pw[2 * i]}, {pw[2 * i + 1]} must be "
+                    f"smaller than axis {i} of size {x.shape[i]}",
+                )
     return F.pad(x, torch_pw, mode=mode)
 
 
-register(OpDef("Pad", _pad, aliases=("pad",), fluent=True,
-               params=[Param("mode", "enum", choices=("constant", "edge", "reflect"),
-                             doc="Padding type to use."),
-                       Param("pad_width", "shape", doc="Widths of the padding regions applied "
-                             "to the edges of each axis (before, after per axis)."),
-                       Param("constant_value", "float", 0.0, doc="The value used for padding "
-                             "when mode is 'constant'.")],
-               doc="Pad a 4-D or 5-D array along its spatial axes."))
+register(
+    OpDef(
+        "Pad",
+        _pad,
+        aliases=("pad",),
+        fluent=True,
+        params=[
+            Param(
+                "mode", "enum", choices=("constant", "edge", "reflect"), doc="Padding type to use."
+            ),
+            Param(
+                "pad_width",
+                "shape",
+                doc="Widths of the padding regions applied "
+                "to the edges of each axis (before, after per axis).",
+            ),
+            Param(
+                "constant_value",
+                "float",
+                0.0,
+                doc="The value used for padding when mode is 'constant'.",
+            ),
+        ],
+        doc="Pad a 4-D or 5-D array along its spatial axes.",
+    )
+)

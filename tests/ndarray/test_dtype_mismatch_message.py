@@ -28,3 +28,15 @@ def test_mixed_dtypes_report_mxnet_type_inference_error(fn):
     assert _MSG.format("float32", "float64") in str(err.value)
     with pytest.raises(MXNetError, match="expected int32, got float32"):
         fn(mx.nd.ones((2,), dtype="int32"), a).wait_to_read()
+
+
+def test_concat_and_stack_mixed_dtypes():
+    a, b = mx.nd.ones((2,)), mx.nd.ones((2,), dtype="float64")
+    with pytest.raises(MXNetError) as err:
+        mx.nd.concat(a, b, dim=0)
+    assert str(err.value).startswith(
+        "Check failed: in_type->at(i) == dtype || in_type->at(i) == -1: Non-uniform data type "
+        "in Concat, expected data type float32, got data type float64 for input 1"
+    )
+    with pytest.raises(MXNetError, match=_MSG.format("float32", "float64")):
+        mx.nd.stack(a, b)
