@@ -21,8 +21,8 @@ __all__ = ["slice_spec", "split_v2_indices"]
 
 def _same_dtype(op: str, xs: Sequence[torch.Tensor]) -> None:
     # MXNet 1.9.1's type-inference messages: Concat's own check, ElemwiseType's otherwise
-    from ..base import MXNetError
     from .._dtype import dtype_name
+    from ..base import MXNetError
     from ._elemwise import incompatible_dtype_message
 
     for i, x in enumerate(xs[1:], 1):
