@@ -445,3 +445,9 @@ def randint(n: int, low: int, high: int) -> np.ndarray:
     d = _draws(n, 2).astype(np.uint64).reshape(-1, 2) if n else np.zeros((0, 2), np.uint64)
     v = ((d[:, 0] << np.uint64(31)) + d[:, 1]).astype(np.int64)
     return v % np.int64(high - low) + np.int64(low)
+
+
+def np_raw(n: int) -> np.ndarray:
+    """``n`` raw 32-bit draws of the NumPy-interface engine (MXNet's CPU ``kRandom``)."""
+    with _LOCK:
+        return _engines(1).take([n])[0]

@@ -334,7 +334,13 @@ def _choice(attrs, *tensors):
             idx = torch.multinomial(p.clamp(min=0), count, replacement=attrs["replace"]) \
                 if count else torch.zeros(0, dtype=torch.int64, device=dev)
         elif attrs["replace"]:
-            idx = torch.randint(0, n, (count,), dtype=torch.int64, device=dev)
+            from .. import _mxrng
+
+            if dev.type == "cpu" and _mxrng.ENABLED:
+                # MXNet 1.9.1: one 32-bit draw of the kRandom engine per sample, modulo a
+                idx = torch.from_numpy(_mxrng.np_raw(count).astype("int64") % n)
+            else:
+                idx = torch.randint(0, n, (count,), dtype=torch.int64, device=dev)
         else:
             idx = torch.randperm(n, device=dev)[:count]
     return idx.reshape(shape)

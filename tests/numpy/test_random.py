@@ -109,3 +109,15 @@ def test_shuffle_follows_mxnet_krandom_engine():
     head = mx.nd.random.shuffle(mx.nd.arange(300)).asnumpy()[:5].tolist()
     assert head == [210, 4, 166, 114, 266]
     assert abs(float(mx.np.random.uniform(size=1).asnumpy()[0]) - 0.013114191) < 1e-7
+
+
+def test_choice_with_replacement_follows_mxnet_krandom_engine():
+    # MXNet 1.9.1: one 32-bit kRandom draw per sample, modulo a (recorded with seed 7)
+    import mxnet as mx
+
+    mx.random.seed(7)
+    assert mx.np.random.choice(10, size=(4,)).asnumpy().tolist() == [2, 3, 3, 7]
+    assert mx.np.random.choice(1000, size=(2, 3)).asnumpy().tolist() == [[81, 384, 769],
+                                                                        [143, 24, 911]]
+    assert mx.np.random.choice(mx.np.arange(5) * 10, size=3).asnumpy().tolist() == [40, 10, 30]
+    assert mx.np.random.choice(10, size=(0,)).shape == (0,)
