@@ -364,8 +364,24 @@ def _multinomial(attrs, data):
         return (torch.empty(out_shape, dtype=dt, device="meta"),
                 torch.empty(out_shape, dtype=data.dtype, device="meta"))
     flat = data.reshape(-1, data.shape[-1])
+    import numpy as np
+
+    from .. import _mxrng
+
     with torch.no_grad():
-        idx = torch.multinomial(flat.detach().to(torch.float64), n, replacement=True)
+        if (flat.device.type == "cpu" and _mxrng.ENABLED and flat.numel()
+                and flat.dtype in (torch.float32, torch.float64)):
+            # MXNet 1.9.1: one float uniform per sample from the kRandom engine (in output
+            # order); the sample is the first class whose running sum of probabilities (in
+            # the data's dtype) exceeds it, the last class if none does
+            u = _mxrng.np_uniform01(flat.shape[0] * n).reshape(flat.shape[0], n)
+            probs = flat.detach().cpu().numpy()
+            acc = np.cumsum(probs, axis=-1, dtype=probs.dtype)
+            above = acc[:, None, :] > u[:, :, None].astype(probs.dtype)
+            pick = np.where(above.any(-1), above.argmax(-1), probs.shape[-1] - 1)
+            idx = torch.from_numpy(pick.astype(np.int64))
+        else:
+            idx = torch.multinomial(flat.detach().to(torch.float64), n, replacement=True)
     # log-probabilities stay differentiable w.r.t. data (MXNet: gradient 1/p at each sample)
     logp = torch.log(torch.gather(flat, 1, idx))
     return idx.reshape(out_shape).to(dt), logp.reshape(out_shape)

@@ -203,3 +203,16 @@ def test_randint_follows_mxnet_cpu_stream():
     assert big[[0, 1, 63, 64, 65, 100, 150, 209]].tolist() == [33, 57, 85, 18, 10, 66, 1, 94]
     mx.random.seed(7)
     assert mx.np.random.randint(0, 10, size=(5,)).asnumpy().tolist() == [9, 1, 2, 5, 3]
+
+
+def test_multinomial_follows_mxnet_krandom_engine():
+    # MXNet 1.9.1: one float kRandom uniform per sample, first class whose running sum
+    # exceeds it; values recorded from MXNet 1.9.1 with mx.random.seed(7)
+    mx.random.seed(7)
+    assert mx.nd.random.multinomial(mx.nd.array([0.2, 0.3, 0.5]),
+                                    shape=(4,)).asnumpy().tolist() == [1, 2, 2, 2]
+    p = mx.nd.array([[0.1, 0.2, 0.3, 0.4], [0.7, 0.1, 0.1, 0.1]])
+    s, lp = mx.nd.random.multinomial(p, shape=(3,), get_prob=True)
+    assert s.asnumpy().tolist() == [[3, 1, 2], [0, 0, 0]]
+    np.testing.assert_allclose(lp.asnumpy()[0], np.log([0.4, 0.2, 0.3]), rtol=1e-6)
+    assert mx.nd.random.multinomial(p.astype("float64")).asnumpy().tolist() == [2, 3]
