@@ -132,6 +132,7 @@ def _as_list(x):
 
 _GRAD_REQS = {"null": 0, "write": 1, "add": 3}
 _NOT_IN_GRAPH = (
+    "Check failed: !AGInfo: :IsNone(*i): "
     "Cannot differentiate node because it is not in a computational graph. You need to set "
     "is_recording to true or use autograd.record() to save computational graphs for "
     "backward. If you want to differentiate the same graph twice, you need to pass "

@@ -435,3 +435,18 @@ def test_grad_of_a_variable_unreachable_from_the_heads_raises():
     with mx.autograd.record():
         y = x > 1  # a comparison has a zero gradient: x stays reachable (MXNet: zeros)
     assert mx.autograd.grad(y, [x])[0].asnumpy().tolist() == [0.0, 0.0]
+
+
+def test_record_errors_carry_mxnets_check_prefix():
+    # MXNet 1.9.1 prints the failed check in front (d2l conv-layer exercise, autograd ex. 2)
+    x = mx.nd.ones(3)
+    x.attach_grad()
+    with mx.autograd.record():
+        y = x * 2
+        with pytest.raises(MXNetError) as e:
+            y[:] = 3
+    assert str(e.value).startswith("Check failed: AGInfo: :IsNone(*output): Assigning to")
+    z = x * 2
+    with pytest.raises(MXNetError) as e:
+        z.backward()
+    assert str(e.value).startswith("Check failed: !AGInfo: :IsNone(*i): Cannot differentiate")

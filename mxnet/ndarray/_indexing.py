@@ -21,11 +21,14 @@ from ..util import _state as _NP_STATE
 
 __all__ = ["getitem", "setitem", "ASSIGN_IN_GRAPH", "INPLACE_IN_RECORD"]
 
+# MXNet's texts carry the failed C++ check in front (as 1.9.1 prints it)
 INPLACE_IN_RECORD = (
+    "Check failed: AGInfo: :IsNone(*output): "
     "Inplace operations (+=, -=, x[:]=, etc) are not supported when recording with autograd."
 )
 
 ASSIGN_IN_GRAPH = (
+    "Check failed: AGInfo: :IsNone(*output): "
     "Assigning to NDArrays that are already in a computational graph will cause undefined "
     "behavior when evaluating gradients. Please call backward first to clear the graph or do "
     "this out side of a record section. Also note that you cannot use inplace operations like "
