@@ -192,6 +192,24 @@ def _mx_cpu(kind: str, shape, p1, p2, dt: torch.dtype, dev: torch.device):
     return torch.from_numpy(fn(n, p1, p2, npdt).reshape(shape))
 
 
+def _mx_exponential(shape, lam, dt: torch.dtype, dev: torch.device):
+    """MXNet 1.9.1's CPU exponential sampler: ``-log(1 - u) / lam`` (in double) with ``u``
+    from its parallel uniform stream; ``None`` off that stream."""
+    import numpy as np
+
+    from .. import _mxrng
+
+    if dev.type != "cpu" or dt not in (torch.float32, torch.float64) or not _mxrng.ENABLED:
+        return None
+    n = 1
+    for d in shape:
+        n *= d
+    npdt = np.float32 if dt == torch.float32 else np.float64
+    u = _mxrng.uniform(n, 0.0, 1.0, npdt).astype(np.float64)  # the kernel works in double
+    return torch.from_numpy((-np.log(1.0 - u) / float(np.float32(lam))).astype(npdt)
+                            .reshape(shape))
+
+
 # in-place samplers drawing straight into the output dtype for scalar parameters
 _FAST = {
     "_random_uniform": lambda t, a: t.uniform_(a["low"], a["high"]),
@@ -215,6 +233,10 @@ def _random_op(name, draw, names):
         _run_check(name, attrs, shape, dt, dev)
         if kind is not None:
             out = _mx_cpu(kind, shape, attrs[names[0]], attrs[names[1]], dt, dev)
+            if out is not None:
+                return out
+        if name == "_random_exponential":
+            out = _mx_exponential(shape, attrs["lam"], dt, dev)
             if out is not None:
                 return out
         with torch.no_grad():

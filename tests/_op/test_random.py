@@ -216,3 +216,13 @@ def test_multinomial_follows_mxnet_krandom_engine():
     assert s.asnumpy().tolist() == [[3, 1, 2], [0, 0, 0]]
     np.testing.assert_allclose(lp.asnumpy()[0], np.log([0.4, 0.2, 0.3]), rtol=1e-6)
     assert mx.nd.random.multinomial(p.astype("float64")).asnumpy().tolist() == [2, 3]
+
+
+def test_exponential_follows_mxnet_cpu_stream():
+    # MXNet 1.9.1: -log(1 - u) / lam from its parallel uniform stream (recorded, seed 7)
+    mx.random.seed(7)
+    v = mx.nd.random.exponential(1.0, shape=(4,)).asnumpy()
+    np.testing.assert_allclose(v, [0.5595948, 2.4951537, 1.650144, 6.077976], rtol=1e-6)
+    w = mx.nd.random.exponential(2.5, shape=(3, 50)).asnumpy().ravel()[[0, 1, 63, 64, 149]]
+    np.testing.assert_allclose(w, [3.4617009, 0.8681818, 5.8115535, 2.456991, 9.353652],
+                               rtol=1e-6)
