@@ -305,11 +305,29 @@ class CSVIter(MXDataIter):
         super().__init__(data_name, label_name, prefetch_buffer)
 
     def _load(self, path: str, shape: tuple) -> np.ndarray:
+        width = int(np.prod(shape))
+        if self._dtype == np.float32:
+            # float32 values are read as MXNet reads them (dmlc's strtof, not correctly
+            # rounded); every row must hold exactly the values of one example
+            from ._strtonum import parse_csv_float32
+
+            try:
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    values, lengths = parse_csv_float32(f.read())
+            except OSError as e:
+                raise MXNetError("CSVIter: cannot read %s: %s" % (path, e)) from None
+            for n in lengths:
+                if n != width:
+                    raise MXNetError(
+                        "Check failed: row.length == shape.Size() (%d vs. %d) : The data size "
+                        "in CSV do not match size of shape: specified shape=[%s], the csv "
+                        "row-length=%d" % (n, width, ",".join(map(str, shape)), n)
+                    )
+            return values.reshape((len(lengths),) + shape)
         try:
             rows = np.loadtxt(path, delimiter=",", dtype=np.float64, ndmin=2)
         except (OSError, ValueError) as e:
             raise MXNetError("CSVIter: cannot read %s: %s" % (path, e)) from None
-        width = int(np.prod(shape))
         if rows.shape[1] != width:
             raise MXNetError(
                 "CSVIter: %s has rows of %d values, data shape %s needs %d"
