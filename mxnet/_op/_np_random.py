@@ -176,6 +176,16 @@ def _draw(dist: str, p, shape, dev):
         u = _uniform01(shape, dev).clamp(1e-300, 1 - 1e-16)
         return loc - scale * torch.log(-torch.log(u))
     (a,) = p
+    if dist == "exponential" and dev.type == "cpu" and _mxrng_on():
+        # MXNet 1.9.1: -log(u) * scale with u from its kRandom (NumPy-interface) engine
+        from .. import _mxrng
+
+        n = 1
+        for d in shape:
+            n *= d
+        u = _mxrng.np_uniform01(n).reshape(shape)
+        e = -torch.log(torch.from_numpy(u).to(torch.float64))  # the kernel works in double
+        return (a.to(torch.float64) * e).to(torch.float32)
     e = _std_exp(shape, dev)
     if dist == "exponential":
         return a * e

@@ -121,3 +121,14 @@ def test_choice_with_replacement_follows_mxnet_krandom_engine():
                                                                         [143, 24, 911]]
     assert mx.np.random.choice(mx.np.arange(5) * 10, size=3).asnumpy().tolist() == [40, 10, 30]
     assert mx.np.random.choice(10, size=(0,)).shape == (0,)
+
+
+def test_exponential_follows_mxnet_krandom_engine():
+    # MXNet 1.9.1: -log(u) * scale (in double) with u from the kRandom engine (seed 7)
+    import mxnet as mx
+
+    mx.random.seed(7)
+    v = mx.np.random.exponential(size=3).asnumpy()
+    onp.testing.assert_allclose(v, [0.8473258, 0.086085, 0.21322078], rtol=1e-6)
+    w = mx.np.random.exponential(2.5, size=(2, 40)).asnumpy().ravel()[[0, 1, 40, 79]]
+    onp.testing.assert_allclose(w, [0.005738611, 0.7205516, 2.3251204, 0.6920363], rtol=1e-6)
