@@ -66,7 +66,33 @@ def _parse(lines: list[bytes], width: int, path: str, dtype) -> tuple[list, np.n
             raise MXNetError(f'LibSVMIter: {path}: line {n + 1} has a feature index '
                              f'{int(idx.max())} outside the shape ({width},)')
         rows.append((idx, val))
+    if np.dtype(dtype) == np.float32 and lines:
+        rows, labels = _dmlc_values(lines, rows)
     return rows, labels
+
+
+def _dmlc_values(lines: list[bytes], rows: list) -> tuple[list, np.ndarray]:
+    """Labels and values re-read with dmlc's strtof, as MXNet's LibSVM parser reads them
+    (float32, not correctly rounded for long decimals)."""
+    from ._strtonum import strtof_many
+
+    label_toks, value_toks = [], []
+    for line in lines:
+        toks = line.split()
+        label_toks.append(toks[0].split(b':')[0].decode('latin-1'))
+        value_toks += [t.split(b':')[1].decode('latin-1') for t in toks[1:]
+                       if not t.startswith(b'qid:')]
+    uniq = list(dict.fromkeys(label_toks + value_toks))
+    parsed = strtof_many(uniq)
+    where = {t: i for i, t in enumerate(uniq)}
+    labels = parsed[[where[t] for t in label_toks]]
+    values = parsed[np.fromiter(map(where.__getitem__, value_toks), dtype=np.int64,
+                                count=len(value_toks))]
+    out, start = [], 0
+    for idx, _ in rows:
+        out.append((idx, values[start:start + idx.size]))
+        start += idx.size
+    return out, labels
 
 
 def _csr_batch(rows: list, width: int, dtype) -> NDArray:

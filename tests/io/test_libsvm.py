@@ -55,3 +55,15 @@ def test_errors_and_folder(tmp_path):
     (tmp_path / "bad.t").write_text("1 x:y\n")
     with pytest.raises(MXNetError, match="cannot parse"):
         mx.io.LibSVMIter(data_libsvm=str(tmp_path / "bad.t"), data_shape=(3,), batch_size=1)
+
+
+def test_values_read_with_dmlc_strtof(tmp_path):
+    # MXNet 1.9.1 reads LibSVM labels and values with dmlc's strtof (not correctly rounded)
+    path = tmp_path / "v.libsvm"
+    path.write_text("1.050000000000000000e+02 0:1.050000000000000000e+02 2:8.917730008e-01\n")
+    it = mx.io.LibSVMIter(data_libsvm=str(path), data_shape=(3,), batch_size=1)
+    b = it.next()
+    np.testing.assert_array_equal(
+        b.data[0].data.asnumpy(), np.array([104.99999237060547, 0.8917730450630188], np.float32)
+    )
+    assert b.label[0].asnumpy()[0] == np.float32(104.99999237060547)
