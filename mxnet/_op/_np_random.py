@@ -296,7 +296,17 @@ def _bernoulli(attrs, *tensors):
                               kind=ValueError)
     prob = torch.sigmoid(p) if is_logit else p
     with torch.no_grad():
-        res = _uniform01(shape, dev) < prob.detach()
+        if dev.type == "cpu" and _mxrng_on():
+            # MXNet 1.9.1: a float uniform of its kRandom engine per output, below prob
+            from .. import _mxrng
+
+            n = 1
+            for d in shape:
+                n *= d
+            u = torch.from_numpy(_mxrng.np_uniform01(n).reshape(shape))
+            res = u < prob.detach().to(torch.float32)
+        else:
+            res = _uniform01(shape, dev) < prob.detach()
     return res.to(dt)
 
 

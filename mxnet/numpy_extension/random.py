@@ -89,10 +89,11 @@ def bernoulli(prob=None, logit=None, size=None, dtype=None, ctx=None, out=None):
         p = (1.0 / (1.0 + _onp.exp(-logit)) if not isinstance(logit, NDArray)
              else np_call("_npx_sigmoid", [logit]))
     shape = _batch(size) if size is not None else _param_shape(p)
-    attrs = {"shape": shape or (1,), "low": 0.0, "high": 1.0}
+    # MXNet 1.9.1 draws these uniforms from its kRandom engine, as mx.np.random.uniform
+    attrs = {"size": shape or (1,), "low": 0.0, "high": 1.0}
     if ctx is not None:
         attrs["ctx"] = ctx
-    u = np_call("_random_uniform", [], attrs)
+    u = np_call("_npi_uniform", [], attrs)
     if not shape:
         u = u.reshape(())
     res = (u < p).astype(dtype or "float32")

@@ -132,3 +132,15 @@ def test_exponential_follows_mxnet_krandom_engine():
     onp.testing.assert_allclose(v, [0.8473258, 0.086085, 0.21322078], rtol=1e-6)
     w = mx.np.random.exponential(2.5, size=(2, 40)).asnumpy().ravel()[[0, 1, 40, 79]]
     onp.testing.assert_allclose(w, [0.005738611, 0.7205516, 2.3251204, 0.6920363], rtol=1e-6)
+
+
+def test_npx_bernoulli_follows_mxnet_krandom_engine():
+    # MXNet 1.9.1: u < prob with u from the kRandom engine (recorded with seed 7)
+    import mxnet as mx
+
+    mx.random.seed(7)
+    assert mx.npx.random.bernoulli(0.6, size=8).asnumpy().tolist() == [1, 0, 0, 0, 0, 1, 1, 1]
+    two = mx.npx.random.bernoulli(prob=mx.np.array([0.1, 0.9, 0.5]), size=(2, 3))
+    assert two.asnumpy().tolist() == [[0, 1, 1], [0, 1, 0]]
+    assert mx.npx.random.bernoulli(logit=0.5, size=3).asnumpy().tolist() == [0, 0, 1]
+    onp.testing.assert_allclose(mx.np.random.uniform(size=1).asnumpy(), [0.5607575], rtol=1e-6)
