@@ -15,12 +15,16 @@ one ``std::mt19937`` seeded with ``127 * seed``, read in order (a float32 draw p
 a normal distribution object per call, so both values of each polar pair are used), with
 the arithmetic done in float32 (see :func:`np_uniform01`, :func:`np_normal01`).
 
-The engines run here in NumPy, vectorised over the engines that need new output. Setting
-``MXNET_NG_TORCH_RNG=1`` before importing mxnet uses torch's (faster) generators instead.
+The engines run in C (``mxnet/_kernels/rng.c``, one engine per OpenMP task) where the native
+kernels can be built, else here in NumPy, vectorised over the engines that need new output;
+both give the same bits and share the engine states (NumPy arrays owned here), so they can
+be mixed. ``NATIVE = False`` (or ``MXNET_NG_NATIVE=0``) forces the NumPy code. Setting
+``MXNET_NG_TORCH_RNG=1`` before importing mxnet uses torch's generators instead.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 
@@ -37,6 +41,24 @@ _LOCK = threading.RLock()
 ENABLED = os.environ.get("MXNET_NG_TORCH_RNG", "0") != "1"
 _STATE: list = [None, None]  # the parallel engines and the NumPy-interface engine
 _SEED = [0]
+NATIVE = True  # use mxnet/_kernels/rng.c when it can be built (tests turn it off)
+# kinds of mxng_rng_fill
+_RAW, _UNI_F, _UNI_D, _NORM_F, _NORM_D, _MASK_F, _MASK_D = range(7)
+
+
+def _lib():
+    """The native engines (:mod:`mxnet._kernels` ``rng``), or ``None`` for the NumPy code."""
+    if not NATIVE:
+        return None
+    from . import _kernels
+
+    return _kernels.library("rng")
+
+
+def _threads() -> int:
+    import torch
+
+    return torch.get_num_threads()
 
 
 def _init_genrand(seeds: np.ndarray) -> np.ndarray:
@@ -85,11 +107,81 @@ class _Engines:
         self.pos = np.full(_NSTATES, _N, dtype=np.int64)  # next unread index in ``out``
         self.pend: dict[int, np.ndarray] = {}  # draws handed back (read before ``out``)
 
+    def ensure(self, lib) -> None:
+        """Make the engine states (with ``lib``, the native library, when not ``None``)."""
+        if self.key is not None:
+            return
+        if lib is not None and 0 <= self.base < 2**62:
+            key = np.empty((_NSTATES, _N), dtype=_U32)
+            lib.mxng_mt_seed(key.ctypes.data, _NSTATES, self.base)
+            self.key = key
+        else:
+            self.key = _init_genrand(np.arange(_NSTATES, dtype=np.uint64) + self.base)
+
+    def fill(self, lib, n: int, kind: int, dst: np.ndarray, a=0.0, b=0.0, flags=0) -> None:
+        """``n`` outputs of ``kind`` from the parallel engines into ``dst`` (native code);
+        handed-back draws are read first, as :meth:`take2d` does."""
+        self.ensure(lib)
+        workers = min((n + _MIN_PER_WORKER - 1) // _MIN_PER_WORKER, _NSTATES) if n > 0 else 0
+        pend = [j for j in self.pend if j < workers]
+        ptr = lens = None
+        bufs: dict[int, np.ndarray] = {}
+        if pend:
+            ptr = np.zeros(workers, dtype=np.uint64)
+            lens = np.zeros(workers, dtype=np.int64)
+            for j in pend:
+                bufs[j] = np.ascontiguousarray(self.pend[j], dtype=_U32)
+                ptr[j] = bufs[j].ctypes.data
+                lens[j] = len(bufs[j])
+        lib.mxng_rng_fill(
+            self.key.ctypes.data,
+            self.out.ctypes.data,
+            self.pos.ctypes.data,
+            None if ptr is None else ptr.ctypes.data,
+            None if lens is None else lens.ctypes.data,
+            n,
+            kind,
+            dst.ctypes.data,
+            float(a),
+            float(b),
+            flags,
+            _threads(),
+        )
+        for j, p in bufs.items():
+            self._keep_pend(j, p, int(lens[j]))
+
+    def fill_np(self, lib, n: int, kind: int, dst: np.ndarray) -> None:
+        """``n`` float32 uniforms (``kind`` 0) or normals (1) of the NumPy-interface engine
+        (row 0) into ``dst`` (native code)."""
+        self.ensure(lib)
+        p = self.pend.get(0)
+        lens = np.zeros(1, dtype=np.int64)
+        if p is not None:
+            p = np.ascontiguousarray(p, dtype=_U32)
+            lens[0] = len(p)
+        lib.mxng_rng_np(
+            self.key.ctypes.data,
+            self.out.ctypes.data,
+            self.pos.ctypes.data,
+            None if p is None else p.ctypes.data,
+            lens.ctypes.data,
+            n,
+            kind,
+            dst.ctypes.data,
+        )
+        if p is not None:
+            self._keep_pend(0, p, int(lens[0]))
+
+    def _keep_pend(self, j: int, p: np.ndarray, used: int) -> None:
+        if used >= len(p):
+            del self.pend[j]
+        else:
+            self.pend[j] = p[used:]
+
     def take2d(self, counts) -> np.ndarray:
         """``counts[j]`` consecutive draws of engine ``j`` (``j < len(counts)``) as the rows
         of a zero-padded ``(len(counts), max(counts))`` array."""
-        if self.key is None:
-            self.key = _init_genrand(np.arange(_NSTATES, dtype=np.uint64) + self.base)
+        self.ensure(_lib())
         n = len(counts)
         need = np.array(counts, dtype=np.int64)
         res = np.zeros((n, int(need.max()) if n else 0), dtype=_U32)
@@ -132,7 +224,7 @@ class _Engines:
         """:meth:`take2d` without handed-back draws: rows that start at the same position
         and need the same number of state transitions are read together by slicing."""
         n = len(need)
-        pos = self.pos[:n]
+        pos = self.pos[:n].copy()  # the loop below moves self.pos
         twists = np.maximum(0, need - (_N - pos) + _N - 1) // _N
         live = need > 0
         groups = np.unique(np.stack([pos[live], twists[live]], axis=1), axis=0)
@@ -212,6 +304,12 @@ def _params(p, n: int, dtype) -> np.ndarray:
 
 def _draws(n: int, per: int) -> np.ndarray:
     """The raw draws behind ``n`` outputs of ``per`` draws each, in output order."""
+    lib = _lib()
+    if lib is not None:
+        out = np.empty(max(n, 0) * per, dtype=_U32)
+        with _LOCK:
+            _engines().fill(lib, n, _RAW, out, per)
+        return out
     counts = np.array(_split(n), dtype=np.int64) * per
     with _LOCK:
         res = _engines().take2d(counts)
@@ -224,8 +322,33 @@ def uniform_raw(n: int, dtype) -> np.ndarray:
     """``n`` canonical uniforms on [0, 1) of ``dtype`` from the parallel engines (what
     MXNet's CPU Dropout draws: one per element)."""
     dtype = np.dtype(dtype).type
+    lib = _lib()
+    if lib is not None:
+        out = np.empty(max(n, 0), dtype=dtype)
+        with _LOCK:
+            _engines().fill(lib, n, _UNI_F if dtype == np.float32 else _UNI_D, out)
+        return out
     per = 1 if dtype == np.float32 else 2
     return _canonical(_draws(n, per), dtype)
+
+
+def dropout_mask(n: int, dtype, pkeep, strict: bool) -> np.ndarray:
+    """MXNet's CPU Dropout mask of ``n`` elements (float32): one canonical uniform of
+    ``dtype`` per element (rounded to float32), kept when ``u <= pkeep`` (``u < pkeep`` when
+    ``strict``, the mask of Dropout with ``axes``) and scaled by ``1 / pkeep`` in float32."""
+    dtype = np.dtype(dtype).type
+    pkeep = np.float32(pkeep)
+    scale = np.float32(1.0) / pkeep
+    lib = _lib()
+    if lib is not None:
+        out = np.empty(max(n, 0), dtype=np.float32)
+        kind = _MASK_F if dtype == np.float32 else _MASK_D
+        with _LOCK:
+            _engines().fill(lib, n, kind, out, float(pkeep), float(scale), 2 if strict else 0)
+        return out
+    u = uniform_raw(n, dtype).astype(np.float32)
+    kept = (u < pkeep) if strict else (u <= pkeep)
+    return kept.astype(np.float32) * scale
 
 
 def uniform(n: int, low, high, dtype) -> np.ndarray:
@@ -233,8 +356,26 @@ def uniform(n: int, low, high, dtype) -> np.ndarray:
     ``high`` are scalars or arrays giving one value per block of ``n // size`` outputs."""
     dtype = np.dtype(dtype).type
     per = 1 if dtype == np.float32 else 2
-    u = _canonical(_draws(n, per), dtype)
     lo, hi = _params(low, n, dtype), _params(high, n, dtype)
+    lib = _lib()
+    if lib is not None:
+        scalar = lo.ndim == 0 and hi.ndim == 0
+        u = np.empty(max(n, 0), dtype=dtype)
+        kind = _UNI_F if dtype == np.float32 else _UNI_D
+        with _LOCK:
+            _engines().fill(
+                lib,
+                n,
+                kind,
+                u,
+                float(lo) if scalar else 0.0,
+                float(hi) if scalar else 0.0,
+                1 if scalar else 0,
+            )
+        if scalar:
+            return u
+    else:
+        u = _canonical(_draws(n, per), dtype)
     return (lo + (hi - lo) * u).astype(dtype)
 
 
@@ -287,6 +428,12 @@ def _logf(x: np.ndarray) -> np.ndarray:
     return out
 
 
+def _log(x: np.ndarray) -> np.ndarray:
+    """C ``log`` (the C library's, as MXNet's double samplers get it): NumPy's own SIMD
+    ``np.log`` differs from it in the last bit for a few inputs in a thousand."""
+    return np.fromiter(map(math.log, x.tolist()), dtype=np.float64, count=x.size)
+
+
 def _polar(draws: np.ndarray, count: int, dtype) -> tuple[np.ndarray, int]:
     """The first ``count`` polar-method normals from ``draws`` and the draws they used
     (``-1`` when ``draws`` is too short)."""
@@ -304,7 +451,7 @@ def _polar(draws: np.ndarray, count: int, dtype) -> tuple[np.ndarray, int]:
     if dtype == np.float32:
         lg = _logf(rr)
     else:
-        lg = np.log(rr)
+        lg = _log(rr)
     mult = np.sqrt(dtype(-2) * lg / rr)
     return (y[ok] * mult).astype(dtype), int(ok[-1] + 1) * 2 * per if count else 0
 
@@ -324,7 +471,7 @@ def _polar_rows(draws: np.ndarray, counts: np.ndarray, dtype):
     enough = cum[:, -1] >= counts
     sel = acc & (cum <= counts[:, None]) & enough[:, None]
     rr = r2[sel]
-    lg = _logf(rr) if dtype == np.float32 else np.log(rr)
+    lg = _logf(rr) if dtype == np.float32 else _log(rr)
     vals = (y[sel] * np.sqrt(dtype(-2) * lg / rr)).astype(dtype)
     used = (np.argmax(cum >= np.maximum(counts, 1)[:, None], axis=1) + 1) * 2 * per
     used[counts == 0] = 0
@@ -338,6 +485,23 @@ def normal(n: int, loc, scale, dtype) -> np.ndarray:
     counts = _split(n)
     if not counts:
         return np.zeros(0, dtype)
+    lib = _lib()
+    if lib is not None:
+        mu, sigma = _params(loc, n, dtype), _params(scale, n, dtype)
+        scalar = mu.ndim == 0 and sigma.ndim == 0
+        z = np.empty(n, dtype=dtype)
+        kind = _NORM_F if dtype == np.float32 else _NORM_D
+        with _LOCK:
+            _engines().fill(
+                lib,
+                n,
+                kind,
+                z,
+                float(mu) if scalar else 0.0,
+                float(sigma) if scalar else 0.0,
+                1 if scalar else 0,
+            )
+        return z if scalar else (z * sigma + mu).astype(dtype)
     with _LOCK:
         eng = _engines()
         # pairs are accepted with probability pi/4: ask for 8 standard deviations more
@@ -369,6 +533,12 @@ def normal(n: int, loc, scale, dtype) -> np.ndarray:
 
 def np_uniform01(n: int) -> np.ndarray:
     """``n`` float32 uniforms on [0, 1) from the NumPy-interface engine, in order."""
+    lib = _lib()
+    if lib is not None:
+        out = np.empty(max(n, 0), dtype=np.float32)
+        with _LOCK:
+            _engines(1).fill_np(lib, n, 0, out)
+        return out
     with _LOCK:
         d = _engines(1).take([n])[0]
     return _canonical(d, np.float32)
@@ -380,6 +550,12 @@ def np_normal01(n: int) -> np.ndarray:
     pairs = (n + 1) // 2
     if pairs == 0:
         return np.zeros(0, np.float32)
+    lib = _lib()
+    if lib is not None:
+        out = np.empty(n, dtype=np.float32)
+        with _LOCK:
+            _engines(1).fill_np(lib, n, 1, out)
+        return out
     with _LOCK:
         eng = _engines(1)
         d = np.zeros(0, _U32)

@@ -37,6 +37,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _P = ctypes.c_void_p
 _I = ctypes.c_int64
 _N = ctypes.c_int
+_D = ctypes.c_double
 # C signatures of the exported functions, per source file
 _SIGNATURES = {
     "norm": {
@@ -45,6 +46,11 @@ _SIGNATURES = {
         "mxng_bn_apply_add_relu": [_P, _P, _P, _I, _I, _I, _N, _P, _P, _N],
         "mxng_bn_grad_sums": [_P, _P, _I, _I, _I, _N, _P, _P, _P, _N, _P, _P, _N],
         "mxng_bn_grad_apply": [_P, _P, _P, _I, _I, _I, _N, _P, _P, _P, _P, _P, _N, _N],
+    },
+    "rng": {
+        "mxng_mt_seed": [_P, _I, _I],
+        "mxng_rng_fill": [_P, _P, _P, _P, _P, _I, _I, _P, _D, _D, _I, _I],
+        "mxng_rng_np": [_P, _P, _P, _P, _P, _I, _I, _P],
     },
 }
 _status: dict[str, str] = {}
