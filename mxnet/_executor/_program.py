@@ -34,8 +34,16 @@ class Program:
         ``list_outputs`` of the symbol.
     """
 
-    def __init__(self, steps: list[Step], nslots: int, heads: list[int], arg_names: list[str],
-                 aux_names: list[str], output_names: list[str], nodes: list[Node]):
+    def __init__(
+        self,
+        steps: list[Step],
+        nslots: int,
+        heads: list[int],
+        arg_names: list[str],
+        aux_names: list[str],
+        output_names: list[str],
+        nodes: list[Node],
+    ):
         self.steps = steps
         self.nslots = nslots
         self.heads = heads
@@ -98,8 +106,10 @@ class Program:
                 compute, attrs, ins, outs, frees, node = steps[k]
                 shp = shapes.get((id(node), 0))
                 if shp is None or 0 in shp:
-                    raise MXNetError(f"Error in operator {node.name}: cannot infer the unknown "
-                                     f"dimensions of shape {attrs['shape']}")
+                    raise MXNetError(
+                        f"Error in operator {node.name}: cannot infer the unknown "
+                        f"dimensions of shape {attrs['shape']}"
+                    )
                 steps[k] = (compute, {**attrs, "shape": tuple(shp)}, ins, outs, frees, node)
             if len(self._resolved) > 64:
                 self._resolved.clear()
@@ -117,8 +127,10 @@ class Program:
         key = tuple(tuple(inputs[i].shape) for i in self.cl_probe)
         pays = self._cl_choice.get(key)
         if pays is None:
-            pays = any(len(shp) == 4 and shp[2] * shp[3] >= _CHANNELS_LAST_MIN_PIXELS
-                       for shp in key) or not key
+            pays = (
+                any(len(shp) == 4 and shp[2] * shp[3] >= _CHANNELS_LAST_MIN_PIXELS for shp in key)
+                or not key
+            )
             if len(self._cl_choice) > 64:
                 self._cl_choice.clear()
             self._cl_choice[key] = pays
@@ -137,27 +149,40 @@ class Program:
                 out[i] = t.contiguous(memory_format=cl)
         return out
 
-    def _raw(self, inputs: Sequence[torch.Tensor], aux: Sequence[torch.Tensor],
-             steps: list[Step] | None = None):
+    def _raw(
+        self,
+        inputs: Sequence[torch.Tensor],
+        aux: Sequence[torch.Tensor],
+        steps: list[Step] | None = None,
+    ):
         if self.cl_inputs:
             inputs = self._to_channels_last(inputs)
         buf: list = [None] * self.nslots
         nargs = len(inputs)
         buf[:nargs] = inputs
-        buf[nargs:nargs + len(aux)] = aux
-        for compute, attrs, ins, outs, frees, _node in steps or self._steps_for(inputs, aux):
-            r = compute(attrs, *[buf[i] for i in ins])
-            if isinstance(r, torch.Tensor):
-                buf[outs[0]] = r
-            else:
-                for o, t in zip(outs, r):
-                    buf[o] = t
-            for f in frees:
-                buf[f] = None
+        buf[nargs : nargs + len(aux)] = aux
+        node = None
+        try:
+            for compute, attrs, ins, outs, frees, node in steps or self._steps_for(  # noqa: B007
+                inputs, aux
+            ):
+                r = compute(attrs, *[buf[i] for i in ins])
+                if isinstance(r, torch.Tensor):
+                    buf[outs[0]] = r
+                else:
+                    for o, t in zip(outs, r):
+                        buf[o] = t
+                for f in frees:
+                    buf[f] = None
+        except MXNetError as e:  # MXNet names the graph node that failed
+            if node is None or type(e) is not MXNetError or str(e).startswith("Error in"):
+                raise
+            raise MXNetError(f"Error in operator {node.name}: {e}") from None
         return [buf[h] for h in self.heads]
 
-    def run_linked(self, inputs: Sequence[torch.Tensor], aux: Sequence[torch.Tensor],
-                   is_train: bool) -> list[torch.Tensor]:
+    def run_linked(
+        self, inputs: Sequence[torch.Tensor], aux: Sequence[torch.Tensor], is_train: bool
+    ) -> list[torch.Tensor]:
         """Run step by step carrying the float64 shadows of integer tensors, so integer
         arguments and casts to integers pass gradients as in MXNet (see ``mxnet._int_grad``).
         """
@@ -169,7 +194,7 @@ class Program:
             buf: list = [None] * self.nslots
             nargs = len(inputs)
             buf[:nargs] = inputs
-            buf[nargs:nargs + len(aux)] = aux
+            buf[nargs : nargs + len(aux)] = aux
             for compute, attrs, ins, outs, frees, node in self._steps_for(inputs, aux):
                 args = [buf[i] for i in ins]
                 try:
@@ -177,8 +202,12 @@ class Program:
                 except MXNetError as e:
                     raise MXNetError(f"Error in operator {node.name}: {e}") from None
                 r = (r,) if isinstance(r, torch.Tensor) else tuple(r)
-                r = _int_grad.link_step(lambda ts, c=compute, a=attrs: c(a, *ts), args, r,
-                                        getattr(node.op, "int_grad_zero", False))
+                r = _int_grad.link_step(
+                    lambda ts, c=compute, a=attrs: c(a, *ts),
+                    args,
+                    r,
+                    getattr(node.op, "int_grad_zero", False),
+                )
                 for o, t in zip(outs, r):
                     buf[o] = t
                 for f in frees:
@@ -205,7 +234,7 @@ class Program:
         buf: list = [None] * self.nslots
         nargs = len(inputs)
         buf[:nargs] = inputs
-        buf[nargs:nargs + len(aux)] = aux
+        buf[nargs : nargs + len(aux)] = aux
         watch = self.last_watch = [] if monitor is not None else None
         for compute, attrs, ins, outs, frees, node in self._steps_for(inputs, aux):
             args = [buf[i] for i in ins]
@@ -224,8 +253,10 @@ class Program:
                 raise
             except (RuntimeError, ValueError, IndexError, TypeError) as e:
                 shapes = ", ".join(str(tuple(t.shape)) for t in args)
-                raise MXNetError(f"Error in operator {node.name} ({node.op.name}): {e} "
-                                 f"(input shapes: [{shapes}])") from None
+                raise MXNetError(
+                    f"Error in operator {node.name} ({node.op.name}): {e} "
+                    f"(input shapes: [{shapes}])"
+                ) from None
             if isinstance(r, torch.Tensor):
                 r = (r,)
             for o, t in zip(outs, r):
@@ -238,9 +269,15 @@ class Program:
                 buf[f] = None
         return [buf[h] for h in self.heads]
 
-    def run(self, inputs: Sequence[torch.Tensor], aux: Sequence[torch.Tensor], is_train: bool,
-            monitor: Callable | None = None, compile: bool = False,
-            monitor_all: bool = False) -> list[torch.Tensor]:
+    def run(
+        self,
+        inputs: Sequence[torch.Tensor],
+        aux: Sequence[torch.Tensor],
+        is_train: bool,
+        monitor: Callable | None = None,
+        compile: bool = False,
+        monitor_all: bool = False,
+    ) -> list[torch.Tensor]:
         """Run the graph; sets the training flag read by Dropout/BatchNorm meanwhile."""
         prev = state.is_train
         state.is_train = bool(is_train)
@@ -253,8 +290,12 @@ class Program:
                 outs = self._compiled(list(inputs), list(aux))
             else:
                 fused = None
-                if (not is_train and not self.partial and not torch.is_grad_enabled()
-                        and fusion_enabled()):
+                if (
+                    not is_train
+                    and not self.partial
+                    and not torch.is_grad_enabled()
+                    and fusion_enabled()
+                ):
                     fused = self._inference_steps()
                 if fused is None and not self.partial and fusion_enabled():
                     fused = self._fast_steps()
@@ -295,8 +336,11 @@ def _device_mover(compute: Callable, dev: torch.device) -> Callable:
     return moved
 
 
-def compile_program(symbol, group_devices: dict[str, torch.device] | None = None,
-                    default_device: torch.device | None = None) -> Program:
+def compile_program(
+    symbol,
+    group_devices: dict[str, torch.device] | None = None,
+    default_device: torch.device | None = None,
+) -> Program:
     """Turn ``symbol`` into a :class:`Program` (once per bind).
 
     ``group_devices`` maps ``ctx_group`` names to devices (model parallelism): steps of a
@@ -338,18 +382,35 @@ def compile_program(symbol, group_devices: dict[str, torch.device] | None = None
             if dev is not None:
                 compute = _device_mover(compute, dev)
         steps.append((compute, n.parsed, ins, outs, tuple(frees_at.get(k, []) + unread), n))
-    prog = Program(steps, len(slot), head_slots, [n.name for n in args],
-                   [n.name for n in auxs], symbol.list_outputs(), order)
+    prog = Program(
+        steps,
+        len(slot),
+        head_slots,
+        [n.name for n in args],
+        [n.name for n in auxs],
+        symbol.list_outputs(),
+        order,
+    )
     from ..util import is_np_shape
 
     # a 0 in a creation shape means "unknown" only in MXNet's classic shape semantics (the
     # NumPy-interface creation operators and NumPy-shape mode take it as a real size)
     np_shape = is_np_shape()
-    prog.partial = [k for k, n in enumerate(ops)
-                    if n.op.creation and not np_shape and not n.op.name.startswith("_np")
-                    and 0 in tuple(n.parsed.get("shape") or ())]
-    convs = [n for n in ops if n.op.name in ("Convolution", "Deconvolution")
-             and len(n.parsed.get("kernel", ())) == 2 and n.parsed.get("layout") in (None, "NCHW")]
+    prog.partial = [
+        k
+        for k, n in enumerate(ops)
+        if n.op.creation
+        and not np_shape
+        and not n.op.name.startswith("_np")
+        and 0 in tuple(n.parsed.get("shape") or ())
+    ]
+    convs = [
+        n
+        for n in ops
+        if n.op.name in ("Convolution", "Deconvolution")
+        and len(n.parsed.get("kernel", ())) == 2
+        and n.parsed.get("layout") in (None, "NCHW")
+    ]
     prog.num_conv2d = len(convs)
     if channels_last_enabled() and len(convs) >= CHANNELS_LAST_MIN_CONVS:
         nargs = len(args)

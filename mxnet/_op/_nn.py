@@ -37,8 +37,9 @@ def fill(shapes: list, i: int, shape) -> None:
     if len(old) == len(shape) and all(o in (0, n) for o, n in zip(old, shape)):
         shapes[i] = shape
         return
-    raise MXNetError(f"Shape inconsistent, Provided = {list(old)}, inferred shape={list(shape)} "
-                     f"(input {i})")
+    raise MXNetError(
+        f"Shape inconsistent, Provided = {list(old)}, inferred shape={list(shape)} (input {i})"
+    )
 
 
 def no_bias_inputs(names=("data", "weight", "bias")):
@@ -52,11 +53,18 @@ def no_bias_inputs(names=("data", "weight", "bias")):
 
 
 def _fc(a, x, w, b=None):
+    x_shape = x.shape
     if a["flatten"]:  # explicit size: reshape(n, -1) is ambiguous for a zero-size batch
         x = x.reshape(x.shape[0], math.prod(x.shape[1:]))
-    if w.shape[0] != a["num_hidden"]:
-        raise MXNetError(f"FullyConnected: weight shape {tuple(w.shape)} does not match "
-                         f"num_hidden={a['num_hidden']}")
+    k = x.shape[-1] if x.dim() else 1
+    if w.dim() != 2 or w.shape[0] != a["num_hidden"] or w.shape[1] != k:
+        # MXNet's shape check of the weight against the data (a Dense layer fed inputs of
+        # another width than the one it was initialized with)
+        raise MXNetError(
+            f"Shape inconsistent, Provided = [{','.join(map(str, w.shape))}], "
+            f"inferred shape=({a['num_hidden']},{k}) (FullyConnected weight for "
+            f"data of shape {tuple(x_shape)})"
+        )
     if b is not None and b.dim() == 2 and b.shape[1] == 1:
         b = b.reshape(-1)  # MXNet also takes a (num_hidden, 1) bias
     return F.linear(x, w, b)
@@ -83,15 +91,25 @@ def _fc_out(a, s):
     return [tuple(d[:-1]) + (a["num_hidden"],)]
 
 
-register(OpDef(
-    "FullyConnected", _fc, inputs=("data", "weight", "bias"), active_inputs=no_bias_inputs(),
-    params=[Param("num_hidden", "int", doc="Number of hidden nodes of the output."),
+register(
+    OpDef(
+        "FullyConnected",
+        _fc,
+        inputs=("data", "weight", "bias"),
+        active_inputs=no_bias_inputs(),
+        params=[
+            Param("num_hidden", "int", doc="Number of hidden nodes of the output."),
             Param("no_bias", "bool", False, doc="Whether to disable bias parameter."),
-            Param("flatten", "bool", True, doc="Whether to collapse all but the first axis.")],
-    infer_shape=_fc_shape, infer_out=_fc_out, infer_type=same_type,
-    aliases=("_npx_fully_connected", "_sparse_FullyConnected"),
-    doc="Applies a linear transformation: Y = XW^T + b.\n\nExample: "
-        "``mx.nd.FullyConnected(x, w, b, num_hidden=4)``"))
+            Param("flatten", "bool", True, doc="Whether to collapse all but the first axis."),
+        ],
+        infer_shape=_fc_shape,
+        infer_out=_fc_out,
+        infer_type=same_type,
+        aliases=("_npx_fully_connected", "_sparse_FullyConnected"),
+        doc="Applies a linear transformation: Y = XW^T + b.\n\nExample: "
+        "``mx.nd.FullyConnected(x, w, b, num_hidden=4)``",
+    )
+)
 
 # ---------------------------------------------------------------------------------------
 # Activation
@@ -101,8 +119,13 @@ def _softsign(x):
     return x / (1 + x.abs())
 
 
-_ACT = {"relu": torch.relu, "sigmoid": torch.sigmoid, "tanh": fast_tanh,
-        "softrelu": F.softplus, "softsign": _softsign}
+_ACT = {
+    "relu": torch.relu,
+    "sigmoid": torch.sigmoid,
+    "tanh": fast_tanh,
+    "softrelu": F.softplus,
+    "softsign": _softsign,
+}
 
 
 def _same(a, s):
@@ -112,13 +135,21 @@ def _same(a, s):
     return s
 
 
-register(OpDef(
-    "Activation", lambda a, x: _ACT[a["act_type"]](x), aliases=("_npx_activation",),
-    params=[Param("act_type", "enum", choices=list(_ACT),
-                  doc="Activation function to be applied.")],
-    infer_shape=_same, infer_out=same_out, infer_type=same_type,
-    doc="Element-wise activation function (relu, sigmoid, tanh, softrelu, softsign).\n\n"
-        "Example: ``mx.nd.Activation(x, act_type='relu')``"))
+register(
+    OpDef(
+        "Activation",
+        lambda a, x: _ACT[a["act_type"]](x),
+        aliases=("_npx_activation",),
+        params=[
+            Param("act_type", "enum", choices=list(_ACT), doc="Activation function to be applied.")
+        ],
+        infer_shape=_same,
+        infer_out=same_out,
+        infer_type=same_type,
+        doc="Element-wise activation function (relu, sigmoid, tanh, softrelu, softsign).\n\n"
+        "Example: ``mx.nd.Activation(x, act_type='relu')``",
+    )
+)
 
 # ---------------------------------------------------------------------------------------
 # LeakyReLU
@@ -140,8 +171,9 @@ class _Selu(torch.autograd.Function):
     @staticmethod
     def backward(ctx, g):
         x, y = ctx.saved_tensors
-        return g * torch.where(x > 0, torch.full_like(y, _SELU_LAMBDA),
-                               _SELU_LAMBDA * (y + _SELU_ALPHA))
+        return g * torch.where(
+            x > 0, torch.full_like(y, _SELU_LAMBDA), _SELU_LAMBDA * (y + _SELU_ALPHA)
+        )
 
 
 def _leaky(a, x, gamma=None):
@@ -187,25 +219,35 @@ def _leaky_shape(a, s):
     return s
 
 
-register(OpDef(
-    "LeakyReLU", _leaky, inputs=("data", "gamma"),
-    active_inputs=lambda a: ["data", "gamma"] if a["act_type"] == "prelu" else ["data"],
-    outputs=lambda a: ["output", "mask"] if a["act_type"] == "rrelu" else ["output"],
-    aliases=("_npx_leaky_relu",),
-    params=[Param("act_type", "enum", "leaky",
-                  choices=["elu", "gelu", "leaky", "prelu", "rrelu", "selu"],
-                  doc="Activation function to be applied."),
+register(
+    OpDef(
+        "LeakyReLU",
+        _leaky,
+        inputs=("data", "gamma"),
+        active_inputs=lambda a: ["data", "gamma"] if a["act_type"] == "prelu" else ["data"],
+        outputs=lambda a: ["output", "mask"] if a["act_type"] == "rrelu" else ["output"],
+        aliases=("_npx_leaky_relu",),
+        params=[
+            Param(
+                "act_type",
+                "enum",
+                "leaky",
+                choices=["elu", "gelu", "leaky", "prelu", "rrelu", "selu"],
+                doc="Activation function to be applied.",
+            ),
             Param("slope", "float", 0.25, doc="Init slope for the activation."),
             Param("lower_bound", "float", 0.125, doc="Lower bound of random slope (rrelu)."),
-            Param("upper_bound", "float", 0.334, doc="Upper bound of random slope (rrelu).")],
-    infer_shape=_leaky_shape,
-    infer_out=lambda a, s: [tuple(s[0])] * (2 if a["act_type"] == "rrelu" else 1),
-    doc="Leaky ReLU family: leaky, prelu (learned gamma), elu, selu, gelu, rrelu.\n\n"
-        "Example: ``mx.nd.LeakyReLU(x, act_type='leaky', slope=0.1)``"))
+            Param("upper_bound", "float", 0.334, doc="Upper bound of random slope (rrelu)."),
+        ],
+        infer_shape=_leaky_shape,
+        infer_out=lambda a, s: [tuple(s[0])] * (2 if a["act_type"] == "rrelu" else 1),
+        doc="Leaky ReLU family: leaky, prelu (learned gamma), elu, selu, gelu, rrelu.\n\n"
+        "Example: ``mx.nd.LeakyReLU(x, act_type='leaky', slope=0.1)``",
+    )
+)
 
 # ---------------------------------------------------------------------------------------
 # Dropout
-
 
 
 def _mxrng_on() -> bool:
@@ -213,6 +255,7 @@ def _mxrng_on() -> bool:
     from .. import _mxrng
 
     return _mxrng.ENABLED
+
 
 def _dropout(a, x):
     p = a["p"]
@@ -243,16 +286,29 @@ def _dropout(a, x):
     return x * keep * (1.0 / (1 - p))
 
 
-register(OpDef(
-    "Dropout", _dropout, aliases=("_npx_dropout",), infer_shape=_same,
-    infer_out=lambda a, s: [tuple(s[0])],  # no meta tracing (imports torch's compiler)
-    params=[Param("p", "float", 0.5, doc="Fraction of the input that gets dropped out."),
-            Param("mode", "enum", "training", choices=["always", "training"],
-                  doc="Whether to only turn on dropout during training or always."),
+register(
+    OpDef(
+        "Dropout",
+        _dropout,
+        aliases=("_npx_dropout",),
+        infer_shape=_same,
+        infer_out=lambda a, s: [tuple(s[0])],  # no meta tracing (imports torch's compiler)
+        params=[
+            Param("p", "float", 0.5, doc="Fraction of the input that gets dropped out."),
+            Param(
+                "mode",
+                "enum",
+                "training",
+                choices=["always", "training"],
+                doc="Whether to only turn on dropout during training or always.",
+            ),
             Param("axes", "shape", (), doc="Axes for variational dropout kernel."),
-            Param("cudnn_off", "bool_or_none", False, doc="Whether to turn off cudnn.")],
-    doc="Randomly zero inputs with probability p during training, scaling the rest by "
-        "1/(1-p).\n\nExample: ``mx.nd.Dropout(x, p=0.2)``"))
+            Param("cudnn_off", "bool_or_none", False, doc="Whether to turn off cudnn."),
+        ],
+        doc="Randomly zero inputs with probability p during training, scaling the rest by "
+        "1/(1-p).\n\nExample: ``mx.nd.Dropout(x, p=0.2)``",
+    )
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -262,8 +318,10 @@ register(OpDef(
 def _embedding(a, data, weight):
     want = (a["input_dim"], a["output_dim"])
     if tuple(weight.shape) != want:
-        raise MXNetError(f"Embedding: Shape inconsistent, Provided = {list(weight.shape)}, "
-                         f"inferred shape={want} (weight must be (input_dim, output_dim))")
+        raise MXNetError(
+            f"Embedding: Shape inconsistent, Provided = {list(weight.shape)}, "
+            f"inferred shape={want} (weight must be (input_dim, output_dim))"
+        )
     idx = data.long() if data.is_floating_point() else data.to(torch.long)
     idx = idx.clamp(0, weight.shape[0] - 1)
     return F.embedding(idx, weight)
@@ -280,17 +338,42 @@ def _embedding_type(a, dts):
     return [dts[0] or "float32", w], [w]
 
 
-register(OpDef(
-    "Embedding", _embedding, inputs=("data", "weight"),
-    aliases=("_npx_embedding", "_sparse_Embedding"),
-    params=[Param("input_dim", "int", doc="Vocabulary size of the input indices."),
+register(
+    OpDef(
+        "Embedding",
+        _embedding,
+        inputs=("data", "weight"),
+        aliases=("_npx_embedding", "_sparse_Embedding"),
+        params=[
+            Param("input_dim", "int", doc="Vocabulary size of the input indices."),
             Param("output_dim", "int", doc="Dimension of the embedding vectors."),
-            Param("dtype", "enum", "float32",
-                  choices=["bfloat16", "float16", "float32", "float64", "int32", "int64",
-                           "int8", "uint8"], doc="Data type of weight."),
-            Param("sparse_grad", "bool", False,
-                  doc="Compute row_sparse gradient in the backward calculation.")],
-    infer_shape=_embedding_shape, infer_type=_embedding_type,
-    infer_out=lambda a, s: [tuple(s[0]) + (a["output_dim"],)],
-    doc="Maps integer indices to vector representations (embeddings).\n\n"
-        "Example: ``mx.nd.Embedding(idx, w, input_dim=10, output_dim=4)``"))
+            Param(
+                "dtype",
+                "enum",
+                "float32",
+                choices=[
+                    "bfloat16",
+                    "float16",
+                    "float32",
+                    "float64",
+                    "int32",
+                    "int64",
+                    "int8",
+                    "uint8",
+                ],
+                doc="Data type of weight.",
+            ),
+            Param(
+                "sparse_grad",
+                "bool",
+                False,
+                doc="Compute row_sparse gradient in the backward calculation.",
+            ),
+        ],
+        infer_shape=_embedding_shape,
+        infer_type=_embedding_type,
+        infer_out=lambda a, s: [tuple(s[0]) + (a["output_dim"],)],
+        doc="Maps integer indices to vector representations (embeddings).\n\n"
+        "Example: ``mx.nd.Embedding(idx, w, input_dim=10, output_dim=4)``",
+    )
+)
