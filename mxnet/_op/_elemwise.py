@@ -228,10 +228,10 @@ _clip_op.uniform_dtype = _hsig_op.uniform_dtype = True
 
 def _check_dtypes(name, a, b):
     if a.dtype != b.dtype:
-        raise MXNetError(incompatible_dtype_message(a.dtype, b.dtype))
+        raise MXNetError(incompatible_dtype_message(a.dtype, b.dtype, op=name))
 
 
-def incompatible_dtype_message(expected, got, index: int = 1) -> str:
+def incompatible_dtype_message(expected, got, index: int = 1, op: str = "") -> str:
     """MXNet 1.9.1's type-inference failure for inputs whose dtypes must agree (the node
     name is empty for an imperative call)."""
     from .._dtype import dtype_name
@@ -239,6 +239,7 @@ def incompatible_dtype_message(expected, got, index: int = 1) -> str:
     return (
         "Check failed: assign(&dattr, vec.at(i)): Incompatible attr in node  at "
         f"{index}-th input: expected {dtype_name(expected)}, got {dtype_name(got)}"
+        + (f" (operator {op})" if op else "")
     )
 
 

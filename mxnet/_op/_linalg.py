@@ -26,7 +26,7 @@ def _same_dtype(op: str, a: torch.Tensor, b: torch.Tensor) -> None:
         from ..base import MXNetError
         from ._elemwise import incompatible_dtype_message
 
-        raise MXNetError(incompatible_dtype_message(a.dtype, b.dtype))
+        raise MXNetError(incompatible_dtype_message(a.dtype, b.dtype, op=op))
 
 
 def _dot(a: dict, lhs: torch.Tensor, rhs: torch.Tensor) -> torch.Tensor:

@@ -28,7 +28,7 @@ def _same_dtype(op: str, xs: Sequence[torch.Tensor]) -> None:
     for i, x in enumerate(xs[1:], 1):
         if x.dtype != xs[0].dtype:
             if op != "Concat":
-                raise MXNetError(incompatible_dtype_message(xs[0].dtype, x.dtype, i))
+                raise MXNetError(incompatible_dtype_message(xs[0].dtype, x.dtype, i, op=op))
             raise MXNetError(
                 "Check failed: in_type->at(i) == dtype || in_type->at(i) == -1: Non-uniform "
                 f"data type in Concat, expected data type {dtype_name(xs[0].dtype)}, got data "
