@@ -16,19 +16,36 @@ from ..base import MXNetError
 from ._params import Param
 from ._registry import OpDef, register
 
-_AXIS = Param("axis", "shape_or_none", None,
-              doc="The axis or axes along which to perform the reduction.")
-_KEEPDIMS = Param("keepdims", "bool", False,
-                  doc="If true, the reduced axes are left in the result with size 1.")
-_EXCLUDE = Param("exclude", "bool", False,
-                 doc="Whether to perform reduction on axis that are NOT in axis instead.")
+_AXIS = Param(
+    "axis", "shape_or_none", None, doc="The axis or axes along which to perform the reduction."
+)
+_KEEPDIMS = Param(
+    "keepdims", "bool", False, doc="If true, the reduced axes are left in the result with size 1."
+)
+_EXCLUDE = Param(
+    "exclude",
+    "bool",
+    False,
+    doc="Whether to perform reduction on axis that are NOT in axis instead.",
+)
 
 
 def _norm_axis(name: str, axis: int, ndim: int) -> int:
     if not -ndim <= axis < ndim:
-        raise MXNetError(f"Operator {name}: axis {axis} is out of range for an input with "
-                         f"{ndim} dimensions")
+        if name in ("argmax", "argmin"):  # MXNet 1.9.1's text, then the operator
+            raise MXNetError(axis_exceeds_message(axis, ndim, name))
+        raise MXNetError(
+            f"Operator {name}: axis {axis} is out of range for an input with {ndim} dimensions"
+        )
     return axis % ndim
+
+
+def axis_exceeds_message(axis: int, ndim: int, op: str) -> str:
+    """MXNet's CheckAxis failure (argmax/argmin, softmax family)."""
+    return (
+        f"Check failed: axis < ndim && axis >= -ndim: axis {axis} exceeds the input "
+        f"dimension of {ndim} (operator {op})"
+    )
 
 
 _AXES_CACHE: dict = {}
@@ -161,17 +178,15 @@ def _extreme(fn):
 
 _REDUCTIONS = {
     # name: (kernel, aliases, doc)
-    "sum": (_sum, ("sum_axis",),
-            "Sum of array elements over given axes."),
+    "sum": (_sum, ("sum_axis",), "Sum of array elements over given axes."),
     "mean": (_mean, (), "Mean of array elements over given axes."),
     "prod": (_prod, (), "Product of array elements over given axes."),
     "nansum": (_nansum, (), "Sum over given axes, treating NaN as zero."),
     "nanprod": (_nanprod, (), "Product over given axes, treating NaN as one."),
-    "max": (_extreme(torch.amax), ("max_axis",),
-            "Maximum of array elements over given axes."),
-    "min": (_extreme(torch.amin), ("min_axis",),
-            "Minimum of array elements over given axes."),
+    "max": (_extreme(torch.amax), ("max_axis",), "Maximum of array elements over given axes."),
+    "min": (_extreme(torch.amin), ("min_axis",), "Minimum of array elements over given axes."),
 }
+
 
 def _reduce_out(name: str):
     """The output shape of a reduction, without tracing (see ``_shape_rules``)."""
@@ -189,9 +204,17 @@ def _reduce_out(name: str):
 
 
 for _name, (_kernel, _aliases, _doc) in _REDUCTIONS.items():
-    register(OpDef(_name, _reducer(_name, _kernel), aliases=_aliases,
-                   params=[_AXIS, _KEEPDIMS, _EXCLUDE], fluent=True, doc=_doc,
-                   infer_out=_reduce_out(_name)))
+    register(
+        OpDef(
+            _name,
+            _reducer(_name, _kernel),
+            aliases=_aliases,
+            params=[_AXIS, _KEEPDIMS, _EXCLUDE],
+            fluent=True,
+            doc=_doc,
+            infer_out=_reduce_out(_name),
+        )
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -201,8 +224,7 @@ for _name, (_kernel, _aliases, _doc) in _REDUCTIONS.items():
 def _norm(attrs, x):
     order = attrs["ord"]
     if order not in (1, 2):
-        raise MXNetError("Operator norm: norm only supports ord=1 and ord=2, got "
-                         f"ord={order}")
+        raise MXNetError(f"Operator norm: norm only supports ord=1 and ord=2, got ord={order}")
     axes = _reduce_axes("norm", attrs, x.dim())
     xf = x if x.is_floating_point() else x.double()
     if order == 1:
@@ -215,14 +237,27 @@ def _norm(attrs, x):
     return out if out.dtype == target else out.to(target)
 
 
-register(OpDef("norm", _norm, fluent=True, infer_out=_reduce_out("norm"),
-               infer_type=lambda a, ins: (ins, [a["out_dtype"] or ins[0]]),
-               params=[Param("ord", "int", 2, doc="Order of the norm (1 or 2)."),
-                       Param("axis", "shape_or_none", None,
-                             doc="The axis or axes along which to compute the norm."),
-                       Param("out_dtype", "dtype", None, doc="The data type of the output."),
-                       _KEEPDIMS],
-               doc="Compute the L1 or L2 norm of the array over the given axes."))
+register(
+    OpDef(
+        "norm",
+        _norm,
+        fluent=True,
+        infer_out=_reduce_out("norm"),
+        infer_type=lambda a, ins: (ins, [a["out_dtype"] or ins[0]]),
+        params=[
+            Param("ord", "int", 2, doc="Order of the norm (1 or 2)."),
+            Param(
+                "axis",
+                "shape_or_none",
+                None,
+                doc="The axis or axes along which to compute the norm.",
+            ),
+            Param("out_dtype", "dtype", None, doc="The data type of the output."),
+            _KEEPDIMS,
+        ],
+        doc="Compute the L1 or L2 norm of the array over the given axes.",
+    )
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -243,15 +278,37 @@ def _arg(name: str, fn):
     return compute
 
 
-_ARG_PARAMS = [Param("axis", "int_or_none", None,
-                     doc="The axis along which to perform the reduction."), _KEEPDIMS]
+_ARG_PARAMS = [
+    Param("axis", "int_or_none", None, doc="The axis along which to perform the reduction."),
+    _KEEPDIMS,
+]
 
-register(OpDef("argmax", _arg("argmax", torch.argmax), params=_ARG_PARAMS, fluent=True,
-               doc="Indices of the maximum values along an axis (same dtype as the input)."))
-register(OpDef("argmin", _arg("argmin", torch.argmin), params=_ARG_PARAMS, fluent=True,
-               doc="Indices of the minimum values along an axis (same dtype as the input)."))
-register(OpDef("argmax_channel", lambda a, x: torch.argmax(x, 1).to(x.dtype), fluent=True,
-               doc="Indices of the maximum values along axis 1."))
+register(
+    OpDef(
+        "argmax",
+        _arg("argmax", torch.argmax),
+        params=_ARG_PARAMS,
+        fluent=True,
+        doc="Indices of the maximum values along an axis (same dtype as the input).",
+    )
+)
+register(
+    OpDef(
+        "argmin",
+        _arg("argmin", torch.argmin),
+        params=_ARG_PARAMS,
+        fluent=True,
+        doc="Indices of the minimum values along an axis (same dtype as the input).",
+    )
+)
+register(
+    OpDef(
+        "argmax_channel",
+        lambda a, x: torch.argmax(x, 1).to(x.dtype),
+        fluent=True,
+        doc="Indices of the maximum values along axis 1.",
+    )
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -271,8 +328,10 @@ def _topk(attrs, x):
     if k < 1:
         k = n
     if k > n:
-        raise MXNetError(f"Operator topk: k={k} is larger than the size {n} of axis {ax} "
-                         f"(input shape {tuple(x.shape)})")
+        raise MXNetError(
+            f"Operator topk: k={k} is larger than the size {n} of axis {ax} "
+            f"(input shape {tuple(x.shape)})"
+        )
     vals, idx = torch.sort(data, dim=ax, descending=not attrs["is_ascend"], stable=True)
     vals, idx = vals.narrow(ax, 0, k), idx.narrow(ax, 0, k)
     rt = attrs["ret_typ"]
@@ -298,19 +357,40 @@ def _topk_outputs(a):
     return ("output",) if a["ret_typ"] in ("indices", "mask") else ("output0", "output1")
 
 
-register(OpDef("topk", _topk, fluent=True, outputs=_topk_outputs, infer_type=_topk_type,
-               num_visible=lambda a: 2 if a["ret_typ"] == "both" else 1,
-               params=[Param("axis", "int_or_none", -1,
-                             doc="Axis along which to choose the top k; None flattens."),
-                       Param("k", "int", 1, doc="Number of top elements; k < 1 sorts all."),
-                       Param("ret_typ", "enum", "indices",
-                             choices=("both", "indices", "mask", "value"),
-                             doc="The return type."),
-                       Param("is_ascend", "bool", False,
-                             doc="Whether to choose the k lowest instead of the k highest."),
-                       Param("dtype", "dtype", "float32",
-                             doc="Data type of the indices output.")],
-               doc="Return the top k elements (or their indices) along an axis."))
+register(
+    OpDef(
+        "topk",
+        _topk,
+        fluent=True,
+        outputs=_topk_outputs,
+        infer_type=_topk_type,
+        num_visible=lambda a: 2 if a["ret_typ"] == "both" else 1,
+        params=[
+            Param(
+                "axis",
+                "int_or_none",
+                -1,
+                doc="Axis along which to choose the top k; None flattens.",
+            ),
+            Param("k", "int", 1, doc="Number of top elements; k < 1 sorts all."),
+            Param(
+                "ret_typ",
+                "enum",
+                "indices",
+                choices=("both", "indices", "mask", "value"),
+                doc="The return type.",
+            ),
+            Param(
+                "is_ascend",
+                "bool",
+                False,
+                doc="Whether to choose the k lowest instead of the k highest.",
+            ),
+            Param("dtype", "dtype", "float32", doc="Data type of the indices output."),
+        ],
+        doc="Return the top k elements (or their indices) along an axis.",
+    )
+)
 
 
 def _sort(attrs, x):
@@ -319,12 +399,20 @@ def _sort(attrs, x):
     return vals, idx.to(x.dtype)
 
 
-register(OpDef("sort", _sort, fluent=True, outputs=("output0", "output1"),
-               num_visible=lambda a: 1,
-               params=[Param("axis", "int_or_none", -1,
-                             doc="Axis along which to sort; None flattens."),
-                       Param("is_ascend", "bool", True, doc="Whether to sort ascending.")],
-               doc="Sort the array along an axis."))
+register(
+    OpDef(
+        "sort",
+        _sort,
+        fluent=True,
+        outputs=("output0", "output1"),
+        num_visible=lambda a: 1,
+        params=[
+            Param("axis", "int_or_none", -1, doc="Axis along which to sort; None flattens."),
+            Param("is_ascend", "bool", True, doc="Whether to sort ascending."),
+        ],
+        doc="Sort the array along an axis.",
+    )
+)
 
 
 def _argsort(attrs, x):
@@ -333,11 +421,17 @@ def _argsort(attrs, x):
     return idx.to(to_torch(attrs["dtype"]))
 
 
-register(OpDef("argsort", _argsort, fluent=True,
-               infer_type=lambda a, ins: (ins, [a["dtype"]]),
-               params=[Param("axis", "int_or_none", -1,
-                             doc="Axis along which to sort; None flattens."),
-                       Param("is_ascend", "bool", True, doc="Whether to sort ascending."),
-                       Param("dtype", "dtype", "float32",
-                             doc="Data type of the output indices.")],
-               doc="Indices that would sort the array along an axis."))
+register(
+    OpDef(
+        "argsort",
+        _argsort,
+        fluent=True,
+        infer_type=lambda a, ins: (ins, [a["dtype"]]),
+        params=[
+            Param("axis", "int_or_none", -1, doc="Axis along which to sort; None flattens."),
+            Param("is_ascend", "bool", True, doc="Whether to sort ascending."),
+            Param("dtype", "dtype", "float32", doc="Data type of the output indices."),
+        ],
+        doc="Indices that would sort the array along an axis.",
+    )
+)

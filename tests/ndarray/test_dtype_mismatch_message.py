@@ -40,3 +40,12 @@ def test_concat_and_stack_mixed_dtypes():
     )
     with pytest.raises(MXNetError, match=_MSG.format("float32", "float64")):
         mx.nd.stack(a, b)
+
+
+def test_axis_out_of_range_messages_start_like_mxnet():
+    x = mx.nd.ones((2, 3))
+    for fn in (lambda: mx.nd.argmax(x, axis=2), lambda: mx.nd.softmax(x, axis=3)):
+        with pytest.raises(
+            MXNetError, match=r"^Check failed: axis < ndim && axis >= -ndim: axis \d"
+        ):
+            fn().wait_to_read()
