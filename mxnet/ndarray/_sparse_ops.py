@@ -29,7 +29,13 @@ _STYPES = ("csr", "row_sparse")
 
 
 def _ctx(ctx) -> Context:
-    return ctx if ctx is not None else Context.default_ctx
+    if ctx is None:
+        return Context.default_ctx
+    if not isinstance(ctx, Context):
+        # MXNet fails with a TypeError too (e.g. the pre-1.0 call
+        # csr_matrix(data, indptr, indices, shape) puts a list in ctx)
+        raise TypeError("ctx must be a Context, got %s" % type(ctx).__name__)
+    return ctx
 
 
 def _torch_dtype(dtype, src=None) -> torch.dtype:

@@ -251,3 +251,13 @@ def test_zero_preserving_unary():
     assert s.stype == "default"
     np.testing.assert_array_equal(s.asnumpy(), csr.asnumpy().sum(0))
     assert sp.divide(csr, 2).stype == "csr"
+
+
+def test_sparse_creation_rejects_a_non_context_ctx():
+    # the pre-1.0 call csr_matrix(data, indptr, indices, shape) puts a list in ctx:
+    # MXNet 1.9.1 raises a TypeError
+    with pytest.raises(TypeError):
+        mx.nd.sparse.csr_matrix([7, 8, 9], [0, 2, 2, 3], [0, 2, 1], (3, 4))
+    with pytest.raises(TypeError):
+        mx.nd.sparse.row_sparse_array([[1.0, 2.0]], (1, 2), [0])
+    assert mx.nd.sparse.csr_matrix((2, 3), ctx=mx.cpu(1)).context == mx.cpu(1)
