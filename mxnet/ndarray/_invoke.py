@@ -75,6 +75,10 @@ def _invoke(op: OpDef, attrs: dict, inputs: list, out=None, _res=None):
     wrap = _NDArray._wrap
     if out is not None:
         outs = out if isinstance(out, (list, tuple)) else [out]
+        if not all(isinstance(o, _NDArray) for o in outs):
+            # MXNet 1.9.1 fails with a TypeError, e.g. on x.tile(4, 2) (2 lands in `out`)
+            raise TypeError(f"{op.name}: out must be an NDArray or a list of NDArrays, got "
+                            f"{type(out).__name__}")
         if len(outs) != nvis:
             raise MXNetError(f"Operator {op.name} has {nvis} outputs but out= has {len(outs)}")
         combine = op.out_combine

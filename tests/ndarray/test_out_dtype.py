@@ -51,3 +51,12 @@ def test_samplers_refuse_an_out_of_the_other_kind(call):
     # MXNet: float samplers write float16/32/64 only, randint int32/int64 only
     with pytest.raises(MXNetError):
         call()
+
+
+def test_out_must_be_ndarrays():
+    # MXNet 1.9.1: x.tile(4, 2) puts 2 in `out` and fails with a TypeError
+    x = mx.nd.ones((2, 3))
+    with pytest.raises(TypeError):
+        x.tile(4, 2)
+    with pytest.raises(TypeError):
+        mx.nd.elemwise_add(x, x, out=[x, 3])
