@@ -125,3 +125,35 @@ def test_float64_normals_use_the_c_library_log(use_native):
     (v,) = _run(use_native, [lambda: _mxrng.normal(4097, 0.0, 1.0, "float64")])
     assert v[785] == float.fromhex("0x1.3184d1a3a9a8ap-1")
     assert v[1163] == float.fromhex("0x1.7e9b85ff4d3c8p-3")
+
+
+def _child_normal(q):
+    q.put(float(_mxrng.normal(100000, 0.0, 1.0, "float32").sum()))
+
+
+@native
+def test_forked_child_draws_without_hanging():
+    """GNU OpenMP's pool does not survive fork: a child runs the engines on one thread."""
+    import multiprocessing as mp
+
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        _mxrng.seed(1)
+        _mxrng.normal(100000, 0.0, 1.0, "float32")  # the parent's OpenMP team exists
+        ctx = mp.get_context("fork")
+        q = ctx.Queue()
+        p = ctx.Process(target=_child_normal, args=(q,))
+        p.start()
+        try:
+            got = q.get(timeout=30)
+        finally:
+            p.join(5)
+            if p.is_alive():
+                p.kill()
+    finally:
+        torch.set_num_threads(threads)
+    expect = float(_mxrng.normal(100000, 0.0, 1.0, "float32").sum())
+    assert got == expect  # the same continuation of the stream as the parent
