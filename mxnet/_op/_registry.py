@@ -169,8 +169,11 @@ class OpDef:
         for p in self.params:
             if p.name not in attrs:
                 if p.required:
+                    # MXNet names the operator with the attributes it was given
+                    given = "".join(f', {k}="{format_attr(v)}"' for k, v in kwargs.items()
+                                    if not (k.startswith("__") and k.endswith("__")))
                     raise MXNetError(f"Required parameter {p.name} of {p.type_doc()} is not "
-                                     f"presented, in operator {self.name}")
+                                     f'presented, in operator {self.name}(name=""{given})')
                 attrs[p.name] = p.default
         if key is not None:
             if len(self._cache) > 4096:
