@@ -41,7 +41,6 @@ _LOCK = threading.RLock()
 ENABLED = os.environ.get("MXNET_NG_TORCH_RNG", "0") != "1"
 _STATE: list = [None, None]  # the parallel engines and the NumPy-interface engine
 _SEED = [0]
-_PID = os.getpid()
 NATIVE = True  # use mxnet/_kernels/rng.c when it can be built (tests turn it off)
 # kinds of mxng_rng_fill
 _RAW, _UNI_F, _UNI_D, _NORM_F, _NORM_D, _MASK_F, _MASK_D = range(7)
@@ -57,14 +56,11 @@ def _lib():
 
 
 def _threads() -> int:
-    """OpenMP threads for the native engines: torch's count, but one in a process forked
-    from the one that imported mxnet (GNU OpenMP's thread pool does not survive a fork:
-    a parallel region there can hang, e.g. in DataLoader workers)."""
-    if os.getpid() != _PID:
-        return 1
-    import torch
+    """OpenMP threads for the native engines (one in a forked process: see
+    :func:`mxnet._kernels.threads`)."""
+    from . import _kernels
 
-    return torch.get_num_threads()
+    return _kernels.threads()
 
 
 def _init_genrand(seeds: np.ndarray) -> np.ndarray:

@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 
-__all__ = ["library", "status", "enabled"]
+__all__ = ["library", "status", "enabled", "threads"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _P = ctypes.c_void_p
@@ -54,6 +54,18 @@ _SIGNATURES = {
     },
 }
 _status: dict[str, str] = {}
+_PID = os.getpid()
+
+
+def threads() -> int:
+    """OpenMP threads for a kernel call: torch's count, but one in a process forked from the
+    one that imported mxnet (GNU OpenMP's thread pool does not survive a fork: a parallel
+    region there can hang, e.g. in DataLoader workers); the kernels then run serially."""
+    if os.getpid() != _PID:
+        return 1
+    import torch
+
+    return torch.get_num_threads()
 
 
 def enabled() -> bool:

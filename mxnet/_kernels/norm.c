@@ -62,7 +62,7 @@ static void sums_cl(const float *x, const float *dy, int64_t M, int64_t C, const
     memset(s1, 0, C * sizeof(double));
     memset(s2, 0, C * sizeof(double));
     double *part = calloc((size_t)2 * C * nthr, sizeof(double));
-#pragma omp parallel num_threads(nthr)
+#pragma omp parallel num_threads(nthr) if (nthr > 1)
     {
 #ifdef _OPENMP
         double *l1 = part + (size_t)2 * C * omp_get_thread_num();
@@ -143,7 +143,7 @@ static inline void lane_sums(const float *r, const float *g, int64_t n, float k,
 static void sums_cf(const float *x, const float *dy, int64_t N, int64_t C, int64_t S,
                     const float *shift, const float *a, const float *b, int relu, double *s1,
                     double *s2, int nthr) {
-#pragma omp parallel for num_threads(nthr) schedule(static)
+#pragma omp parallel for num_threads(nthr) schedule(static) if (nthr > 1)
     for (int64_t c = 0; c < C; ++c) {
         double t1 = 0, t2 = 0;
         const float k = shift[c], ac = a ? a[c] : 0.f, bc = b ? b[c] : 0.f;
@@ -185,7 +185,7 @@ void mxng_bn_apply(const float *x, float *y, int64_t N, int64_t C, int64_t S, in
                    const float *a, const float *b, int relu, int nthr) {
     if (cl) {
         int64_t M = N * S;
-#pragma omp parallel for num_threads(nthr) schedule(static)
+#pragma omp parallel for num_threads(nthr) schedule(static) if (nthr > 1)
         for (int64_t m = 0; m < M; ++m) {
             const float *r = x + m * C;
             float *o = y + m * C;
@@ -201,7 +201,7 @@ void mxng_bn_apply(const float *x, float *y, int64_t N, int64_t C, int64_t S, in
             }
         }
     } else {
-#pragma omp parallel for num_threads(nthr) schedule(static)
+#pragma omp parallel for num_threads(nthr) schedule(static) if (nthr > 1)
         for (int64_t nc = 0; nc < N * C; ++nc) {
             const float *r = x + nc * S;
             float *o = y + nc * S;
@@ -236,7 +236,7 @@ void mxng_bn_grad_apply(const float *dy, const float *x, float *dx, int64_t N, i
                         const float *a, const float *b, int relu, int nthr) {
     if (cl) {
         int64_t M = N * S;
-#pragma omp parallel for num_threads(nthr) schedule(static)
+#pragma omp parallel for num_threads(nthr) schedule(static) if (nthr > 1)
         for (int64_t m = 0; m < M; ++m) {
             const float *r = x + m * C, *g = dy + m * C;
             float *o = dx + m * C;
@@ -247,7 +247,7 @@ void mxng_bn_grad_apply(const float *dy, const float *x, float *dx, int64_t N, i
             }
         }
     } else {
-#pragma omp parallel for num_threads(nthr) schedule(static)
+#pragma omp parallel for num_threads(nthr) schedule(static) if (nthr > 1)
         for (int64_t nc = 0; nc < N * C; ++nc) {
             const int64_t c = nc % C;
             const float *r = x + nc * S, *g = dy + nc * S;
@@ -269,7 +269,7 @@ void mxng_bn_apply_add_relu(const float *x, const float *z, float *y, int64_t N,
                             int64_t S, int cl, const float *a, const float *b, int nthr) {
     if (cl) {
         int64_t M = N * S;
-#pragma omp parallel for num_threads(nthr) schedule(static)
+#pragma omp parallel for num_threads(nthr) schedule(static) if (nthr > 1)
         for (int64_t m = 0; m < M; ++m) {
             const float *r = x + m * C, *q = z + m * C;
             float *o = y + m * C;
@@ -280,7 +280,7 @@ void mxng_bn_apply_add_relu(const float *x, const float *z, float *y, int64_t N,
             }
         }
     } else {
-#pragma omp parallel for num_threads(nthr) schedule(static)
+#pragma omp parallel for num_threads(nthr) schedule(static) if (nthr > 1)
         for (int64_t nc = 0; nc < N * C; ++nc) {
             const float *r = x + nc * S, *q = z + nc * S;
             float *o = y + nc * S;

@@ -64,7 +64,7 @@ def _forward(x, gamma, beta, eps, fixed):
     n, c, s, cl = _layout(x)
     mean = torch.empty(c, dtype=torch.float64)
     var = torch.empty(c, dtype=torch.float64)
-    lib.mxng_bn_stats(_ptr(x), n, c, s, cl, _ptr(mean), _ptr(var), torch.get_num_threads())
+    lib.mxng_bn_stats(_ptr(x), n, c, s, cl, _ptr(mean), _ptr(var), _kernels.threads())
     invstd = torch.rsqrt(var + eps)
     g = torch.ones(c, dtype=torch.float64) if fixed else gamma.double()
     a = (g * invstd).float()
@@ -91,7 +91,7 @@ def _backward(ctx, gy, x, smean, a, b):
     n, c, s, cl = _layout(x)
     fmt = torch.channels_last if cl and x.dim() == 4 else torch.contiguous_format
     gy = gy.contiguous(memory_format=fmt)
-    nthr = torch.get_num_threads()
+    nthr = _kernels.threads()
     sdy = torch.empty(c, dtype=torch.float64)
     sdyx = torch.empty(c, dtype=torch.float64)
     lib.mxng_bn_grad_sums(_ptr(gy), _ptr(x), n, c, s, cl, _ptr(smean), _ptr(a), _ptr(b),
@@ -121,7 +121,7 @@ class _NativeNorm(torch.autograd.Function):
         lib, (n, c, s, cl), smean, svar, g, invstd, a, b = _forward(x, gamma, beta, eps, fixed)
         y = torch.empty_like(x)
         lib.mxng_bn_apply(_ptr(x), _ptr(y), n, c, s, cl, _ptr(a), _ptr(b), int(relu),
-                          torch.get_num_threads())
+                          _kernels.threads())
         _save(ctx, x, smean, svar, g, invstd, a, b, fixed, relu, moving)
         return y, smean, svar
 
@@ -138,7 +138,7 @@ class _NativeNormAddRelu(torch.autograd.Function):
         lib, (n, c, s, cl), smean, svar, g, invstd, a, b = _forward(x, gamma, beta, eps, fixed)
         y = torch.empty_like(x)
         lib.mxng_bn_apply_add_relu(_ptr(x), _ptr(z), _ptr(y), n, c, s, cl, _ptr(a), _ptr(b),
-                                   torch.get_num_threads())
+                                   _kernels.threads())
         _save(ctx, x, smean, svar, g, invstd, a, b, fixed, False, moving, y)
         return y, smean, svar
 

@@ -115,3 +115,30 @@ def test_batchnorm_operator_uses_it_and_matches_oracle_formula():
     np.testing.assert_allclose(mv.asnumpy(), 0.8 + 0.2 * var, rtol=1e-5)
     # the gradient of sum(y) with respect to x is zero for batch statistics
     np.testing.assert_allclose(x.grad.asnumpy(), 0, atol=1e-4)
+
+
+def _child_norm(q):
+    # only NumPy and per-channel torch work here besides the kernels: torch's own parallel
+    # loops hang in a forked child just the same (DataLoader workers set one thread)
+    x = torch.from_numpy(np.random.RandomState(0).normal(size=(8, 16, 32, 32)).astype("f4"))
+    y = _norm_native.train_norm(x, torch.ones(16), torch.zeros(16), 1e-5, False, None)[0]
+    q.put(float(y.numpy().mean()))
+
+
+def test_runs_in_a_forked_process_after_threads_were_used():
+    # GNU OpenMP's thread pool does not survive fork(): the kernels run serially in a child
+    import multiprocessing as mp
+
+    torch.set_num_threads(max(torch.get_num_threads(), 2))
+    x = torch.randn(8, 16, 32, 32)
+    _norm_native.train_norm(x, torch.ones(16), torch.zeros(16), 1e-5, False, None)
+    ctx = mp.get_context("fork")
+    q = ctx.Queue()
+    p = ctx.Process(target=_child_norm, args=(q,))
+    p.start()
+    p.join(60)
+    hung = p.is_alive()
+    if hung:
+        p.kill()
+    assert not hung and p.exitcode == 0
+    assert abs(q.get(timeout=5)) < 1e-5
