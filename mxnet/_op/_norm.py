@@ -116,11 +116,7 @@ def _train_norm(x, gamma, beta, eps, fixed, moving, relu=False):
     zero) and ``torch.compile`` (which traces functions, not node hooks).
     """
     compiling = torch.compiler.is_compiling()
-    if compiling:  # the native kernels run between compiled graphs
-        r = _norm_native.compiled_train_norm(x, gamma, beta, eps, fixed, moving, relu)
-        if r is not None:
-            return r
-    elif _norm_native.usable(x):
+    if not compiling and _norm_native.usable(x):
         return _norm_native.train_norm(x, gamma, beta, eps, fixed, moving, relu)
     if relu:
         out, smean, var = _train_norm(x, gamma, beta, eps, fixed, moving)
@@ -230,13 +226,12 @@ def bn_add_relu_native(a, x, gamma, beta, mmean, mvar, z):
     """``relu(BatchNorm(x) + z)`` as one native pass when it qualifies (training mode,
     batch statistics, channel axis 1, ``z`` laid out as ``x``), else ``None``."""
     if (not state.is_train or a["use_global_stats"] or a["output_mean_var"]
-            or _axis(a["axis"], x.dim(), "BatchNorm") != 1):
+            or _axis(a["axis"], x.dim(), "BatchNorm") != 1 or torch.compiler.is_compiling()
+            or not _norm_native.add_relu_usable(x, z)):
         return None
-    args = (x, gamma.to(x.dtype), beta.to(x.dtype), z, a["eps"], bool(a["fix_gamma"]),
-            (mmean, mvar, a["momentum"]))
-    if torch.compiler.is_compiling():
-        return _norm_native.compiled_train_norm_add_relu(*args)
-    return _norm_native.train_norm_add_relu(*args) if _norm_native.add_relu_usable(x, z) else None
+    return _norm_native.train_norm_add_relu(
+        x, gamma.to(x.dtype), beta.to(x.dtype), z, a["eps"], bool(a["fix_gamma"]),
+        (mmean, mvar, a["momentum"]))
 
 
 register(OpDef(

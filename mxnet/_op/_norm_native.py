@@ -169,19 +169,3 @@ def train_norm(x, gamma, beta, eps: float, fixed: bool, moving, relu: bool = Fal
     ``moving`` = ``(moving_mean, moving_var, momentum)`` is updated in the backward pass, as
     MXNet 1.9.1 does, or ``None``."""
     return _NativeNorm.apply(x, gamma, beta, float(eps), bool(fixed), bool(relu), moving)
-
-
-@torch.compiler.disable
-def compiled_train_norm(x, gamma, beta, eps, fixed, moving, relu):
-    """:func:`train_norm` from inside ``torch.compile`` (it runs outside the traced graph:
-    a graph break), or ``None`` when ``x`` does not qualify."""
-    return train_norm(x, gamma, beta, eps, fixed, moving, relu) if usable(x) else None
-
-
-@torch.compiler.disable
-def compiled_train_norm_add_relu(x, gamma, beta, z, eps, fixed, moving):
-    """:func:`train_norm_add_relu` from inside ``torch.compile``, or ``None``."""
-    if not add_relu_usable(x, z):
-        return None
-    return train_norm_add_relu(x, gamma, beta, z, eps, fixed, moving)
-
