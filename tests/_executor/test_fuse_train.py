@@ -30,6 +30,17 @@ def _net(extra_reader=False, group_bn=False):
     return mx.sym.Group([out, b]) if group_bn else out
 
 
+def _train_step(ex, seed):
+    """Random arguments, one training forward/backward: (output, gradients, aux states)."""
+    rng = np.random.RandomState(seed)
+    for v in ex.arg_dict.values():
+        v[:] = rng.uniform(-1, 1, v.shape)
+    out = ex.forward(is_train=True)[0].asnumpy()
+    ex.backward(mx.nd.ones(out.shape))
+    return (out, {k: g.asnumpy() for k, g in ex.grad_dict.items()},
+            {k: a.asnumpy() for k, a in ex.aux_dict.items()})
+
+
 def test_pair_merged_and_results_equal(monkeypatch):
     results = []
     for flag in ("1", "0"):
@@ -39,13 +50,7 @@ def test_pair_merged_and_results_equal(monkeypatch):
             steps = bn_relu_steps(p.steps, keep)
             assert [st[0] is _bn_relu for st in steps].count(True) == 1
             assert len(steps) == len(p.steps) - 1
-        rng = np.random.RandomState(0)
-        for v in ex.arg_dict.values():
-            v[:] = rng.uniform(-1, 1, v.shape)
-        out = ex.forward(is_train=True)[0].asnumpy()
-        ex.backward(mx.nd.ones(out.shape))
-        results.append((out, {k: g.asnumpy() for k, g in ex.grad_dict.items()},
-                        {k: a.asnumpy() for k, a in ex.aux_dict.items()}))
+        results.append(_train_step(ex, 0))
     (o1, g1, a1), (o0, g0, a0) = results
     np.testing.assert_allclose(o1, o0, rtol=1e-5, atol=1e-5)
     for k in g0:
@@ -88,13 +93,7 @@ def test_residual_end_fused_gives_the_same_numbers(monkeypatch):
                 steps = bn_relu_steps(p.steps, keep)
                 assert [type(st[0]).__name__ for st in steps].count("_BNAddRelu") == 1
                 assert len(steps) == len(p.steps) - 2
-            rng = np.random.RandomState(1)
-            for v in ex.arg_dict.values():
-                v[:] = rng.uniform(-1, 1, v.shape)
-            out = ex.forward(is_train=True)[0].asnumpy()
-            ex.backward(mx.nd.ones(out.shape))
-            results.append((out, {k: g.asnumpy() for k, g in ex.grad_dict.items()},
-                            {k: a.asnumpy() for k, a in ex.aux_dict.items()}))
+            results.append(_train_step(ex, 1))
         (o1, g1, a1), (o0, g0, a0) = results
         # the fused pass rounds as BatchNorm, add and relu do one after the other
         np.testing.assert_array_equal(o1, o0)
