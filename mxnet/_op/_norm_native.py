@@ -22,6 +22,7 @@ from __future__ import annotations
 import ctypes
 
 import torch
+from torch.autograd.function import once_differentiable
 
 from .. import _kernels
 
@@ -126,6 +127,7 @@ class _NativeNorm(torch.autograd.Function):
         return y, smean, svar
 
     @staticmethod
+    @once_differentiable  # as MXNet's _backward_BatchNorm: no gradient of the gradient
     def backward(ctx, gy, _gmean, _gvar):
         return (*_backward(ctx, gy, *ctx.saved_tensors), None, None, None, None)
 
@@ -143,6 +145,7 @@ class _NativeNormAddRelu(torch.autograd.Function):
         return y, smean, svar
 
     @staticmethod
+    @once_differentiable  # as MXNet's _backward_BatchNorm: no gradient of the gradient
     def backward(ctx, gy, _gmean, _gvar):
         x, smean, a, b, y = ctx.saved_tensors
         if gy is None:

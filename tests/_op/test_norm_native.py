@@ -142,3 +142,14 @@ def test_runs_in_a_forked_process_after_threads_were_used():
         p.kill()
     assert not hung and p.exitcode == 0
     assert abs(q.get(timeout=5)) < 1e-5
+
+
+def test_no_gradient_of_the_gradient():
+    # MXNet's _backward_BatchNorm has no gradient either: asking for one raises, never a
+    # silently missing term
+    x = torch.randn(8, 16, 32, 32).requires_grad_()
+    gamma = torch.ones(16, requires_grad=True)
+    y = _norm_native.train_norm(x, gamma, torch.zeros(16), 1e-5, False, None)[0]
+    (gx,) = torch.autograd.grad((y * y).sum(), [x], create_graph=True)
+    with pytest.raises(RuntimeError):
+        gx.sum().backward()
