@@ -17,6 +17,7 @@ def test_disabled_by_environment(monkeypatch):
 
 
 def test_no_compiler_means_no_library(monkeypatch, tmp_path):
+    monkeypatch.delenv("MXNET_NG_NATIVE", raising=False)
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.delenv("CC", raising=False)
     monkeypatch.setenv("MXNET_NG_KERNEL_CACHE", str(tmp_path / "cache"))
@@ -31,6 +32,7 @@ def test_no_compiler_means_no_library(monkeypatch, tmp_path):
 def test_build_into_cache_once(monkeypatch, tmp_path):
     if _kernels._compiler() is None:
         pytest.skip("no C compiler on this machine")
+    monkeypatch.delenv("MXNET_NG_NATIVE", raising=False)
     monkeypatch.setenv("MXNET_NG_KERNEL_CACHE", str(tmp_path))
     _kernels._load.cache_clear()
     try:
