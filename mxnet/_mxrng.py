@@ -353,6 +353,17 @@ def dropout_mask(n: int, dtype, pkeep, strict: bool) -> np.ndarray:
     return kept.astype(np.float32) * scale
 
 
+def _native_fill(lib, n: int, kind, dtype, p1: np.ndarray, p2: np.ndarray):
+    """``n`` draws of ``kind`` from the C engines: ``(scalar, values)``. With scalar
+    parameters the kernel applies them; otherwise it returns the standard draws."""
+    scalar = p1.ndim == 0 and p2.ndim == 0
+    out = np.empty(max(n, 0), dtype=dtype)
+    with _LOCK:
+        _engines().fill(lib, n, kind, out, float(p1) if scalar else 0.0,
+                        float(p2) if scalar else 0.0, 1 if scalar else 0)
+    return scalar, out
+
+
 def uniform(n: int, low, high, dtype) -> np.ndarray:
     """``n`` MXNet CPU uniform samples (float32 or float64) on ``[low, high)``; ``low`` and
     ``high`` are scalars or arrays giving one value per block of ``n // size`` outputs."""
@@ -361,19 +372,8 @@ def uniform(n: int, low, high, dtype) -> np.ndarray:
     lo, hi = _params(low, n, dtype), _params(high, n, dtype)
     lib = _lib()
     if lib is not None:
-        scalar = lo.ndim == 0 and hi.ndim == 0
-        u = np.empty(max(n, 0), dtype=dtype)
-        kind = _UNI_F if dtype == np.float32 else _UNI_D
-        with _LOCK:
-            _engines().fill(
-                lib,
-                n,
-                kind,
-                u,
-                float(lo) if scalar else 0.0,
-                float(hi) if scalar else 0.0,
-                1 if scalar else 0,
-            )
+        scalar, u = _native_fill(lib, n, _UNI_F if dtype == np.float32 else _UNI_D, dtype,
+                                 lo, hi)
         if scalar:
             return u
     else:
@@ -490,19 +490,8 @@ def normal(n: int, loc, scale, dtype) -> np.ndarray:
     lib = _lib()
     if lib is not None:
         mu, sigma = _params(loc, n, dtype), _params(scale, n, dtype)
-        scalar = mu.ndim == 0 and sigma.ndim == 0
-        z = np.empty(n, dtype=dtype)
-        kind = _NORM_F if dtype == np.float32 else _NORM_D
-        with _LOCK:
-            _engines().fill(
-                lib,
-                n,
-                kind,
-                z,
-                float(mu) if scalar else 0.0,
-                float(sigma) if scalar else 0.0,
-                1 if scalar else 0,
-            )
+        scalar, z = _native_fill(lib, n, _NORM_F if dtype == np.float32 else _NORM_D, dtype,
+                                 mu, sigma)
         return z if scalar else (z * sigma + mu).astype(dtype)
     with _LOCK:
         eng = _engines()

@@ -82,13 +82,7 @@ def strtof(s: str) -> np.float32:
                 value = _MAX_SIG
             elif negative_exp and value < _MIN_SIG:
                 value = _MIN_SIG
-        scale = _F32(1.0)
-        while expon >= 8:
-            scale = _F32(scale * _TEN8)
-            expon -= 8
-        while expon > 0:
-            scale = _F32(scale * _TEN)
-            expon -= 1
+        scale = _SCALE[expon]
         with np.errstate(over="ignore", under="ignore"):
             value = _F32(value / scale) if negative_exp else _F32(value * scale)
     return value if positive else _F32(-value)
