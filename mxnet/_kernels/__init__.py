@@ -38,14 +38,20 @@ _P = ctypes.c_void_p
 _I = ctypes.c_int64
 _N = ctypes.c_int
 _D = ctypes.c_double
-# C signatures of the exported functions, per source file
+# C signatures of the exported functions, per source file: argument types, or
+# (argument types, result type) for a function that returns a value
 _SIGNATURES = {
     "norm": {
         "mxng_bn_stats": [_P, _I, _I, _I, _N, _P, _P, _N],
         "mxng_bn_apply": [_P, _P, _I, _I, _I, _N, _P, _P, _N, _N],
         "mxng_bn_apply_add_relu": [_P, _P, _P, _I, _I, _I, _N, _P, _P, _N],
         "mxng_bn_grad_sums": [_P, _P, _I, _I, _I, _N, _P, _P, _P, _N, _P, _P, _N],
+        "mxng_bn_grad_sums_relu_out": [_P, _P, _P, _P, _I, _I, _I, _N, _P, _P, _P, _N],
         "mxng_bn_grad_apply": [_P, _P, _P, _I, _I, _I, _N, _P, _P, _P, _P, _P, _N, _N],
+    },
+    "gemm": {
+        "mxng_wgrad_1x1": [_P, _P, _P, _I, _I, _I, _I, _I, _I, _I, _I, _N],
+        "mxng_wgrad_tile": ([], _I),
     },
     "rng": {
         "mxng_mt_seed": [_P, _I, _I],
@@ -146,10 +152,9 @@ def _load(name: str):
         import torch  # noqa: F401  (its OpenMP runtime is the one the library binds to)
 
         lib = ctypes.CDLL(_build(name, cc))
-        for fn, args in _SIGNATURES[name].items():
+        for fn, spec in _SIGNATURES[name].items():
             f = getattr(lib, fn)
-            f.argtypes = args
-            f.restype = None
+            f.argtypes, f.restype = spec if isinstance(spec, tuple) else (spec, None)
     except (OSError, subprocess.SubprocessError, AttributeError) as e:
         _status[name] = f"build failed: {e}"
         return None

@@ -33,7 +33,8 @@ static inline float affine(float x, float a, float b) { return fmaf(x, a, b); }
  * time, in memory order (the accumulators stay in L1). */
 static inline void chunk_cl(const float *x, const float *dy, int64_t C, int64_t c0, int64_t cn,
                             int64_t m0, int64_t m1, const float *shift, const float *a,
-                            const float *b, int relu, float *f1, float *f2) {
+                            const float *b, int relu, const float *ym, float *dz, float *f1,
+                            float *f2) {
     for (int64_t m = m0; m < m1; ++m) {
         const float *r = x + m * C + c0;
         const float *k = shift + c0;
@@ -43,6 +44,16 @@ static inline void chunk_cl(const float *x, const float *dy, int64_t C, int64_t 
                 float d = r[l] - k[l];
                 f1[l] += d;
                 f2[l] = fmaf(d, d, f2[l]);
+            }
+        } else if (ym != NULL) { /* dyr = dy where the output ym is positive, kept in dz */
+            const float *g = dy + m * C + c0, *q = ym + m * C + c0;
+            float *o = dz + m * C + c0;
+#pragma omp simd
+            for (int64_t l = 0; l < cn; ++l) {
+                float d = q[l] <= 0.f ? 0.f : g[l];
+                o[l] = d;
+                f1[l] += d;
+                f2[l] = fmaf(d, r[l] - k[l], f2[l]);
             }
         } else { /* sums of dyr and dyr * (x - mean) */
             const float *g = dy + m * C + c0;
@@ -57,8 +68,8 @@ static inline void chunk_cl(const float *x, const float *dy, int64_t C, int64_t 
 }
 
 static void sums_cl(const float *x, const float *dy, int64_t M, int64_t C, const float *shift,
-                    const float *a, const float *b, int relu, double *s1, double *s2,
-                    int nthr) {
+                    const float *a, const float *b, int relu, const float *ym, float *dz,
+                    double *s1, double *s2, int nthr) {
     memset(s1, 0, C * sizeof(double));
     memset(s2, 0, C * sizeof(double));
     double *part = calloc((size_t)2 * C * nthr, sizeof(double));
@@ -77,7 +88,7 @@ static void sums_cl(const float *x, const float *dy, int64_t M, int64_t C, const
             int64_t m0 = blk * ROWS, m1 = m0 + ROWS < M ? m0 + ROWS : M;
             float *f1 = acc, *f2 = acc + C;
             memset(acc, 0, 2 * C * sizeof(float));
-            chunk_cl(x, dy, C, 0, C, m0, m1, shift, a, b, relu, f1, f2);
+            chunk_cl(x, dy, C, 0, C, m0, m1, shift, a, b, relu, ym, dz, f1, f2);
             for (int64_t c = 0; c < C; ++c) {
                 l1[c] += f1[c];
                 l2[c] += f2[c];
@@ -101,10 +112,25 @@ static void sums_cl(const float *x, const float *dy, int64_t M, int64_t C, const
  * additions whatever the loop variant the compiler makes of it): of v - k and its square
  * (g == NULL), else of dyr and dyr * (v - k). */
 static inline void lane_sums(const float *r, const float *g, int64_t n, float k, float ac,
-                             float bc, int relu, double *t1, double *t2) {
+                             float bc, int relu, const float *q, float *o, double *t1,
+                             double *t2) {
     float u1[LANES] = {0}, u2[LANES] = {0};
     int64_t s = 0;
-    if (g == NULL) {
+    if (q != NULL) { /* dyr = g where the output q is positive, kept in o */
+        for (; s + LANES <= n; s += LANES)
+            for (int l = 0; l < LANES; ++l) {
+                float d = q[s + l] <= 0.f ? 0.f : g[s + l];
+                o[s + l] = d;
+                u1[l] += d;
+                u2[l] = fmaf(d, r[s + l] - k, u2[l]);
+            }
+        for (; s < n; ++s) {
+            float d = q[s] <= 0.f ? 0.f : g[s];
+            o[s] = d;
+            u1[0] += d;
+            u2[0] = fmaf(d, r[s] - k, u2[0]);
+        }
+    } else if (g == NULL) {
         for (; s + LANES <= n; s += LANES)
             for (int l = 0; l < LANES; ++l) {
                 float d = r[s + l] - k;
@@ -141,18 +167,20 @@ static inline void lane_sums(const float *r, const float *g, int64_t n, float k,
 }
 
 static void sums_cf(const float *x, const float *dy, int64_t N, int64_t C, int64_t S,
-                    const float *shift, const float *a, const float *b, int relu, double *s1,
-                    double *s2, int nthr) {
+                    const float *shift, const float *a, const float *b, int relu,
+                    const float *ym, float *dz, double *s1, double *s2, int nthr) {
 #pragma omp parallel for num_threads(nthr) schedule(static) if (nthr > 1)
     for (int64_t c = 0; c < C; ++c) {
         double t1 = 0, t2 = 0;
         const float k = shift[c], ac = a ? a[c] : 0.f, bc = b ? b[c] : 0.f;
         for (int64_t n = 0; n < N; ++n) {
             const float *r = x + (n * C + c) * S;
-            const float *g = dy ? dy + (n * C + c) * S : NULL;
+            const int64_t at = (n * C + c) * S;
+            const float *g = dy ? dy + at : NULL, *q = ym ? ym + at : NULL;
+            float *o = dz ? dz + at : NULL;
             for (int64_t s0 = 0; s0 < S; s0 += 1024)
                 lane_sums(r + s0, g ? g + s0 : NULL, (S - s0 < 1024 ? S - s0 : 1024), k, ac, bc,
-                          relu, &t1, &t2);
+                          relu, q ? q + s0 : NULL, o ? o + s0 : NULL, &t1, &t2);
         }
         s1[c] = t1;
         s2[c] = t2;
@@ -168,9 +196,9 @@ void mxng_bn_stats(const float *x, int64_t N, int64_t C, int64_t S, int cl, doub
     float *shift = malloc(C * sizeof(float));
     for (int64_t c = 0; c < C; ++c) shift[c] = cl ? x[c] : x[c * S];
     if (cl)
-        sums_cl(x, NULL, M, C, shift, NULL, NULL, 0, mean, var, nthr);
+        sums_cl(x, NULL, M, C, shift, NULL, NULL, 0, NULL, NULL, mean, var, nthr);
     else
-        sums_cf(x, NULL, N, C, S, shift, NULL, NULL, 0, mean, var, nthr);
+        sums_cf(x, NULL, N, C, S, shift, NULL, NULL, 0, NULL, NULL, mean, var, nthr);
     for (int64_t c = 0; c < C; ++c) {
         double m = mean[c] / (double)M;
         double v = var[c] / (double)M - m * m;
@@ -225,9 +253,20 @@ void mxng_bn_grad_sums(const float *dy, const float *x, int64_t N, int64_t C, in
                        int cl, const float *mean, const float *a, const float *b, int relu,
                        double *sdy, double *sdyx, int nthr) {
     if (cl)
-        sums_cl(x, dy, N * S, C, mean, a, b, relu, sdy, sdyx, nthr);
+        sums_cl(x, dy, N * S, C, mean, a, b, relu, NULL, NULL, sdy, sdyx, nthr);
     else
-        sums_cf(x, dy, N, C, S, mean, a, b, relu, sdy, sdyx, nthr);
+        sums_cf(x, dy, N, C, S, mean, a, b, relu, NULL, NULL, sdy, sdyx, nthr);
+}
+
+/* The same sums for dyr = dy where y > 0, 0 elsewhere (the gradient through a relu whose
+ * output was y, as torch's threshold_backward), with dyr written to dz. */
+void mxng_bn_grad_sums_relu_out(const float *dy, const float *y, float *dz, const float *x,
+                                int64_t N, int64_t C, int64_t S, int cl, const float *mean,
+                                double *sdy, double *sdyx, int nthr) {
+    if (cl)
+        sums_cl(x, dy, N * S, C, mean, NULL, NULL, 0, y, dz, sdy, sdyx, nthr);
+    else
+        sums_cf(x, dy, N, C, S, mean, NULL, NULL, 0, y, dz, sdy, sdyx, nthr);
 }
 
 /* dx = dyr * A + x * B + D. */

@@ -14,6 +14,8 @@ import torch
 import torch.nn.functional as F
 
 from ..base import MXNetError
+from ._conv_native import applies as conv1x1_applies
+from ._conv_native import conv1x1
 from ._conv_phase import phase_conv2d, phase_conv_applies
 from ._nn import fill, no_bias_inputs
 from ._params import Param
@@ -112,7 +114,10 @@ def _conv(a, x, w, b=None):
     else:
         if nd == 2 and _large_nchw_on_cpu(x):
             x = x.contiguous(memory_format=torch.channels_last)
-        out = _CONV[nd](x, w, b, s, p, d, a["num_group"])
+        if nd == 2 and conv1x1_applies(x, w, s, p, d, a["num_group"]):
+            out = conv1x1(x, w, b, s)  # native weight gradient
+        else:
+            out = _CONV[nd](x, w, b, s, p, d, a["num_group"])
     return to_cl(out) if cl else out
 
 

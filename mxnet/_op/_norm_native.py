@@ -80,14 +80,16 @@ def _save(ctx, x, smean, svar, g, invstd, a, b, fixed, relu, moving, *extra):
     ctx.mark_non_differentiable(smean, svar)
 
 
-def _backward(ctx, gy, x, smean, a, b):
-    """``(dx, dgamma, dbeta)`` for the output gradient ``gy``; folds the moving statistics."""
+def _backward(ctx, gy, x, smean, a, b, relu_out=None):
+    """``(dx, dgamma, dbeta, dz)`` for the output gradient ``gy``; folds the moving statistics.
+    With ``relu_out`` (the output of a relu after the normalization), ``gy`` is that relu's
+    output gradient and ``dz`` the gradient through it (else ``None``)."""
     if ctx.moving is not None:
         from ._norm import _fold_moving
 
         _fold_moving(smean, ctx.svar, ctx.moving, None)
     if gy is None:
-        return None, None, None
+        return None, None, None, None
     lib = _kernels.library("norm")
     n, c, s, cl = _layout(x)
     fmt = torch.channels_last if cl and x.dim() == 4 else torch.contiguous_format
@@ -95,8 +97,15 @@ def _backward(ctx, gy, x, smean, a, b):
     nthr = _kernels.threads()
     sdy = torch.empty(c, dtype=torch.float64)
     sdyx = torch.empty(c, dtype=torch.float64)
-    lib.mxng_bn_grad_sums(_ptr(gy), _ptr(x), n, c, s, cl, _ptr(smean), _ptr(a), _ptr(b),
-                          int(ctx.relu), _ptr(sdy), _ptr(sdyx), nthr)
+    dz = None
+    if relu_out is not None:  # one pass: the relu's gradient dz and the sums over it
+        dz = torch.empty_like(x)
+        lib.mxng_bn_grad_sums_relu_out(_ptr(gy), _ptr(relu_out), _ptr(dz), _ptr(x), n, c, s,
+                                       cl, _ptr(smean), _ptr(sdy), _ptr(sdyx), nthr)
+        gy = dz
+    else:
+        lib.mxng_bn_grad_sums(_ptr(gy), _ptr(x), n, c, s, cl, _ptr(smean), _ptr(a), _ptr(b),
+                              int(ctx.relu), _ptr(sdy), _ptr(sdyx), nthr)
     need = ctx.needs_input_grad
     dx = dgamma = dbeta = None
     if need[0]:
@@ -113,7 +122,7 @@ def _backward(ctx, gy, x, smean, a, b):
         dgamma = torch.zeros(c) if ctx.fixed else (sdyx * ctx.invstd).float()
     if need[2]:
         dbeta = sdy.float()
-    return dx, dgamma, dbeta
+    return dx, dgamma, dbeta, dz
 
 
 class _NativeNorm(torch.autograd.Function):
@@ -129,7 +138,7 @@ class _NativeNorm(torch.autograd.Function):
     @staticmethod
     @once_differentiable  # as MXNet's _backward_BatchNorm: no gradient of the gradient
     def backward(ctx, gy, _gmean, _gvar):
-        return (*_backward(ctx, gy, *ctx.saved_tensors), None, None, None, None)
+        return (*_backward(ctx, gy, *ctx.saved_tensors)[:3], None, None, None, None)
 
 
 class _NativeNormAddRelu(torch.autograd.Function):
@@ -148,10 +157,8 @@ class _NativeNormAddRelu(torch.autograd.Function):
     @once_differentiable  # as MXNet's _backward_BatchNorm: no gradient of the gradient
     def backward(ctx, gy, _gmean, _gvar):
         x, smean, a, b, y = ctx.saved_tensors
-        if gy is None:
-            return (*_backward(ctx, None, x, smean, a, b), None, None, None, None)
-        dz = torch.ops.aten.threshold_backward(gy, y, 0.0)
-        return (*_backward(ctx, dz, x, smean, a, b), dz, None, None, None)
+        dx, dgamma, dbeta, dz = _backward(ctx, gy, x, smean, a, b, relu_out=y)
+        return dx, dgamma, dbeta, dz, None, None, None
 
 
 def add_relu_usable(x: torch.Tensor, z: torch.Tensor) -> bool:

@@ -1,0 +1,138 @@
+/* Weight gradient of a 1x1 convolution over channels-last float32 data.
+ *
+ * Part of mxnet-ng (see mxnet/_kernels/__init__.py, which compiles this file once per
+ * machine with -march=native). A 1x1 convolution without padding is a matrix product over
+ * the pixel rows: y[m, :] = w . x[row(m), :], row(m) the input pixel that output pixel m
+ * reads (the same pixel at stride 1). Its weight gradient dw[CO, CI] = sum over m of
+ * dy[m, :]^T x[row(m), :] reduces over every pixel of the batch (10^5 rows for ResNet-50 at
+ * batch 32) into a small matrix. oneDNN's channels-last kernel for that product runs at
+ * 65-95% of a core's peak depending on the shape; here the result is cut into register
+ * tiles (RO output channels x NV vectors of input channels), each tile summed over blocks
+ * of KB rows in registers and each block's sum added into dw (two-level summation: the
+ * rounding error grows with sqrt(KB) + sqrt(M / KB), not sqrt(M)). Tiles belong to one
+ * thread each, so the result does not depend on the thread count.
+ *
+ * AVX-512 or AVX2+FMA intrinsics where the compiler targets them, plain C otherwise.
+ */
+#include <stdint.h>
+#include <string.h>
+#include <math.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+typedef __m512 vec;
+#define VW 16
+#define VLOAD(p) _mm512_loadu_ps(p)
+#define VSTORE(p, v) _mm512_storeu_ps(p, v)
+#define VZERO() _mm512_setzero_ps()
+#define VSET1(s) _mm512_set1_ps(s)
+#define VFMA(a, b, c) _mm512_fmadd_ps(a, b, c)
+#define VADD(a, b) _mm512_add_ps(a, b)
+#define RO 6
+#elif defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+typedef __m256 vec;
+#define VW 8
+#define VLOAD(p) _mm256_loadu_ps(p)
+#define VSTORE(p, v) _mm256_storeu_ps(p, v)
+#define VZERO() _mm256_setzero_ps()
+#define VSET1(s) _mm256_set1_ps(s)
+#define VFMA(a, b, c) _mm256_fmadd_ps(a, b, c)
+#define VADD(a, b) _mm256_add_ps(a, b)
+#define RO 2
+#else
+typedef float vec;
+#define VW 1
+#define VLOAD(p) (*(p))
+#define VSTORE(p, v) (*(p) = (v))
+#define VZERO() 0.f
+#define VSET1(s) (s)
+#define VFMA(a, b, c) fmaf(a, b, c)
+#define VADD(a, b) ((a) + (b))
+#define RO 4
+#endif
+
+#define NV 4
+#define RC (NV * VW) /* input channels per tile */
+
+#define KB 128 /* rows summed per block */
+
+/* The input channels a tile covers: mxng_wgrad_1x1 needs CI to be a multiple of it. */
+int64_t mxng_wgrad_tile(void) { return RC; }
+
+/* dw[o0:o0+R, i0:i0+RC] += sum over the kb rows of dy[m, o] * x[xoff[m], i]. */
+static inline __attribute__((always_inline)) void tile(const float *dy, const float *x,
+                                                       const int64_t *xoff, float *dw,
+                                                       int64_t kb, int64_t CO, int64_t CI,
+                                                       const int R) {
+    vec acc[RO][NV];
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) acc[r][v] = VZERO();
+    for (int64_t m = 0; m < kb; ++m) {
+        const float *xr = x + xoff[m], *gr = dy + m * CO;
+        vec xv[NV];
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) xv[v] = VLOAD(xr + v * VW);
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r) {
+            vec g = VSET1(gr[r]);
+#pragma GCC unroll 4
+            for (int v = 0; v < NV; ++v) acc[r][v] = VFMA(g, xv[v], acc[r][v]);
+        }
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) {
+            float *o = dw + r * CI + v * VW;
+            VSTORE(o, VADD(VLOAD(o), acc[r][v]));
+        }
+}
+
+/* Weight gradient dw[CO, CI] (overwritten) of a 1x1 convolution with stride s and no
+ * padding: dy is [N, Ho, Wo, CO], x is [N, H, W, CI], both channels-last and dense;
+ * output pixel (n, i, j) reads input pixel (n, i*s, j*s). CI % RC == 0. */
+void mxng_wgrad_1x1(const float *dy, const float *x, float *dw, int64_t N, int64_t Ho,
+                    int64_t Wo, int64_t H, int64_t W, int64_t s, int64_t CO, int64_t CI,
+                    int nthr) {
+    memset(dw, 0, sizeof(float) * CO * CI);
+    const int64_t M = N * Ho * Wo, tiles = (CO + RO - 1) / RO;
+#pragma omp parallel num_threads(nthr) if (nthr > 1)
+    {
+        int64_t t0 = 0, t1 = tiles, xoff[KB];
+#ifdef _OPENMP
+        int nt = omp_get_num_threads(), id = omp_get_thread_num();
+        t0 = tiles * id / nt;
+        t1 = tiles * (id + 1) / nt;
+#endif
+        for (int64_t m0 = 0; m0 < M && t0 < t1; m0 += KB) {
+            int64_t kb = M - m0 < KB ? M - m0 : KB;
+            for (int64_t m = 0; m < kb; ++m) {
+                int64_t q = m0 + m, j = q % Wo, i = (q / Wo) % Ho, n = q / (Wo * Ho);
+                xoff[m] = ((n * H + i * s) * W + j * s) * CI;
+            }
+            for (int64_t i0 = 0; i0 < CI; i0 += RC)
+                for (int64_t t = t0; t < t1; ++t) {
+                    const float *g = dy + m0 * CO + t * RO, *xs = x + i0;
+                    float *o = dw + t * RO * CI + i0;
+                    int64_t left = CO - t * RO;
+                    if (left >= RO) {
+                        tile(g, xs, xoff, o, kb, CO, CI, RO);
+                        continue;
+                    }
+                    int64_t r = 0;  /* the last, partial tile: as few passes as can be */
+                    for (; r + 4 <= left && RO > 4; r += 4)
+                        tile(g + r, xs, xoff, o + r * CI, kb, CO, CI, 4);
+                    for (; r + 2 <= left && RO > 2; r += 2)
+                        tile(g + r, xs, xoff, o + r * CI, kb, CO, CI, 2);
+                    for (; r < left; ++r)
+                        tile(g + r, xs, xoff, o + r * CI, kb, CO, CI, 1);
+                }
+        }
+    }
+}
