@@ -187,6 +187,11 @@ class Executor:
         self._out_stypes: list[str] | None = None
         self._sparse_grads: frozenset = frozenset()
         self._init_stypes()
+        # MXNet places each output on the device of the ctx_group that produced it
+        self._out_ctx: list[Context] = [
+            self._group2ctx.get(n.attrs.get("__ctx_group__", ""), ctx) if self._group2ctx else ctx
+            for n, _ in symbol._outputs
+        ]
         self.outputs: list[NDArray] = self._init_outputs(out_shapes)
 
     # -- construction helpers ---------------------------------------------------------
@@ -227,17 +232,15 @@ class Executor:
         except MXNetError:
             pass
         res = []
-        for s, t in zip(outs or [], types):
+        for s, t, c in zip(outs or [], types, self._out_ctx):
             if not s or 0 in s:
                 return []
             dt = to_torch(t) if t is not None else torch.float32
-            res.append(
-                NDArray._wrap(torch.zeros(s, dtype=dt, device=self._ctx.torch_device), self._ctx)
-            )
+            res.append(NDArray._wrap(torch.zeros(s, dtype=dt, device=c.torch_device), c))
         if self._out_stypes is not None and len(res) == len(self._out_stypes):
             from ._executor._stype import as_stype
 
-            res = [as_stype(o._t, st, self._ctx) for o, st in zip(res, self._out_stypes)]
+            res = [as_stype(o._t, st, o._ctx) for o, st in zip(res, self._out_stypes)]
         return res
 
     # -- dict views -------------------------------------------------------------------
@@ -271,8 +274,10 @@ class Executor:
                     raise TypeError(f"Unknown argument {k}")
                 dst = ad[k]
                 if tuple(dst.shape) != tuple(v.shape):
-                    raise ValueError(f"Shape not match! Argument {k}, need: {dst.shape}, "
-                                     f"received: {tuple(v.shape)}")
+                    raise ValueError(
+                        f"Shape not match! Argument {k}, need: {dst.shape}, "
+                        f"received: {tuple(v.shape)}"
+                    )
                 if isinstance(v, NDArray):
                     v.copyto(dst)
                 else:
@@ -368,7 +373,8 @@ class Executor:
 
             # MXNet's inferred storage types: sparse outputs are new arrays each forward
             self.outputs = [
-                as_stype(t.detach(), st, self._ctx) for t, st in zip(outs, self._out_stypes)
+                as_stype(t.detach(), st, c)
+                for t, st, c in zip(outs, self._out_stypes, self._out_ctx)
             ]
             return
         cur = self.outputs
@@ -380,7 +386,7 @@ class Executor:
                 else:
                     nd._t = t.detach()
         else:
-            self.outputs = [NDArray._wrap(t.detach(), self._ctx) for t in outs]
+            self.outputs = [NDArray._wrap(t.detach(), c) for t, c in zip(outs, self._out_ctx)]
 
     def backward(self, out_grads=None, is_train: bool = True) -> None:
         """Write (or add) the gradients of the last training forward into ``grad_arrays``.
@@ -401,8 +407,9 @@ class Executor:
             out_grads = [out_grads]
         if isinstance(out_grads, dict):
             out_grads = [out_grads.get(n) for n in self._prog.output_names]
-        if out_grads is not None and any(not isinstance(g, NDArray) for g in out_grads
-                                         if g is not None):
+        if out_grads is not None and any(
+            not isinstance(g, NDArray) for g in out_grads if g is not None
+        ):
             raise TypeError("inputs must be NDArray")
         outs, heads = [], []
         for k, t in enumerate(self._out_t):
@@ -417,8 +424,10 @@ class Executor:
             else:
                 g = g._t.to(device=t.device, dtype=t.dtype)
                 if g.shape != t.shape:
-                    raise MXNetError(f"backward: head gradient {k} has shape {tuple(g.shape)}, "
-                                     f"the output has shape {tuple(t.shape)}")
+                    raise MXNetError(
+                        f"backward: head gradient {k} has shape {tuple(g.shape)}, "
+                        f"the output has shape {tuple(t.shape)}"
+                    )
             if sh is not None:  # an integer output: back-propagate through its shadow
                 t, g = sh, g.to(sh.dtype)
             outs.append(t)
@@ -636,8 +645,10 @@ def _check_unique_inputs(symbol, what: str) -> None:
             dups.append(n)
         seen.add(n)
     if dups:
-        raise MXNetError(f"{what}: the symbol has several input variables named {dups}; "
-                         "give each variable (or layer) a distinct name")
+        raise MXNetError(
+            f"{what}: the symbol has several input variables named {dups}; "
+            "give each variable (or layer) a distinct name"
+        )
 
 
 def bind(
