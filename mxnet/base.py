@@ -184,3 +184,14 @@ def register_error(func_name=None, cls=None):
         return lambda c: register_error(func_name, c)
     error_types[func_name or cls.__name__] = cls
     return cls
+
+
+def __getattr__(name: str):
+    """``_LIB``: MXNet's C library handle, here a stand-in (see :mod:`mxnet._capi`)."""
+    if name == "_LIB":
+        from ._capi import CLibrary
+
+        lib = CLibrary()
+        globals()["_LIB"] = lib
+        return lib
+    raise AttributeError(f"module 'mxnet.base' has no attribute {name!r}")
