@@ -9,9 +9,20 @@ import sys
 
 import numpy as _np
 
-__all__ = ["MXNetError", "AbstractMethodError", "NotSupportedForSparseNDArray", "numeric_types",
-           "integer_types", "string_types", "mx_real_t", "mx_uint", "mx_int", "mx_float",
-           "data_dir", "data_dir_default"]
+__all__ = [
+    "MXNetError",
+    "AbstractMethodError",
+    "NotSupportedForSparseNDArray",
+    "numeric_types",
+    "integer_types",
+    "string_types",
+    "mx_real_t",
+    "mx_uint",
+    "mx_int",
+    "mx_float",
+    "data_dir",
+    "data_dir_default",
+]
 
 
 class MXNetError(RuntimeError):
@@ -40,7 +51,7 @@ class NotImplementedForSymbol(MXNetError):
     def __str__(self) -> str:
         msg = f"Function {self.function}"
         if self.alias:
-            msg += f" (namely operator \"{self.alias}\")"
+            msg += f' (namely operator "{self.alias}")'
         if self.args:
             msg += " with arguments (" + ", ".join(self.args) + ")"
         return msg + " is not implemented for Symbol and only available in NDArray."
@@ -92,6 +103,9 @@ def py_str(x) -> str:
 
 
 mx_real_t = _np.float32  # MXNet's default real type
+# MXNet's C handle types; an NDArray passes for an ``NDArrayHandle`` in ``ctypes.cast``
+NDArrayHandle = ctypes.c_void_p
+SymbolHandle = ctypes.c_void_p
 mx_uint = ctypes.c_uint
 mx_int = ctypes.c_int
 mx_float = ctypes.c_float
@@ -164,8 +178,11 @@ def with_metaclass(meta, *bases):
 # ``mxnet.error.register_error`` adds to it)
 error_types: dict = {
     "NotImplementedForSymbol": NotImplementedForSymbol,
-    "ValueError": ValueError, "TypeError": TypeError, "AttributeError": AttributeError,
-    "IndexError": IndexError, "NotImplementedError": NotImplementedError,
+    "ValueError": ValueError,
+    "TypeError": TypeError,
+    "AttributeError": AttributeError,
+    "IndexError": IndexError,
+    "NotImplementedError": NotImplementedError,
 }
 
 

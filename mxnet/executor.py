@@ -289,8 +289,8 @@ class Executor:
         if self._monitor is not None:
             cb, ctx = self._monitor, self._ctx
 
-            def monitor(name, t):
-                cb(name, NDArray._wrap(t, ctx))
+            def monitor(name, t):  # names reach the callback as bytes, like MXNet's char*
+                cb(name.encode(), NDArray._wrap(t, ctx))
 
         self._last_is_train = bool(is_train)
         # the last forward's graph (kept for repeated backward calls) goes now: alive through
@@ -500,11 +500,15 @@ class Executor:
                 label = (
                     f"{name}_backward_output" if len(args) == 1 else f"{name}_backward_output{i}"
                 )
-                cb(label, NDArray._wrap(g.detach(), ctx))
+                cb(label.encode(), NDArray._wrap(g.detach(), ctx))
 
     # -- utilities --------------------------------------------------------------------
     def set_monitor_callback(self, callback: Callable, monitor_all: bool = False) -> None:
-        """Call ``callback(name, tensor)`` with every node output after each forward."""
+        """Call ``callback(name, array)`` with every node output after each forward.
+
+        As in MXNet the name is ``bytes`` (decode it with ``mx.base.py_str``); the array also
+        passes for MXNet's handle: ``NDArray(ctypes.cast(array, NDArrayHandle))``.
+        """
         self._monitor = callback
         self._monitor_all = monitor_all
 

@@ -6,6 +6,8 @@ import logging
 import math
 import re
 
+from .base import py_str
+
 __all__ = ["Monitor"]
 
 
@@ -48,7 +50,8 @@ class Monitor:
 
     def stat_helper(self, name, array):
         """Executor callback: record the statistic of ``array`` under ``name``."""
-        if not self.activated or not self.re_prog.match(str(name)):
+        name = py_str(name)
+        if not self.activated or not self.re_prog.match(name):
             return
         self.queue.append((self.step, name, self.stat_func(array)))
 
@@ -81,8 +84,9 @@ class Monitor:
         for n, k, v_list in queue:
             vals = v_list if isinstance(v_list, list) else [v_list]
             # MXNet ends every value with a tab (also the last one)
-            s = "".join((str(v.asscalar()) if v.shape == (1,) else str(v.asnumpy())) + "\t"
-                        for v in vals)
+            s = "".join(
+                (str(v.asscalar()) if v.shape == (1,) else str(v.asnumpy())) + "\t" for v in vals
+            )
             res.append((n, k, s))
         self.queue = []
         return res

@@ -108,9 +108,10 @@ def test_monitor_callback():
     seen = []
     ex.set_monitor_callback(lambda n, arr: seen.append((n, arr.shape)))
     ex.forward()
-    assert seen == [("fc_output", (2, 3)), ("act_output", (2, 3))]
+    # names are bytes, as MXNet's C callback passes them
+    assert seen == [(b"fc_output", (2, 3)), (b"act_output", (2, 3))]
     seen.clear()
-    ex.set_monitor_callback(lambda n, arr: seen.append(n), monitor_all=True)
+    ex.set_monitor_callback(lambda n, arr: seen.append(n.decode()), monitor_all=True)
     ex.forward()
     # MXNet 1.9.1's order: each variable just before the input it feeds, unnamed inputs of
     # element-wise operators as input0
@@ -125,6 +126,33 @@ def test_monitor_callback():
         "act_input0",
         "act_output",
     ]
+
+
+def test_monitor_callback_handle_round_trip():
+    # MXNet 1.9.1 callbacks rebuild the array from its C handle; ours passes for one
+    import ctypes
+
+    from mxnet.base import NDArrayHandle, py_str
+    from mxnet.ndarray import NDArray
+
+    x = sym.Variable("x")
+    ex = (x * 2).bind(mx.cpu(), args={"x": mx.nd.array([1.0, 2.0])})
+    got = []
+
+    def cb(name, arr):
+        got.append((py_str(name), NDArray(ctypes.cast(arr, NDArrayHandle), writable=False)))
+
+    ex.set_monitor_callback(cb)
+    ex.forward()
+    assert [n for n, _ in got] == ["_mulscalar0_output"]
+    assert got[0][1].asnumpy().tolist() == [2.0, 4.0]
+    mon = mx.mon.Monitor(1, pattern=".*")
+    mon.install(ex)
+    mon.tic()
+    ex.forward()
+    assert [(k, n) for k, n, _ in mon.toc()] == [(1, "_mulscalar0_output"), (1, "x")]
+    with pytest.raises(MXNetError):
+        NDArray(ctypes.c_void_p(12345))
 
 
 def test_group2ctx_model_parallel():

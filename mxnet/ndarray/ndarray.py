@@ -6,7 +6,9 @@ The class path ``mxnet.ndarray.ndarray.NDArray`` is part of the file formats (pi
 
 from __future__ import annotations
 
+import ctypes
 import math
+import weakref
 
 import numpy as np
 import torch
@@ -41,6 +43,11 @@ _STORAGE_TYPE_CSR = 2
 _STORAGE_TYPE_STR_TO_ID = {"undefined": -1, "default": 0, "row_sparse": 1, "csr": 2}
 _STORAGE_TYPE_ID_TO_STR = {v: k for k, v in _STORAGE_TYPE_STR_TO_ID.items()}
 _GRAD_REQ_MAP = {"null": 0, "write": 1, "add": 3}
+
+# MXNet hands monitor / op-hook callbacks a C handle that user code turns back into an array
+# with ``NDArray(ctypes.cast(arr, NDArrayHandle))``; our arrays stand in for that handle
+# (``_as_parameter_``) and are found again here by its integer value.
+_HANDLES: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 # MXNet 1.9.1's public-by-use dtype tables (NumPy type class <-> mshadow type code); custom
 # operators and third-party code import them from here
 _DTYPE_NP_TO_MX = {None: -1}
@@ -160,11 +167,17 @@ class NDArray(ArithMixin):
         return self._inplace("mod", o)
 
     def __init__(self, handle=None, writable=True):
-        if handle is not None and not isinstance(handle, torch.Tensor):
+        src = _from_handle(handle)
+        if src is not None:  # another array (or its ctypes handle): share its memory
+            handle = src._t
+        elif handle is not None and not isinstance(handle, torch.Tensor):
             raise MXNetError("NDArray(handle): handle must be a torch.Tensor")
         self._t = handle if handle is not None else torch.empty(0)
         dev = self._t.device
-        self._ctx = Context("gpu", dev.index or 0) if dev.type == "cuda" else Context("cpu", 0)
+        if src is not None:
+            self._ctx = src._ctx
+        else:
+            self._ctx = Context("gpu", dev.index or 0) if dev.type == "cuda" else Context("cpu", 0)
         self._grad = None
         self._grad_req = "null"
         self._marked = False
@@ -182,6 +195,12 @@ class NDArray(ArithMixin):
         return obj
 
     # -- properties -------------------------------------------------------------------
+    @property
+    def _as_parameter_(self) -> int:
+        """The integer ctypes sees for this array (``ctypes.cast(arr, NDArrayHandle)``)."""
+        _HANDLES[id(self)] = self
+        return id(self)
+
     @property
     def handle(self) -> torch.Tensor:
         """The underlying torch tensor (shares memory)."""
@@ -662,3 +681,17 @@ from ._create import (  # noqa: E402
     waitall,
     zeros,
 )
+
+
+def _from_handle(handle) -> NDArray | None:
+    """The array behind ``handle`` (an NDArray, or the ctypes value of one), else None."""
+    if isinstance(handle, NDArray):
+        return handle
+    if isinstance(handle, ctypes.c_void_p):
+        handle = handle.value
+    elif not isinstance(handle, int) or isinstance(handle, bool):
+        return None
+    arr = _HANDLES.get(handle)
+    if arr is None:
+        raise MXNetError(f"NDArray(handle): {handle!r} is not the handle of a live NDArray")
+    return arr

@@ -81,7 +81,7 @@ def test_monitor_backward_nodes_in_reverse_order_and_pruned():
     mod.bind(data_shapes=[("data", (2, 1, 2, 2))], label_shapes=[("softmax_label", (2,))])
     mod.init_params()
     names = []
-    mod._exec_group.execs[0].set_monitor_callback(lambda n, a: names.append(n))
+    mod._exec_group.execs[0].set_monitor_callback(lambda n, a: names.append(n.decode()))
     batch = mx.io.DataBatch([mx.nd.ones((2, 1, 2, 2))], [mx.nd.array([0, 1])])
     mod.forward(batch, is_train=True)
     names.clear()
