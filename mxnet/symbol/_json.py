@@ -106,11 +106,38 @@ def graph_dict(sym: Symbol, remove_amp_cast: bool = True):
     through = _strip_amp(sym._outputs) if remove_amp_cast else (lambda e: e)
     # MXNet bypasses the amp casts inside the graph but keeps one that is an output
     heads = list(sym._outputs)
-    order = topo_order([n for n, _ in heads])
-    if remove_amp_cast:
-        keep = {id(n) for n, _ in heads}
-        order = [n for n in order if n.op is None or n.op.name not in _AMP_OPS or id(n) in keep]
-    return order, heads, through
+    if not remove_amp_cast:
+        return topo_order([n for n, _ in heads]), heads, through
+    return _order_bypassing_amp([n for n, _ in heads], through), heads, through
+
+
+def _preds(node: Node, through) -> list[Node]:
+    return [through(e)[0] for e in node.inputs] + list(node.control_deps)
+
+
+def _order_bypassing_amp(heads: list[Node], through) -> list[Node]:
+    """Post-order walk of the graph as MXNet re-serialises it after removing the amp casts:
+    every input is read through the amp nodes (``through``), so those nodes are reached only
+    as graph heads, and the order is that of the rewired graph."""
+    order: list[Node] = []
+    done: set[int] = set()
+    for h in heads:
+        if id(h) in done:
+            continue
+        done.add(id(h))
+        stack = [(h, _preds(h, through), 0)]
+        while stack:
+            node, preds, i = stack[-1]
+            if i < len(preds):
+                stack[-1] = (node, preds, i + 1)
+                nxt = preds[i]
+                if id(nxt) not in done:
+                    done.add(id(nxt))
+                    stack.append((nxt, _preds(nxt, through), 0))
+            else:
+                stack.pop()
+                order.append(node)
+    return order
 
 
 def to_json(sym: Symbol, remove_amp_cast: bool = True, _subgraph: bool = False) -> str:
