@@ -14,6 +14,7 @@ import torch
 
 from ._nn import _embedding, _embedding_shape, _embedding_type
 from ._params import Param
+from ._registry import _REGISTRY as _REG
 from ._registry import OpDef, register
 from ._shape import fmt_shape, norm_axis, op_error
 
@@ -46,6 +47,8 @@ register(OpDef("_contrib_boolean_mask", _boolean_mask, inputs=("data", "index"),
                              "NDArray to mask from.")],
                doc="Keep the slices of ``data`` along axis 0 whose ``index`` entry is "
                    "non-zero.\n\nExample: ``mx.nd.contrib.boolean_mask(x, mask)``"))
+# the output shape depends on the mask's values: unknown to shape inference until run
+_REG["_contrib_boolean_mask"].dynamic_shape = True
 
 
 def _index_copy(a: dict, old: torch.Tensor, index: torch.Tensor,

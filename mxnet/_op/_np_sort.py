@@ -16,6 +16,7 @@ import torch
 from .._dtype import to_torch
 from ..base import MXNetError
 from ._params import Param
+from ._registry import _REGISTRY as _REG
 from ._registry import OpDef, register
 
 __all__: list[str] = []
@@ -122,6 +123,7 @@ register(OpDef("_npi_unique", _unique,
                    len(_unique_outputs(attrs)) - 1)),
                doc="Sorted unique elements of an array (``mx.np.unique``).\n\n"
                    "Example: ``mx.np.unique(mx.np.array([3., 1., 3.]))``"))
+_REG["_npi_unique"].dynamic_shape = True  # output shape set by the input values
 
 # ---------------------------------------------------------------------------------------
 # bincount

@@ -12,6 +12,7 @@ import torch
 from ._apply import OpValueError
 from ._np_shape import npx_reshape_target
 from ._params import Param
+from ._registry import _REGISTRY as _REG
 from ._registry import OpDef, register
 from ._shape import fresh, op_error
 
@@ -75,6 +76,7 @@ register(OpDef("_npx_nonzero", _nonzero, inputs=("x",),
                doc="Indices of the non-zero elements as an ``(N, ndim)`` int64 array "
                    "(``npx.nonzero``).\n\n"
                    "Example: ``npx.nonzero(np.array([[0, 1], [2, 0]]))``"))
+_REG["_npx_nonzero"].dynamic_shape = True  # output shape set by the input values
 
 
 def _constraint_check(attrs: dict, x: torch.Tensor) -> torch.Tensor:

@@ -99,6 +99,10 @@ def infer_graph_shapes(order: list[Node], known: dict[str, Shape]) -> dict:
 
 
 def _infer_node(n: Node, shapes: dict, verified: set, check: bool = False) -> bool:
+    if getattr(n.op, "dynamic_shape", False):
+        # MXNet's dynamic-shape operators (boolean_mask, nonzero, unique): the output shape
+        # depends on the input values, so it stays unknown until the graph runs
+        return False
     ins = [shapes.get((id(s), i)) for s, i in n.inputs]
     nout = n.num_outputs()
     outs_known = [shapes.get((id(n), i)) for i in range(nout)]
