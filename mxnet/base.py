@@ -203,6 +203,13 @@ def register_error(func_name=None, cls=None):
     return cls
 
 
+# MXNet's ctypes/doc helpers and remaining handle types (defined after MXNetError, used there)
+from ._base_ctypes import *  # noqa: E402,F403
+from ._base_ctypes import __all__ as _ctypes_names  # noqa: E402
+
+__all__ += list(_ctypes_names)
+
+
 def __getattr__(name: str):
     """``_LIB``: MXNet's C library handle, here a stand-in (see :mod:`mxnet._capi`)."""
     if name == "_LIB":

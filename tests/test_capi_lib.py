@@ -66,3 +66,48 @@ def test_restype_settable_and_missing_function():
         getattr(lib, "MXSymbolCreateFromJSON")  # noqa: B009
     with pytest.raises(MXNetError, match="byref"):
         lib.MXGetVersion(3)
+
+
+def test_base_ctypes_helpers():
+    from mxnet.base import (
+        KVStoreHandle,
+        c_array,
+        c_array_buf,
+        c_handle_array,
+        c_str,
+        c_str_array,
+        ctypes2buffer,
+        ctypes2numpy_shared,
+        mx_float,
+        mx_uint,
+    )
+
+    assert c_str("héllo").value == b"h\xc3\xa9llo"
+    a = c_array(mx_uint, [3, 4, 5])
+    assert isinstance(a, mx_uint * 3) and list(a) == [3, 4, 5]
+    s = c_str_array(["a", "bc"])
+    assert [s[0], s[1]] == [b"a", b"bc"]
+    import array
+
+    buf = array.array("f", [1.0, 2.0])
+    view = c_array_buf(mx_float, buf)
+    view[1] = 7.0
+    assert buf[1] == 7.0  # shares the buffer
+    raw = ctypes.create_string_buffer(b"abcd")
+    assert ctypes2buffer(ctypes.cast(raw, ctypes.POINTER(ctypes.c_char)), 3) == bytearray(b"abc")
+    f = (ctypes.c_float * 6)(*range(6))
+    arr = ctypes2numpy_shared(ctypes.cast(f, ctypes.POINTER(ctypes.c_float)), (2, 3))
+    f[5] = 50.0
+    assert arr.shape == (2, 3) and arr[1, 2] == 50.0
+    assert KVStoreHandle is ctypes.c_void_p
+    with pytest.raises(MXNetError, match="c_handle_array"):
+        c_handle_array([mx.nd.ones(1)])
+
+
+def test_build_param_doc():
+    doc = mx.base.build_param_doc(
+        ["data", "num_args", "data", "axis"],
+        ["NDArray", "int", "NDArray", "int"],
+        ["input", "", "dup", ""],
+    )
+    assert doc == "Parameters\n----------\ndata : NDArray\n    input\naxis : int\n"
