@@ -57,13 +57,19 @@ class CLibrary:
         self._funcs: dict[str, Callable[..., Any]] = {}
         # keeps returned string tables alive, as MXNet's thread-local return buffers do
         self._keep: dict[str, Any] = {}
+        self._last_error = ""
         for name in dir(self):
             if name.startswith("_MX"):
                 fn = getattr(self, name)
 
-                # plain function objects, so callers may set .restype/.argtypes on them
+                # plain function objects, so callers may set .restype/.argtypes on them;
+                # a failure returns -1 and leaves its message for MXGetLastError, as MXNet
                 def call(*args: Any, _fn: Callable[..., Any] = fn) -> Any:
-                    return _fn(*args)
+                    try:
+                        return _fn(*args)
+                    except MXNetError as err:
+                        self._last_error = str(err)
+                        return -1
 
                 call.__name__ = name[1:]
                 self._funcs[name[1:]] = call
@@ -144,7 +150,39 @@ class CLibrary:
         return 0
 
     def _MXGetLastError(self) -> bytes:
-        return b""
+        return self._last_error.encode("utf-8")
+
+    def _MXAutogradSetIsRecording(self, flag: Any, prev: Any) -> int:
+        from .autograd import set_recording
+
+        _target(prev).value = int(set_recording(bool(_value(flag))))
+        return 0
+
+    def _MXAutogradSetIsTraining(self, flag: Any, prev: Any) -> int:
+        from .autograd import set_training
+
+        _target(prev).value = int(set_training(bool(_value(flag))))
+        return 0
+
+    def _MXAutogradIsRecording(self, out: Any) -> int:
+        from .autograd import is_recording
+
+        _target(out).value = is_recording()
+        return 0
+
+    def _MXAutogradIsTraining(self, out: Any) -> int:
+        from .autograd import is_training
+
+        _target(out).value = is_training()
+        return 0
+
+    def _MXGetGPUMemoryInformation64(self, dev: Any, free: Any, total: Any) -> int:
+        from .context import gpu_memory_info
+
+        free_b, total_b = gpu_memory_info(int(_value(dev)))
+        _target(free).value = free_b
+        _target(total).value = total_b
+        return 0
 
     def _MXNotifyShutdown(self) -> int:
         return 0

@@ -149,7 +149,9 @@ _Null = _NullType()
 def check_call(ret):
     """Compatibility shim: MXNet's C-API return check. Nonzero means failure."""
     if ret != 0:
-        raise MXNetError(f"C API call failed with code {ret}")
+        lib = globals().get("_LIB")
+        msg = lib._last_error if lib is not None else ""
+        raise MXNetError(msg or f"C API call failed with code {ret}")
 
 
 def data_dir() -> str:

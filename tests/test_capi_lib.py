@@ -64,8 +64,8 @@ def test_restype_settable_and_missing_function():
     assert not hasattr(lib, "MXNoSuchFunction")
     with pytest.raises(MXNetError, match="MXSymbolCreateFromJSON"):
         getattr(lib, "MXSymbolCreateFromJSON")  # noqa: B009
-    with pytest.raises(MXNetError, match="byref"):
-        lib.MXGetVersion(3)
+    assert lib.MXGetVersion(3) == -1  # bad argument: failure code, message kept
+    assert b"byref" in lib.MXGetLastError()
 
 
 def test_base_ctypes_helpers():
@@ -111,3 +111,28 @@ def test_build_param_doc():
         ["input", "", "dup", ""],
     )
     assert doc == "Parameters\n----------\ndata : NDArray\n    input\naxis : int\n"
+
+
+def test_autograd_state_and_failure_protocol():
+    lib = mx.base._LIB
+    prev = ctypes.c_int(-1)
+    flag = ctypes.c_bool()
+    try:
+        assert lib.MXAutogradSetIsRecording(ctypes.c_int(1), ctypes.byref(prev)) == 0
+        assert prev.value == 0 and mx.autograd.is_recording()
+        lib.MXAutogradIsRecording(ctypes.byref(flag))
+        assert flag.value is True
+        lib.MXAutogradSetIsTraining(ctypes.c_int(1), ctypes.byref(prev))
+        assert prev.value == 0 and mx.autograd.is_training()
+    finally:
+        lib.MXAutogradSetIsRecording(ctypes.c_int(0), ctypes.byref(prev))
+        lib.MXAutogradSetIsTraining(ctypes.c_int(0), ctypes.byref(prev))
+    assert prev.value == 1 and not mx.autograd.is_training()
+    # a failing call returns -1; the message is kept for MXGetLastError and check_call
+    free, total = ctypes.c_uint64(), ctypes.c_uint64()
+    bad = mx.context.num_gpus() + 5
+    assert lib.MXGetGPUMemoryInformation64(bad, ctypes.byref(free), ctypes.byref(total)) == -1
+    lib.MXGetLastError.restype = ctypes.c_char_p
+    assert b"gpu" in lib.MXGetLastError().lower()
+    with pytest.raises(MXNetError, match="(?i)gpu"):
+        check_call(lib.MXGetGPUMemoryInformation64(bad, ctypes.byref(free), ctypes.byref(total)))
