@@ -36,6 +36,25 @@ def test_op_hook_output_and_input_names():
     assert out.asnumpy().tolist() == [[12.0, 12.0]]
 
 
+def test_op_hook_array_rebuilt_from_handle():
+    # MXNet 1.9.1 hooks receive a C handle: NDArray(ctypes.cast(arr, NDArrayHandle))
+    import ctypes
+
+    from mxnet.base import NDArrayHandle
+    from mxnet.ndarray import NDArray
+
+    net = _net()
+    net.hybridize()
+    seen = []
+
+    def hook(name, op, arr):
+        seen.append(NDArray(ctypes.cast(arr, NDArrayHandle), writable=False).asnumpy().tolist())
+
+    net.register_op_hook(hook)
+    net(mx.nd.ones((1, 4)))
+    assert seen == [[[4.0, 4.0, 4.0]], [[4.0, 4.0, 4.0]], [[12.0, 12.0]]]
+
+
 def test_op_hook_on_eager_block_reports_nothing():
     net = _net()
     seen = []
