@@ -286,6 +286,9 @@ class Program:
                 outs = self._checked(inputs, aux, monitor, monitor_all)
             elif compile:
                 if self._compiled is None:
+                    from .._op._norm_ops import ready
+
+                    ready()  # build/load the native kernels before tracing reads the answer
                     self._compiled = torch.compile(self._raw, dynamic=False)
                 outs = self._compiled(list(inputs), list(aux))
             else:

@@ -116,7 +116,7 @@ def _train_norm(x, gamma, beta, eps, fixed, moving, relu=False):
     zero) and ``torch.compile`` (which traces functions, not node hooks).
     """
     compiling = torch.compiler.is_compiling()
-    if not compiling and _norm_native.usable(x):
+    if _norm_native.usable(x):  # torch.compile keeps its operators as opaque calls
         return _norm_native.train_norm(x, gamma, beta, eps, fixed, moving, relu)
     if relu:
         out, smean, var = _train_norm(x, gamma, beta, eps, fixed, moving)
@@ -226,7 +226,7 @@ def bn_add_relu_native(a, x, gamma, beta, mmean, mvar, z):
     """``relu(BatchNorm(x) + z)`` as one native pass when it qualifies (training mode,
     batch statistics, channel axis 1, ``z`` laid out as ``x``), else ``None``."""
     if (not state.is_train or a["use_global_stats"] or a["output_mean_var"]
-            or _axis(a["axis"], x.dim(), "BatchNorm") != 1 or torch.compiler.is_compiling()
+            or _axis(a["axis"], x.dim(), "BatchNorm") != 1
             or not _norm_native.add_relu_usable(x, z)):
         return None
     return _norm_native.train_norm_add_relu(

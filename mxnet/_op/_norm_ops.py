@@ -1,0 +1,176 @@
+"""The native BatchNorm kernels of ``mxnet/_kernels/norm.c`` as PyTorch operators.
+
+Each kernel is registered with :mod:`torch.library` as ``torch.ops.mxng.<name>`` with a
+shape-only ("fake") implementation, so that ``torch.compile`` keeps it as one opaque call in
+the graphs it compiles (the executor's compile switch) instead of breaking the graph at a
+``ctypes`` call; eager code calls the same operators. The operators take float32 CPU arrays
+in a plain layout (channels first, or channels last 4-D), return fresh arrays laid out as
+their first argument, and the per-channel statistics and sums in float64.
+
+Examples
+--------
+>>> import torch
+>>> from mxnet._op import _norm_ops
+>>> x = torch.randn(4, 8, 16, 16)
+>>> if _norm_ops.ready():
+...     mean, var = torch.ops.mxng.bn_stats(x)
+"""
+
+from __future__ import annotations
+
+import ctypes
+
+import torch
+
+from .. import _kernels
+
+__all__ = ["ready", "layout"]
+
+_state = {"ready": None}
+
+
+def ready() -> bool:
+    """Whether the kernels are loaded (built on the first call outside ``torch.compile``,
+    which only reads the answer of an earlier call)."""
+    if _state["ready"] is None and not torch.compiler.is_compiling():
+        _state["ready"] = _kernels.library("norm") is not None
+    return bool(_state["ready"])
+
+
+def layout(x: torch.Tensor) -> tuple[int, int, int, int] | None:
+    """``(N, C, S, channels_last)`` of a plainly laid out array, else ``None``."""
+    n, c = x.shape[0], x.shape[1]
+    s = x.numel() // max(n * c, 1)
+    if x.is_contiguous():
+        return n, c, s, int(x.dim() == 2)
+    if x.dim() == 4 and x.is_contiguous(memory_format=torch.channels_last):
+        return n, c, s, 1
+    return None
+
+
+def _plain(x: torch.Tensor) -> torch.Tensor:
+    return x if layout(x) is not None else x.contiguous()
+
+
+def _like(t: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    """``t`` with the strides of ``x`` (copied only when they differ)."""
+    return t if t.stride() == x.stride() else torch.empty_like(x).copy_(t)
+
+
+def _p(t: torch.Tensor) -> ctypes.c_void_p:
+    return ctypes.c_void_p(t.data_ptr())
+
+
+def _lib():
+    return _kernels.library("norm")
+
+
+def _sums_fake(c: int, x: torch.Tensor):
+    return x.new_empty(c, dtype=torch.float64), x.new_empty(c, dtype=torch.float64)
+
+
+@torch.library.custom_op("mxng::bn_stats", mutates_args=())
+def bn_stats(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Batch mean and biased variance per channel (dim 1), float64."""
+    x = _plain(x)
+    n, c, s, cl = layout(x)
+    mean, var = _sums_fake(c, x)
+    _lib().mxng_bn_stats(_p(x), n, c, s, cl, _p(mean), _p(var), _kernels.threads())
+    return mean, var
+
+
+@bn_stats.register_fake
+def _(x):
+    return _sums_fake(x.shape[1], x)
+
+
+@torch.library.custom_op("mxng::bn_apply", mutates_args=())
+def bn_apply(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, relu: bool) -> torch.Tensor:
+    """``x * a[c] + b[c]``, then ``max(., 0)`` with ``relu``."""
+    x = _plain(x)
+    n, c, s, cl = layout(x)
+    y = torch.empty_like(x)
+    _lib().mxng_bn_apply(_p(x), _p(y), n, c, s, cl, _p(a), _p(b), int(relu),
+                         _kernels.threads())
+    return y
+
+
+@bn_apply.register_fake
+def _(x, a, b, relu):
+    return torch.empty_like(x)
+
+
+@torch.library.custom_op("mxng::bn_apply_add_relu", mutates_args=())
+def bn_apply_add_relu(x: torch.Tensor, z: torch.Tensor, a: torch.Tensor,
+                      b: torch.Tensor) -> torch.Tensor:
+    """``max(x * a[c] + b[c] + z, 0)``."""
+    x = _plain(x)
+    z = _like(z, x)
+    n, c, s, cl = layout(x)
+    y = torch.empty_like(x)
+    _lib().mxng_bn_apply_add_relu(_p(x), _p(z), _p(y), n, c, s, cl, _p(a), _p(b),
+                                  _kernels.threads())
+    return y
+
+
+@bn_apply_add_relu.register_fake
+def _(x, z, a, b):
+    return torch.empty_like(x)
+
+
+@torch.library.custom_op("mxng::bn_grad_sums", mutates_args=())
+def bn_grad_sums(gy: torch.Tensor, x: torch.Tensor, mean: torch.Tensor, a: torch.Tensor,
+                 b: torch.Tensor, relu: bool) -> tuple[torch.Tensor, torch.Tensor]:
+    """Per-channel sums of ``dyr`` and ``dyr * (x - mean)``, ``dyr`` the output gradient
+    masked where the relu (recomputed from ``x, a, b``) was not positive."""
+    x = _plain(x)
+    gy = _like(gy, x)
+    n, c, s, cl = layout(x)
+    sdy, sdyx = _sums_fake(c, x)
+    _lib().mxng_bn_grad_sums(_p(gy), _p(x), n, c, s, cl, _p(mean), _p(a), _p(b), int(relu),
+                             _p(sdy), _p(sdyx), _kernels.threads())
+    return sdy, sdyx
+
+
+@bn_grad_sums.register_fake
+def _(gy, x, mean, a, b, relu):
+    return _sums_fake(x.shape[1], x)
+
+
+@torch.library.custom_op("mxng::bn_grad_sums_relu_out", mutates_args=())
+def bn_grad_sums_relu_out(gy: torch.Tensor, y: torch.Tensor, x: torch.Tensor,
+                          mean: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``dz`` = ``gy`` where ``y > 0`` else 0 (a relu's input gradient for its output ``y``),
+    and the sums of :func:`bn_grad_sums` over ``dz``."""
+    x = _plain(x)
+    gy, y = _like(gy, x), _like(y, x)
+    n, c, s, cl = layout(x)
+    dz = torch.empty_like(x)
+    sdy, sdyx = _sums_fake(c, x)
+    _lib().mxng_bn_grad_sums_relu_out(_p(gy), _p(y), _p(dz), _p(x), n, c, s, cl, _p(mean),
+                                      _p(sdy), _p(sdyx), _kernels.threads())
+    return dz, sdy, sdyx
+
+
+@bn_grad_sums_relu_out.register_fake
+def _(gy, y, x, mean):
+    return (torch.empty_like(x), *_sums_fake(x.shape[1], x))
+
+
+@torch.library.custom_op("mxng::bn_grad_apply", mutates_args=())
+def bn_grad_apply(gy: torch.Tensor, x: torch.Tensor, big_a: torch.Tensor, big_b: torch.Tensor,
+                  big_d: torch.Tensor, a: torch.Tensor, b: torch.Tensor,
+                  relu: bool) -> torch.Tensor:
+    """``dx = dyr * A[c] + x * B[c] + D[c]`` (``dyr`` as in :func:`bn_grad_sums`)."""
+    x = _plain(x)
+    gy = _like(gy, x)
+    n, c, s, cl = layout(x)
+    dx = torch.empty_like(x)
+    _lib().mxng_bn_grad_apply(_p(gy), _p(x), _p(dx), n, c, s, cl, _p(big_a), _p(big_b),
+                              _p(big_d), _p(a), _p(b), int(relu), _kernels.threads())
+    return dx
+
+
+@bn_grad_apply.register_fake
+def _(gy, x, big_a, big_b, big_d, a, b, relu):
+    return torch.empty_like(x)
