@@ -38,7 +38,8 @@ def fill(shapes: list, i: int, shape) -> None:
         shapes[i] = shape
         return
     raise MXNetError(
-        f"Shape inconsistent, Provided = {list(old)}, inferred shape={list(shape)} (input {i})"
+        f"Shape inconsistent, Provided = [{','.join(map(str, old))}], inferred shape="
+        f"({','.join(map(str, shape))}{',' if len(shape) == 1 else ''}) (input {i})"
     )
 
 

@@ -147,9 +147,11 @@ def _create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
     parsed = node.parsed
     if op.variadic is not None and not dynamic:
         every = op.input_names(parsed)  # quantized_concat: the arrays, then min/max pairs
-        if len(args) not in (int(parsed[op.variadic]), len(every)):
+        if len(args) > int(parsed[op.variadic]) and len(args) != len(every):
             raise MXNetError(f"Operator {op.name}: {op.variadic}={parsed[op.variadic]} but "
                              f"{len(args)} inputs were given")
+        # fewer inputs than ``num_args``: the missing ones become variables named
+        # ``<node>_arg<i>``, as MXNet 1.9.1 composes a symbol with absent inputs
         entries = [_single_entry(op, f"arg{i}", s) for i, s in enumerate(args)]
         # the inputs not given (quantized_concat's min/max) become variables
         for slot in every[len(args):]:

@@ -297,9 +297,7 @@ def _known_from_call(sym, args, kwargs, what: str) -> dict:
     for k in kwargs:
         if k not in inputs:
             cands = "".join(f"\n\t[{i}]{n}" for i, n in enumerate(sym.list_arguments()))
-            lines = [f"infer_{what} error. Arguments:"]
-            lines += [f"  {a}: {v}" for a, v in kwargs.items()]
-            raise MXNetError("\n".join(lines) + f"\nInfer{what.capitalize()}Keyword argument "
+            raise MXNetError(f"Infer{what.capitalize()}Keyword argument "
                              f"name {k} not found.\nCandidate arguments:{cands}")
     return {k: v for k, v in kwargs.items() if v is not None}
 
@@ -325,12 +323,7 @@ def infer_shape(sym, args, kwargs, partial: bool, np_semantics: bool = False):
         known = {k: tuple(zero if d == 0 else (0 if d is not None and d < 0 else d)
                           for d in v) for k, v in known.items()}
     order = topo_order([n for n, _ in sym._outputs])
-    try:
-        shapes = infer_graph_shapes(order, known)
-    except MXNetError as e:
-        lines = ["infer_shape error. Arguments:"]
-        lines += [f"  {k}: {tuple(v)}" for k, v in known.items()]
-        raise MXNetError("\n".join(lines) + "\n" + str(e)) from None
+    shapes = infer_graph_shapes(order, known)
     aux = aux_node_ids(order)
     variables = [n for n in order if n.op is None]
 
@@ -512,3 +505,16 @@ def infer_type(sym, args, kwargs, partial: bool):
                       "as input:\n" + "\n".join(f"\t{u}: None" for u in unknown), stacklevel=3)
         return None, None, None
     return arg_t, out_t, aux_t
+
+
+def report_infer_error(what: str, args: tuple, kwargs: dict) -> None:
+    """Print the arguments of a failed ``Symbol.infer_shape``/``infer_type`` call.
+
+    MXNet 1.9.1 prints them to stdout (``infer_shape error. Arguments:`` then one line per
+    argument) and re-raises the original error unchanged.
+    """
+    print(f"infer_{what} error. Arguments:")
+    for i, a in enumerate(args):
+        print(f"  #{i}: {a}")
+    for k, v in kwargs.items():
+        print(f"  {k}: {v}")

@@ -324,9 +324,13 @@ class Symbol(ArithMixin):
         some shapes stay unknown.
         """
         from ..util import is_np_shape
-        from ._infer import infer_shape
+        from ._infer import infer_shape, report_infer_error
 
-        return infer_shape(self, args, kwargs, partial=False, np_semantics=is_np_shape())
+        try:
+            return infer_shape(self, args, kwargs, partial=False, np_semantics=is_np_shape())
+        except MXNetError:
+            report_infer_error("shape", args, kwargs)
+            raise
 
     def infer_shape_partial(self, *args, **kwargs):
         """Like :meth:`infer_shape`, unknown shapes reported as ``()`` (``None``, and
@@ -345,9 +349,13 @@ class Symbol(ArithMixin):
 
     def infer_type(self, *args, **kwargs):
         """Infer argument, output and auxiliary dtypes (NumPy types)."""
-        from ._infer import infer_type
+        from ._infer import infer_type, report_infer_error
 
-        return infer_type(self, args, kwargs, partial=False)
+        try:
+            return infer_type(self, args, kwargs, partial=False)
+        except MXNetError:
+            report_infer_error("type", args, kwargs)
+            raise
 
     def infer_type_partial(self, *args, **kwargs):
         from ._infer import infer_type
