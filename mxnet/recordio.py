@@ -282,6 +282,8 @@ class MXRecordIO:
         """Append one record with payload ``buf``."""
         assert self.writable
         self._check_pid(allow_reset=False)
+        if isinstance(buf, str):  # MXNet 1.9.1 hands buf to ctypes.c_char_p
+            raise TypeError("bytes or integer address expected instead of str instance")
         self._f.write(_encode_parts(bytes(buf)))
 
     def read(self) -> bytes | None:

@@ -214,3 +214,12 @@ def test_two_writers_of_one_path_do_not_share_a_temporary(tmp_path):
     w2.write_idx(7, b"x")
     w2.close()
     assert recordio.MXIndexedRecordIO(idx, path, "r").read_idx(7) == b"x"
+
+
+def test_write_str_payload_is_a_type_error(tmp_path):
+    # MXNet 1.9.1 passes the payload to ctypes.c_char_p: a str is refused
+    r = recordio.MXRecordIO(str(tmp_path / "s.rec"), "w")
+    with pytest.raises(TypeError, match="bytes or integer address expected"):
+        r.write("record_0")
+    r.write(b"ok")
+    r.close()
