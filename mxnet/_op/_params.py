@@ -175,6 +175,8 @@ class Param:
                     return value
                 s = str(value)
                 dev, _, rest = s.partition("(")
+                if dev not in Context.devstr2type:  # MXNet 1.9.1's Context::FromString
+                    raise MXNetError(f"Invalid context string {s}")
                 return Context(dev, int(rest.rstrip(")") or 0))
             if k == "str":
                 return str(value)

@@ -100,3 +100,15 @@ def test_count_parameters_mxnet_does_not_fill():
         mx.nd.multi_all_finite(a, a)
     assert mx.nd.multi_sum_sq(a, a, num_arrays=2).asnumpy().tolist() == [4, 4]
     assert mx.nd.add_n(a, a).shape == (2, 2)
+
+
+def test_creation_ctx_that_is_not_a_context_string():
+    # MXNet 1.9.1 parses a non-Context ``ctx`` as a context string: ones(2, 2) puts the 2
+    # in ctx and fails with "Invalid context string 2" (an MXNetError, not a KeyError)
+    from mxnet.base import MXNetError
+
+    with pytest.raises(MXNetError, match="Invalid context string 2"):
+        mx.nd.ones(2, 2)
+    with pytest.raises(MXNetError, match="Invalid context string foo"):
+        mx.nd.zeros((2,), "foo")
+    assert mx.nd.ones(2, "cpu(0)").context == mx.cpu(0)
