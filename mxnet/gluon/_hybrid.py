@@ -580,17 +580,18 @@ class HybridBlock(Block):
         sym.save(sym_filename, remove_amp_cast=remove_amp_cast)
         arg_names = set(sym.list_arguments())
         aux_names = set(sym.list_auxiliary_states())
+        params = self.collect_params()
         arg_dict = {}
-        for name, param in self.collect_params().items():
+        # MXNet saves the graph's parameter inputs in the graph's input order (a fused
+        # RNN's weights before its biases); parameters the graph does not use are left out
+        for name in sym.list_inputs():
+            if name not in params:
+                continue
+            param = params[name]
             if name in arg_names:
                 arg_dict[f"arg:{name}"] = param._reduce()
             elif name in aux_names:
                 arg_dict[f"aux:{name}"] = param._reduce()
-            else:
-                warnings.warn(
-                    f"Parameter '{name}' is not used by the exported graph and is not saved",
-                    stacklevel=2,
-                )
         params_filename = f"{path}-{epoch:04d}.params"
         ndarray.save(params_filename, arg_dict)  # MXNet 1.9.1 returns nothing
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ... import ndarray
 from ...base import MXNetError, abstract
 from .._deferred import deferred_error
@@ -10,6 +12,8 @@ from ..block import HybridBlock
 from ..parameter import shape_is_known, tensor_types
 
 __all__ = ["RNN", "LSTM", "GRU"]
+
+_FUSED_KEY = re.compile(r"(l|r)(\d+)_(i2h|h2h|h2r)_(weight|bias)\Z")
 
 
 def _np_states(states):
@@ -107,6 +111,26 @@ class _RNNLayer(HybridBlock):
         shape = self.l0_i2h_weight.shape
         return s.format(mapping=f"{shape[1] if shape[1] else None} -> {shape[0] // self._gates}")
 
+    def _collect_params_with_prefix(self, prefix=""):
+        # MXNet 1.x files name a fused layer's parameters as its unfused cells would:
+        # ``_unfused.<layer>.<gate>_<kind>`` (``_unfused.<layer>.<l|r>_cell.<gate>_<kind>``
+        # when bidirectional); save_parameters/load_parameters use these keys.
+        if prefix:
+            prefix += "."
+        bidirectional = self._dir == 2
+        ret = {}
+        for key, val in self._reg_params.items():
+            m = _FUSED_KEY.match(key)
+            if m is None:
+                ret[prefix + key] = val
+                continue
+            d, layer, gate, kind = m.groups()
+            cell = f"{d}_cell." if bidirectional else ""
+            ret[f"{prefix}_unfused.{layer}.{cell}{gate}_{kind}"] = val
+        for name, child in self._children.items():
+            ret.update(child._collect_params_with_prefix(prefix + name))
+        return ret
+
     def state_info(self, batch_size=0):
         raise abstract(self, "state_info")
 
@@ -149,8 +173,8 @@ class _RNNLayer(HybridBlock):
         for i, info in enumerate(self.state_info(batch_size)):
             info = dict(info)
             info.update(kwargs)
-            info.pop("__layout__", None)
-            # MXNet names the states (symbols ``<prefix>h0_<i>``); ``func`` takes ``name``
+            # MXNet passes ``__layout__`` on (an attribute of symbolic states) and names
+            # the states (symbols ``<prefix>h0_<i>``); ``func`` takes ``name``
             states.append(func(name=f"{self.prefix}h0_{i}", **info))
         return _np_states(states)
 
@@ -165,6 +189,9 @@ class _RNNLayer(HybridBlock):
             for j in ["l", "r"][: self._dir]:
                 p = getattr(self, f"{j}{i}_i2h_weight")
                 if not shape_is_known(p.shape):
+                    # MXNet traced the graph first: the variable keeps the unknown shape
+                    # (``__shape__: (n, 0)`` in exported JSON)
+                    p.var()
                     p.shape = (self._gates * self._hidden_size, ni)
             ni = (self._projection_size or self._hidden_size) * self._dir
 
