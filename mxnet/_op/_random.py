@@ -206,8 +206,13 @@ def _mx_exponential(shape, lam, dt: torch.dtype, dev: torch.device):
         n *= d
     npdt = np.float32 if dt == torch.float32 else np.float64
     u = _mxrng.uniform(n, 0.0, 1.0, npdt).astype(np.float64)  # the kernel works in double
-    return torch.from_numpy((-np.log(1.0 - u) / float(np.float32(lam))).astype(npdt)
-                            .reshape(shape))
+    if isinstance(lam, np.ndarray):  # _sample_exponential: element i uses lam[i // batch]
+        lam = lam.reshape(-1).astype(np.float64)
+        batch = 1 + (n - 1) // max(lam.size, 1) if n else 1
+        lam = np.repeat(lam, batch)[:n]
+    else:
+        lam = float(np.float32(lam))
+    return torch.from_numpy((-np.log(1.0 - u) / lam).astype(npdt).reshape(shape))
 
 
 # in-place samplers drawing straight into the output dtype for scalar parameters
@@ -262,6 +267,10 @@ def _like_op(name, draw, names):
             out = _mx_cpu(kind, tuple(data.shape), attrs[names[0]], attrs[names[1]], dt, dev)
             if out is not None:
                 return out
+        if name == "_random_exponential_like":
+            out = _mx_exponential(tuple(data.shape), attrs["lam"], dt, dev)
+            if out is not None:
+                return out
         with torch.no_grad():
             if fast is not None:
                 return fast(torch.empty(data.shape, dtype=dt, device=dev), attrs)
@@ -287,6 +296,10 @@ def _sample_op(name, draw):
         if kind is not None and len(params) == 2:
             ps = [q.detach().cpu().numpy() for q in params]
             out = _mx_cpu(kind, shape, ps[0], ps[1], out_dt, first.device)
+            if out is not None:
+                return out
+        if name == "_sample_exponential":
+            out = _mx_exponential(shape, first.detach().cpu().numpy(), out_dt, first.device)
             if out is not None:
                 return out
         expand = (...,) + (None,) * len(extra)

@@ -226,3 +226,22 @@ def test_exponential_follows_mxnet_cpu_stream():
     w = mx.nd.random.exponential(2.5, shape=(3, 50)).asnumpy().ravel()[[0, 1, 63, 64, 149]]
     np.testing.assert_allclose(w, [3.4617009, 0.8681818, 5.8115535, 2.456991, 9.353652],
                                rtol=1e-6)
+
+
+def test_sample_exponential_follows_mxnet_uniform_stream():
+    # MXNet 1.9.1: element i of _sample_exponential is -log(1 - u_i) / lam[i // batch] with
+    # u from the same CPU uniform stream as random.uniform (so seeded runs agree with MXNet)
+    import numpy as np
+
+    import mxnet as mx
+
+    lam = mx.nd.array([1.0, 3.0, 0.5])
+    mx.random.seed(11)
+    got = mx.nd.sample_exponential(lam, shape=(2,)).asnumpy()
+    like = mx.nd.random.exponential_like(mx.nd.ones((2, 2)), lam=2.0).asnumpy()
+    mx.random.seed(11)
+    u = mx.nd.random.uniform(0, 1, shape=(3, 2)).asnumpy().astype(np.float64)
+    u2 = mx.nd.random.uniform(0, 1, shape=(2, 2)).asnumpy().astype(np.float64)
+    want = (-np.log(1.0 - u) / np.array([[1.0], [3.0], [0.5]])).astype(np.float32)
+    assert got.shape == (3, 2) and np.array_equal(got, want)
+    assert np.array_equal(like, (-np.log(1.0 - u2) / 2.0).astype(np.float32))
