@@ -8,6 +8,7 @@ reads them.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Sequence
 
@@ -289,7 +290,14 @@ class Program:
                     from .._op._norm_ops import ready
 
                     ready()  # build/load the native kernels before tracing reads the answer
-                    self._compiled = torch.compile(self._raw, dynamic=False)
+                    steps = None
+                    if not self.partial and fusion_enabled():
+                        from ._fuse_train import bn_relu_steps
+
+                        keep = set(range(len(self.arg_names) + len(self.aux_names)))
+                        steps = bn_relu_steps(self.steps, keep | set(self.heads))
+                    self._compiled = torch.compile(
+                        functools.partial(self._raw, steps=steps), dynamic=False)
                 outs = self._compiled(list(inputs), list(aux))
             else:
                 fused = None
