@@ -316,13 +316,22 @@ def infer_shape(sym, args, kwargs, partial: bool, np_semantics: bool = False):
     dim that is a multiple of it (the dim itself, or a product with it) is reported 0.
     """
     known = _known_from_call(sym, args, kwargs, "shape")
+    order = topo_order([n for n, _ in sym._outputs])
     zero = 0
     if np_semantics:
+        known = dict(known)
+        for n in order:  # a variable's own shape: a 0 in it is a zero-size dim here too
+            s = n.attrs.get("__shape__") if n.op is None and n.name not in known else None
+            if s:
+                from .._op._params import _to_shape
+
+                shp = tuple(-1 if d is None else d for d in _to_shape(s, True))
+                if 0 in shp:
+                    known[n.name] = shp
         if any(0 in tuple(v) for v in known.values()):
             zero = _ZERO_STANDIN
         known = {k: tuple(zero if d == 0 else (0 if d is not None and d < 0 else d)
                           for d in v) for k, v in known.items()}
-    order = topo_order([n for n, _ in sym._outputs])
     shapes = infer_graph_shapes(order, known)
     aux = aux_node_ids(order)
     variables = [n for n in order if n.op is None]

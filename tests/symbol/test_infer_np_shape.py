@@ -43,3 +43,16 @@ def test_np_shape_zero_size_dims_given_by_the_caller_are_real_sizes():
         assert (x + 1).infer_shape_partial(x=(0, 3))[1] == [(0, 3)]
     # outside np_shape a 0 is an unknown dim
     assert fc.infer_shape(x=(0, 3)) == (None, None, None)
+
+
+def test_variable_shape_attr_zero_is_zero_size_under_np_shape():
+    # MXNet 1.9.1 (mx.np_shape docstring): a 0 in a variable's own shape is a zero-size dim
+    # under NumPy shape semantics, and an unknown dim in legacy mode
+    with mx.np_shape(active=True):
+        ret = mx.sym.sin(mx.sym.var("data", shape=(0, 2, 3)))
+        assert ret.infer_shape() == ([(0, 2, 3)], [(0, 2, 3)], [])
+        ret = mx.sym.sin(mx.sym.var("data", shape=(-1, 2, 3)))
+        assert ret.infer_shape_partial() == ([(-1, 2, 3)], [(-1, 2, 3)], [])
+    with mx.np_shape(active=False):
+        ret = mx.sym.sin(mx.sym.var("data", shape=(0, 2, 3)))
+        assert ret.infer_shape_partial() == ([(0, 2, 3)], [(0, 2, 3)], [])
