@@ -287,9 +287,10 @@ class Program:
                 outs = self._checked(inputs, aux, monitor, monitor_all)
             elif compile:
                 if self._compiled is None:
-                    from .._op._norm_ops import ready
+                    from .._op import _conv_native, _norm_ops
 
-                    ready()  # build/load the native kernels before tracing reads the answer
+                    _norm_ops.ready()  # build/load the native kernels: tracing reads the answer
+                    _conv_native.ready()
                     steps = None
                     if not self.partial and fusion_enabled():
                         from ._fuse_train import bn_relu_steps

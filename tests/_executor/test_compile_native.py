@@ -1,28 +1,32 @@
-"""The compile switch runs the native BatchNorm operators (torch.ops.mxng.*) inside the
-compiled graph and gives the eager executor's results, moving statistics included."""
+"""The compile switch runs the native operators (torch.ops.mxng.*: BatchNorm, the 1x1
+convolution weight gradient) inside the compiled graph and gives the eager executor's
+results, moving statistics included."""
 
 import numpy as np
 import pytest
 
 import mxnet as mx
-from mxnet._op import _norm_ops
+from mxnet import _kernels
+from mxnet._op import _conv_native, _norm_ops
 
-pytestmark = pytest.mark.skipif(not _norm_ops.ready(), reason="native kernels not built here")
+pytestmark = pytest.mark.skipif(not (_norm_ops.ready() and _conv_native.ready()),
+                                reason="native kernels not built here")
 
 
 def _net():
     s = mx.sym
     x = s.Variable("data")
-    c1 = s.Convolution(x, num_filter=16, kernel=(3, 3), pad=(1, 1), no_bias=True, name="c1")
+    c1 = s.Convolution(x, num_filter=64, kernel=(3, 3), pad=(1, 1), no_bias=True, name="c1")
     b1 = s.Activation(s.BatchNorm(c1, fix_gamma=False, name="b1"), act_type="relu")
-    c2 = s.Convolution(b1, num_filter=16, kernel=(3, 3), pad=(1, 1), no_bias=True, name="c2")
+    c2 = s.Convolution(b1, num_filter=64, kernel=(1, 1), no_bias=True, name="c2")
     out = s.Activation(s.BatchNorm(c2, fix_gamma=False, name="b2") + b1, act_type="relu")
     return s.MakeLoss(s.sum(out * out))
 
 
 def _run(compile_, monkeypatch, calls):
-    monkeypatch.setattr(_norm_ops, "_lib", lambda: calls.append(1) or mx._kernels.library("norm"))
-    ex = _net().simple_bind(mx.cpu(), compile=compile_, data=(4, 8, 32, 32))
+    library = _kernels.library
+    monkeypatch.setattr(_kernels, "library", lambda name: calls.append(name) or library(name))
+    ex = _net().simple_bind(mx.cpu(), compile=compile_, data=(2, 8, 96, 96))  # large enough for channels-last
     rng = np.random.RandomState(0)
     for name, arr in ex.arg_dict.items():
         arr[:] = rng.normal(0, 0.3, arr.shape) + (1.0 if name.endswith("gamma") else 0.0)
@@ -38,7 +42,8 @@ def test_compiled_native_batchnorm_matches_eager(monkeypatch):
     eager_calls, comp_calls = [], []
     eager = _run(False, monkeypatch, eager_calls)
     comp = _run(True, monkeypatch, comp_calls)
-    assert eager_calls and comp_calls  # both ran the native kernels
+    for calls in (eager_calls, comp_calls):  # both ran the native kernels
+        assert "norm" in calls and "gemm" in calls
     np.testing.assert_allclose(comp.outputs[0].asnumpy(), eager.outputs[0].asnumpy(),
                                rtol=1e-4)
     for name in ("c1_weight", "c2_weight", "b1_gamma", "b2_beta", "data"):
