@@ -36,6 +36,10 @@ def _first_ctx(args, kwargs):
     for v in list(args) + list(kwargs.values()):
         if isinstance(v, NDArray):
             return v.ctx
+        if isinstance(v, (list, tuple)):
+            c = _first_ctx(v, {})
+            if c is not None:
+                return c
     return None
 
 
@@ -66,7 +70,9 @@ def _make(name: str):
                             "accept symbols")
         ctx = _first_ctx(args, kwargs)
         res = ref(*[_to_numpy(a) for a in args], **{k: _to_numpy(v) for k, v in kwargs.items()})
-        return _to_mx(res, ctx)
+        # as MXNet 1.9.1 (these names are NumPy's own functions there), only mx.np array
+        # arguments bring the result back as mx.np arrays; plain inputs give NumPy results
+        return res if ctx is None else _to_mx(res, ctx)
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = (f"NumPy's ``{name}``, computed by official NumPy on copies of the inputs "

@@ -28,13 +28,25 @@ def _from_onp(x, ctx):
     return x
 
 
+def _first_ctx(values):
+    for v in values:
+        if isinstance(v, NDArray):
+            return v.ctx
+        if isinstance(v, (list, tuple)):
+            c = _first_ctx(v)
+            if c is not None:
+                return c
+    return None
+
+
 def _fallback(name: str):
     fn = getattr(_onp, name)
 
     def wrapper(*args, **kwargs):
-        ctx = next((a.ctx for a in args if isinstance(a, NDArray)), None)
+        ctx = _first_ctx(list(args) + list(kwargs.values()))
         res = fn(*_to_onp(args), **{k: _to_onp(v) for k, v in kwargs.items()})
-        return _from_onp(res, ctx)
+        # MXNet 1.9.1 binds these names to NumPy's functions: plain inputs give NumPy results
+        return res if ctx is None else _from_onp(res, ctx)
 
     wrapper.__name__ = name
     wrapper.__doc__ = (f"NumPy's ``{name}`` on ``mx.np`` arrays (computed by NumPy, as MXNet "

@@ -181,7 +181,8 @@ def _to_onp(obj):
 
 def _to_mx(obj, ctx):
     if isinstance(obj, _onp.ndarray):
-        res = array(_onp.ascontiguousarray(obj), dtype=obj.dtype)
+        # not ascontiguousarray: it turns a 0-d result (cov of a 1-D array) into shape (1,)
+        res = array(obj if obj.flags.c_contiguous else obj.copy(order="C"), dtype=obj.dtype)
         return res if ctx is None else res.as_in_ctx(ctx)
     if isinstance(obj, list):
         return [_to_mx(o, ctx) for o in obj]
@@ -202,8 +203,14 @@ def _fallback(fn, name: str):
                              "not supported.Please consider moving the operator to the outside "
                              "of the autograd scope.")
         new_args, ctx = _to_onp(args)
-        new_kwargs = {k: _to_onp(v)[0] for k, v in kwargs.items()}
-        return _to_mx(fn(*new_args, **new_kwargs), ctx)
+        new_kwargs = {}
+        for k, v in kwargs.items():
+            new_kwargs[k], c = _to_onp(v)
+            ctx = ctx if ctx is not None else c
+        res = fn(*new_args, **new_kwargs)
+        # MXNet 1.9.1 binds these names to NumPy's own functions: only mx.np arrays among
+        # the arguments bring the result back as mx.np arrays (lists give NumPy results)
+        return res if ctx is None else _to_mx(res, ctx)
 
     call.__module__ = "numpy"
     return call
@@ -226,8 +233,27 @@ histogram2d = _fallback(_onp.histogram2d, "histogram2d")
 histogramdd = _fallback(_onp.histogramdd, "histogramdd")
 ptp = _fallback(_onp.ptp, "ptp")
 nanmedian = _fallback(_onp.nanmedian, "nanmedian")
-nanpercentile = _fallback(_onp.nanpercentile, "nanpercentile")
-nanquantile = _fallback(_onp.nanquantile, "nanquantile")
+def _numpy1_quantile(fn):
+    """``fn`` (nanpercentile / nanquantile) with NumPy 1.x's results on any NumPy: the
+    ``interpolation=`` keyword (``method=`` in NumPy 2), and linear interpolation of
+    float16/float32 data done in float64 (NumPy 2 keeps float32; MXNet 1.9.1 ran NumPy 1)."""
+
+    @functools.wraps(fn)
+    def call(a, q, *args, **kwargs):
+        method = kwargs.pop("interpolation", None)
+        if method is not None:
+            kwargs["method"] = method
+        arr = _onp.asarray(a)
+        if (kwargs.get("method", "linear") == "linear" and arr.dtype.kind == "f"
+                and arr.dtype.itemsize < 8 and _onp.lib.NumpyVersion(_onp.__version__) >= "2.0.0"):
+            a = arr.astype(_onp.float64)
+        return fn(a, q, *args, **kwargs)
+
+    return call
+
+
+nanpercentile = _fallback(_numpy1_quantile(_onp.nanpercentile), "nanpercentile")
+nanquantile = _fallback(_numpy1_quantile(_onp.nanquantile), "nanquantile")
 lexsort = _fallback(_onp.lexsort, "lexsort")
 in1d = _fallback(getattr(_onp, "in1d", _onp.isin), "in1d")
 isin = _fallback(_onp.isin, "isin")
