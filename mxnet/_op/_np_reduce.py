@@ -97,7 +97,11 @@ def _sum_like(op: str, kind: str):
         acc = torch.float32 if dt in (torch.float16, torch.bfloat16) or (
             x.dtype in (torch.float16, torch.bfloat16) and dt.is_floating_point) else dt
         y = x if x.dtype is acc else x.to(acc)
-        if kind == "sum":
+        if kind == "sum" and acc == torch.float32:
+            # MXNet's compensated (Kahan) sum: a float64 accumulation rounded to float32
+            # reproduces it (as mx.nd.sum does)
+            r = torch.sum(y, dim=axes, keepdim=True, dtype=torch.float64)
+        elif kind == "sum":
             r = torch.sum(y, dim=axes, keepdim=True, dtype=acc)
         elif y.requires_grad:
             r = _Prod.apply(y, axes)
@@ -274,6 +278,8 @@ def _mean(attrs, x):
                       rounding_mode="trunc")
     elif n == 0:
         r = torch.sum(y, dim=axes, keepdim=True)
+    elif acc == torch.float32:  # MXNet: the compensated sum, rounded, then divided by n
+        r = torch.sum(y, dim=axes, keepdim=True, dtype=torch.float64).to(acc) / n
     else:
         r = torch.mean(y, dim=axes, keepdim=True)
     return _keep(r.to(dt), axes, attrs["keepdims"], x.dim())

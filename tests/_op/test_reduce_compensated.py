@@ -30,3 +30,15 @@ def test_sum_gradient_unchanged():
     y.backward()
     np.testing.assert_allclose(x.grad.asnumpy(), x.asnumpy() / 2)
     assert x.grad.dtype == np.float32
+
+
+def test_np_sum_and_mean_round_as_mxnet():
+    # mx.np.sum/mean use the same compensated float32 reducer in MXNet 1.9.1 (np.mean
+    # docstring: 0.55, where a plain float32 accumulation gives 0.54999995)
+    a = mx.np.zeros((2, 512 * 512), dtype="float32")
+    a[0, :] = 1.0
+    a[1, :] = 0.1
+    assert mx.np.mean(a).item() == np.float32(0.55)
+    assert mx.np.sum(a).item() == np.float32(288358.4)
+    d = mx.np.array(_img()) / 255.0
+    assert mx.np.sum(d).item() == np.float32(224.0)
