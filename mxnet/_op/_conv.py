@@ -464,13 +464,13 @@ def _upsample_shape(a, s):
 
 
 def _upsample_inputs(a):
-    if a["sample_type"] == "bilinear":
-        return ["data", "weight"]
-    return [f"arg{i}" for i in range(a["num_args"])]
+    # bilinear: ``data`` and the (learned) ``weight`` whatever num_args says (MXNet 1.9.1);
+    # nearest: the variadic ``arg0``... inputs
+    return ["data", "weight"] if a["sample_type"] == "bilinear" else None
 
 
 register(OpDef(
-    "UpSampling", _upsample, variadic="num_args",
+    "UpSampling", _upsample, variadic="num_args", active_inputs=_upsample_inputs,
     params=[Param("scale", "int", doc="Up sampling scale"),
             Param("num_filter", "int", 0, doc="Input filter. Only used by bilinear."),
             Param("sample_type", "enum", choices=["bilinear", "nearest"],

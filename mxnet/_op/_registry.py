@@ -122,6 +122,10 @@ class OpDef:
     def input_names(self, attrs: dict, num_inputs: int | None = None) -> list[str]:
         """Argument names in use for these attrs (``no_bias`` drops ``bias``)."""
         if self.variadic is not None:
+            if self.active_inputs is not None:  # fixed names for some attrs (UpSampling)
+                names = self.active_inputs(attrs)
+                if names is not None:
+                    return list(names)
             n = attrs.get(self.variadic) if num_inputs is None else num_inputs
             return [f"arg{i}" for i in range(n or 0)]
         if self.active_inputs is not None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as _np
+
 from .._op._arith import SYMBOL_TABLE, ArithMixin
 from ..base import MXNetError, NotImplementedForSymbol, numeric_types  # noqa: F401
 from ._node import HIDDEN_KEYS, Entry, Node, aux_node_ids, copy_graph, hide_key, topo_order
@@ -40,6 +42,15 @@ class Symbol(ArithMixin):
 
     __slots__ = ("_outputs", "__weakref__")
     _ARITH = SYMBOL_TABLE
+    # NumPy operands defer to Symbol's operators (``np.float32(2) * sym`` is a Symbol)
+    __array_priority__ = 1000.0
+
+    def __array__(self, dtype=None, copy=None):
+        # a Symbol is one object to NumPy (``np.repeat([sym1, sym2], 2)``), not a sequence
+        # of its outputs (whose items are Symbols again: endless nesting under NumPy 2)
+        out = _np.empty((), dtype=object)
+        out[()] = self
+        return out
 
     def __init__(self, handle: list[Entry] | None = None):
         self._outputs: list[Entry] = list(handle) if handle is not None else []
