@@ -69,6 +69,58 @@ def _aux(sym, aux_states, ctx, dtype):
             for k, v in aux_states.items()}
 
 
+def _sorted_items(d):
+    """``(key, value)`` pairs of ``d`` sorted by key (MXNet's test_utils helper)."""
+    return sorted(d.items(), key=lambda t: t[0])
+
+
+def _sorted_dict(d):
+    """An ``OrderedDict`` of ``d``'s items sorted by key."""
+    from collections import OrderedDict
+
+    return OrderedDict(_sorted_items(d))
+
+
+def _from_numpy_values(values: dict, ctx, dtype) -> dict:
+    return {k: array(v, ctx=ctx, dtype=v.dtype if dtype == "asnumpy" else dtype)
+            if isinstance(v, np.ndarray) else v for k, v in values.items()}
+
+
+def _parse_location(sym, location, ctx, dtype=np.float32):
+    """MXNet 1.9.1's ``test_utils._parse_location``: ``location`` (a list in
+    ``sym.list_arguments()`` order, or a dict naming every argument) as an ``OrderedDict``
+    sorted by name; NumPy arrays become NDArrays on ``ctx`` (``dtype="asnumpy"`` keeps
+    their dtype), other values are kept."""
+    assert isinstance(location, (dict, list, tuple))
+    assert dtype == "asnumpy" or dtype in (np.float16, np.float32, np.float64)
+    if isinstance(location, dict):
+        if set(location.keys()) != set(sym.list_arguments()):
+            raise ValueError("Symbol arguments and keys of the given location do not match."
+                             f"symbol args:{set(sym.list_arguments())}, "
+                             f"location.keys():{set(location.keys())}")
+    else:
+        location = dict(zip(sym.list_arguments(), location))
+    return _sorted_dict(_from_numpy_values(location, ctx, dtype))
+
+
+def _parse_aux_states(sym, aux_states, ctx, dtype=np.float32):
+    """MXNet 1.9.1's ``test_utils._parse_aux_states``: ``aux_states`` (None, a list in
+    ``sym.list_auxiliary_states()`` order or a dict naming every state) as a dict of
+    NDArrays on ``ctx``."""
+    assert dtype == "asnumpy" or dtype in (np.float16, np.float32, np.float64)
+    if aux_states is None:
+        return None
+    if isinstance(aux_states, dict):
+        if set(aux_states.keys()) != set(sym.list_auxiliary_states()):
+            raise ValueError("Symbol aux_states names and given aux_states do not match."
+                             f"symbol aux_names:{set(sym.list_auxiliary_states())}, "
+                             f"aux_states.keys:{set(aux_states.keys())}")
+    elif isinstance(aux_states, (list, tuple)):
+        aux_states = dict(zip(sym.list_auxiliary_states(), aux_states))
+    return {k: array(v, ctx=ctx, dtype=v.dtype if dtype == "asnumpy" else dtype)
+            for k, v in aux_states.items()}
+
+
 def _assert_close(a, b, rtol, atol, names=("a", "b"), equal_nan=False):
     a, b = _np(a), _np(b)
     try:  # MXNet's assert_almost_equal is np.allclose: broadcastable shapes compare
@@ -254,7 +306,10 @@ def check_consistency(sym, ctx_list, scale=1.0, grad_req="write", arg_params=Non
         rtol = tol if rtol is None else rtol
         atol = tol if atol is None else atol
     assert len(ctx_list) > 1
-    syms = [sym] * len(ctx_list) if not isinstance(sym, (list, tuple)) else list(sym)
+    from .symbol import Symbol
+
+    # any sequence of symbols (a list, NumPy's np.repeat(sym_list, n)...) gives one per context
+    syms = [sym] * len(ctx_list) if isinstance(sym, Symbol) else list(sym)
     assert len(syms) == len(ctx_list)
     output_names = syms[0].list_outputs()
     arg_names = syms[0].list_arguments()

@@ -240,3 +240,16 @@ def test_download_existing_file_logs_on_root_logger(tmp_path, caplog):
     assert any(
         r.name == "root" and "exists, skipping download" in r.getMessage() for r in caplog.records
     )
+
+
+def test_check_consistency_takes_numpy_array_of_symbols():
+    # test_operator_gpu.py's check_consistency_NxM passes np.repeat(sym_list, n)
+    import numpy as np
+
+    from mxnet.test_utils import check_consistency
+
+    syms = [mx.sym.Convolution(num_filter=2, kernel=(3,), name="conv"),
+            mx.sym.Convolution(num_filter=2, kernel=(3,), cudnn_off=True, name="conv")]
+    ctx_list = [{"ctx": mx.cpu(0), "conv_data": (2, 2, 7), "type_dict": {"conv_data": dt}}
+                for dt in (np.float64, np.float32)]
+    check_consistency(np.repeat(syms, len(ctx_list)), ctx_list * len(syms), scale=0.5)
