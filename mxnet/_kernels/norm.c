@@ -27,14 +27,74 @@
 
 static inline float affine(float x, float a, float b) { return fmaf(x, a, b); }
 
+/* ---- streaming stores ------------------------------------------------------------- */
+
+/* Outputs of at least NT_MIN floats are written with non-temporal (streaming) stores where
+ * the CPU has them: an array that large does not stay in cache for its reader anyway, and a
+ * streaming store skips reading each cache line before overwriting it (a third less memory
+ * traffic for y = f(x)). The arithmetic is the scalar code's, operation for operation (one
+ * fused multiply-add, max(v, 0) == (v > 0 ? v : 0) also for NaN and -0), so both paths give
+ * the same bits. */
+#define NT_MIN (1 << 20)
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#define NT_W 16
+typedef __m512 ntv;
+#define NT_LD(p) _mm512_loadu_ps(p)
+#define NT_ST(p, v) _mm512_stream_ps(p, v)
+#define NT_SET1(s) _mm512_set1_ps(s)
+#define NT_FMA(x, a, b) _mm512_fmadd_ps(x, a, b)
+#define NT_ADD(x, y) _mm512_add_ps(x, y)
+#define NT_MAX0(v) _mm512_max_ps(v, _mm512_setzero_ps())
+#define NT_KEEP_POS(v, g) _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_GT_OQ), g)
+#define NT_ZERO_LE0(q, g) _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(q, _mm512_setzero_ps(), _CMP_NLE_UQ), g)
+#define NT_SUB(x, y) _mm512_sub_ps(x, y)
+#define NT_STU(p, v) _mm512_storeu_ps(p, v)
+#elif defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+#define NT_W 8
+typedef __m256 ntv;
+#define NT_LD(p) _mm256_loadu_ps(p)
+#define NT_ST(p, v) _mm256_stream_ps(p, v)
+#define NT_SET1(s) _mm256_set1_ps(s)
+#define NT_FMA(x, a, b) _mm256_fmadd_ps(x, a, b)
+#define NT_ADD(x, y) _mm256_add_ps(x, y)
+#define NT_MAX0(v) _mm256_max_ps(v, _mm256_setzero_ps())
+#define NT_KEEP_POS(v, g) _mm256_and_ps(_mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_GT_OQ), g)
+#define NT_ZERO_LE0(q, g) _mm256_and_ps(_mm256_cmp_ps(q, _mm256_setzero_ps(), _CMP_NLE_UQ), g)
+#define NT_SUB(x, y) _mm256_sub_ps(x, y)
+#define NT_STU(p, v) _mm256_storeu_ps(p, v)
+#endif
+
+enum { OP_APPLY, OP_APPLY_RELU, OP_ADD_RELU, OP_GRAD, OP_GRAD_RELU };
+
+/* Whether rows of n floats at y (every row starts n floats after the last) take streaming
+ * stores: aligned, whole vectors, a large output. */
+static inline int nt_ok(const float *y, int64_t n, int64_t total) {
+#ifdef NT_W
+    return total >= NT_MIN && n % NT_W == 0 && ((uintptr_t)y % (NT_W * sizeof(float))) == 0;
+#else
+    (void)y, (void)n, (void)total;
+    return 0;
+#endif
+}
+
+static inline void nt_fence(int nt) {
+#ifdef NT_W
+    if (nt) _mm_sfence();
+#else
+    (void)nt;
+#endif
+}
+
 /* ---- channels last -------------------------------------------------------------- */
 
 /* Sums over rows m0..m1 of channels c0..c0+cn into f1, f2 (see sums_cl): whole rows at a
  * time, in memory order (the accumulators stay in L1). */
 static inline void chunk_cl(const float *x, const float *dy, int64_t C, int64_t c0, int64_t cn,
                             int64_t m0, int64_t m1, const float *shift, const float *a,
-                            const float *b, int relu, const float *ym, float *dz, float *f1,
-                            float *f2) {
+                            const float *b, int relu, const float *ym, float *dz, int nt,
+                            float *f1, float *f2) {
     for (int64_t m = m0; m < m1; ++m) {
         const float *r = x + m * C + c0;
         const float *k = shift + c0;
@@ -48,6 +108,17 @@ static inline void chunk_cl(const float *x, const float *dy, int64_t C, int64_t 
         } else if (ym != NULL) { /* dyr = dy where the output ym is positive, kept in dz */
             const float *g = dy + m * C + c0, *q = ym + m * C + c0;
             float *o = dz + m * C + c0;
+#ifdef NT_W
+            if (nt) { /* the same operations, dz written with streaming stores */
+                for (int64_t l = 0; l < cn; l += NT_W) {
+                    ntv d = NT_ZERO_LE0(NT_LD(q + l), NT_LD(g + l));
+                    NT_ST(o + l, d);
+                    NT_STU(f1 + l, NT_ADD(NT_LD(f1 + l), d));
+                    NT_STU(f2 + l, NT_FMA(d, NT_SUB(NT_LD(r + l), NT_LD(k + l)), NT_LD(f2 + l)));
+                }
+                continue;
+            }
+#endif
 #pragma omp simd
             for (int64_t l = 0; l < cn; ++l) {
                 float d = q[l] <= 0.f ? 0.f : g[l];
@@ -73,6 +144,7 @@ static void sums_cl(const float *x, const float *dy, int64_t M, int64_t C, const
     memset(s1, 0, C * sizeof(double));
     memset(s2, 0, C * sizeof(double));
     double *part = calloc((size_t)2 * C * nthr, sizeof(double));
+    const int nt = dz != NULL && nt_ok(dz, C, M * C);
 #pragma omp parallel num_threads(nthr) if (nthr > 1)
     {
 #ifdef _OPENMP
@@ -88,12 +160,13 @@ static void sums_cl(const float *x, const float *dy, int64_t M, int64_t C, const
             int64_t m0 = blk * ROWS, m1 = m0 + ROWS < M ? m0 + ROWS : M;
             float *f1 = acc, *f2 = acc + C;
             memset(acc, 0, 2 * C * sizeof(float));
-            chunk_cl(x, dy, C, 0, C, m0, m1, shift, a, b, relu, ym, dz, f1, f2);
+            chunk_cl(x, dy, C, 0, C, m0, m1, shift, a, b, relu, ym, dz, nt, f1, f2);
             for (int64_t c = 0; c < C; ++c) {
                 l1[c] += f1[c];
                 l2[c] += f2[c];
             }
         }
+        nt_fence(nt);
         free(acc);
     }
     for (int t = 0; t < nthr; ++t) /* in thread order: the same sums on every run */
@@ -208,43 +281,86 @@ void mxng_bn_stats(const float *x, int64_t N, int64_t C, int64_t S, int cl, doub
     free(shift);
 }
 
+#ifdef NT_W
+/* One row of n values with streaming stores: o = op(r, q). The per-channel parameters are
+ * vectors along the row (step 1, channels last) or one value for the row (step 0). */
+static void row_nt(int op, const float *r, const float *q, float *o, int64_t n, const float *a,
+                   const float *b, const float *A, const float *B, const float *D, int step) {
+    ntv av = NT_SET1(a[0]), bv = NT_SET1(b[0]), Av = av, Bv = av, Dv = av;
+    int grad = op >= OP_GRAD;
+    if (grad) Av = NT_SET1(A[0]), Bv = NT_SET1(B[0]), Dv = NT_SET1(D[0]);
+    for (int64_t i = 0; i < n; i += NT_W) {
+        if (step) {
+            av = NT_LD(a + i), bv = NT_LD(b + i);
+            if (grad) Av = NT_LD(A + i), Bv = NT_LD(B + i), Dv = NT_LD(D + i);
+        }
+        ntv x = NT_LD(r + i), v;
+        switch (op) {
+        case OP_APPLY: v = NT_FMA(x, av, bv); break;
+        case OP_APPLY_RELU: v = NT_MAX0(NT_FMA(x, av, bv)); break;
+        case OP_ADD_RELU: v = NT_MAX0(NT_ADD(NT_FMA(x, av, bv), NT_LD(q + i))); break;
+        default: {
+            ntv d = NT_LD(q + i);
+            if (op == OP_GRAD_RELU) d = NT_KEEP_POS(NT_FMA(x, av, bv), d);
+            v = NT_FMA(d, Av, NT_FMA(x, Bv, Dv));
+        }
+        }
+        NT_ST(o + i, v);
+    }
+}
+#define ROW_NT(...) row_nt(__VA_ARGS__)
+#else
+#define ROW_NT(...) ((void)0)
+#endif
+
 /* y = x * a + b, then relu. */
 void mxng_bn_apply(const float *x, float *y, int64_t N, int64_t C, int64_t S, int cl,
                    const float *a, const float *b, int relu, int nthr) {
-    if (cl) {
-        int64_t M = N * S;
-#pragma omp parallel for num_threads(nthr) schedule(static) if (nthr > 1)
-        for (int64_t m = 0; m < M; ++m) {
-            const float *r = x + m * C;
-            float *o = y + m * C;
-            if (relu) {
+    const int op = relu ? OP_APPLY_RELU : OP_APPLY;
+    const int nt = nt_ok(y, cl ? C : S, N * C * S);
+    (void)op;
+#pragma omp parallel num_threads(nthr) if (nthr > 1)
+    {
+        if (cl) {
+#pragma omp for schedule(static)
+            for (int64_t m = 0; m < N * S; ++m) {
+                const float *r = x + m * C;
+                float *o = y + m * C;
+                if (nt) {
+                    ROW_NT(op, r, NULL, o, C, a, b, NULL, NULL, NULL, 1);
+                } else if (relu) {
 #pragma omp simd
-                for (int64_t c = 0; c < C; ++c) {
-                    float v = affine(r[c], a[c], b[c]);
-                    o[c] = v > 0.f ? v : 0.f;
+                    for (int64_t c = 0; c < C; ++c) {
+                        float v = affine(r[c], a[c], b[c]);
+                        o[c] = v > 0.f ? v : 0.f;
+                    }
+                } else {
+#pragma omp simd
+                    for (int64_t c = 0; c < C; ++c) o[c] = affine(r[c], a[c], b[c]);
                 }
-            } else {
+            }
+        } else {
+#pragma omp for schedule(static)
+            for (int64_t nc = 0; nc < N * C; ++nc) {
+                const float *r = x + nc * S;
+                float *o = y + nc * S;
+                const int64_t c = nc % C;
+                const float ac = a[c], bc = b[c];
+                if (nt) {
+                    ROW_NT(op, r, NULL, o, S, a + c, b + c, NULL, NULL, NULL, 0);
+                } else if (relu) {
 #pragma omp simd
-                for (int64_t c = 0; c < C; ++c) o[c] = affine(r[c], a[c], b[c]);
+                    for (int64_t s = 0; s < S; ++s) {
+                        float v = affine(r[s], ac, bc);
+                        o[s] = v > 0.f ? v : 0.f;
+                    }
+                } else {
+#pragma omp simd
+                    for (int64_t s = 0; s < S; ++s) o[s] = affine(r[s], ac, bc);
+                }
             }
         }
-    } else {
-#pragma omp parallel for num_threads(nthr) schedule(static) if (nthr > 1)
-        for (int64_t nc = 0; nc < N * C; ++nc) {
-            const float *r = x + nc * S;
-            float *o = y + nc * S;
-            const float ac = a[nc % C], bc = b[nc % C];
-            if (relu) {
-#pragma omp simd
-                for (int64_t s = 0; s < S; ++s) {
-                    float v = affine(r[s], ac, bc);
-                    o[s] = v > 0.f ? v : 0.f;
-                }
-            } else {
-#pragma omp simd
-                for (int64_t s = 0; s < S; ++s) o[s] = affine(r[s], ac, bc);
-            }
-        }
+        nt_fence(nt);
     }
 }
 
@@ -273,32 +389,46 @@ void mxng_bn_grad_sums_relu_out(const float *dy, const float *y, float *dz, cons
 void mxng_bn_grad_apply(const float *dy, const float *x, float *dx, int64_t N, int64_t C,
                         int64_t S, int cl, const float *A, const float *B, const float *D,
                         const float *a, const float *b, int relu, int nthr) {
-    if (cl) {
-        int64_t M = N * S;
-#pragma omp parallel for num_threads(nthr) schedule(static) if (nthr > 1)
-        for (int64_t m = 0; m < M; ++m) {
-            const float *r = x + m * C, *g = dy + m * C;
-            float *o = dx + m * C;
+    const int op = relu ? OP_GRAD_RELU : OP_GRAD;
+    const int nt = nt_ok(dx, cl ? C : S, N * C * S);
+    (void)op;
+#pragma omp parallel num_threads(nthr) if (nthr > 1)
+    {
+        if (cl) {
+#pragma omp for schedule(static)
+            for (int64_t m = 0; m < N * S; ++m) {
+                const float *r = x + m * C, *g = dy + m * C;
+                float *o = dx + m * C;
+                if (nt) {
+                    ROW_NT(op, r, g, o, C, a, b, A, B, D, 1);
+                    continue;
+                }
 #pragma omp simd
-            for (int64_t c = 0; c < C; ++c) {
-                float d = (relu && !(affine(r[c], a[c], b[c]) > 0.f)) ? 0.f : g[c];
-                o[c] = fmaf(d, A[c], fmaf(r[c], B[c], D[c]));
+                for (int64_t c = 0; c < C; ++c) {
+                    float d = (relu && !(affine(r[c], a[c], b[c]) > 0.f)) ? 0.f : g[c];
+                    o[c] = fmaf(d, A[c], fmaf(r[c], B[c], D[c]));
+                }
+            }
+        } else {
+#pragma omp for schedule(static)
+            for (int64_t nc = 0; nc < N * C; ++nc) {
+                const int64_t c = nc % C;
+                const float *r = x + nc * S, *g = dy + nc * S;
+                float *o = dx + nc * S;
+                if (nt) {
+                    ROW_NT(op, r, g, o, S, a + c, b + c, A + c, B + c, D + c, 0);
+                    continue;
+                }
+                const float Ac = A[c], Bc = B[c], Dc = D[c];
+                const float ac = a[c], bc = b[c];
+#pragma omp simd
+                for (int64_t s = 0; s < S; ++s) {
+                    float d = (relu && !(affine(r[s], ac, bc) > 0.f)) ? 0.f : g[s];
+                    o[s] = fmaf(d, Ac, fmaf(r[s], Bc, Dc));
+                }
             }
         }
-    } else {
-#pragma omp parallel for num_threads(nthr) schedule(static) if (nthr > 1)
-        for (int64_t nc = 0; nc < N * C; ++nc) {
-            const int64_t c = nc % C;
-            const float *r = x + nc * S, *g = dy + nc * S;
-            float *o = dx + nc * S;
-            const float Ac = A[c], Bc = B[c], Dc = D[c];
-            const float ac = a[c], bc = b[c];
-#pragma omp simd
-            for (int64_t s = 0; s < S; ++s) {
-                float d = (relu && !(affine(r[s], ac, bc) > 0.f)) ? 0.f : g[s];
-                o[s] = fmaf(d, Ac, fmaf(r[s], Bc, Dc));
-            }
-        }
+        nt_fence(nt);
     }
 }
 
@@ -306,29 +436,42 @@ void mxng_bn_grad_apply(const float *dy, const float *x, float *dx, int64_t N, i
  * relu, rounded as the three separate steps round. */
 void mxng_bn_apply_add_relu(const float *x, const float *z, float *y, int64_t N, int64_t C,
                             int64_t S, int cl, const float *a, const float *b, int nthr) {
-    if (cl) {
-        int64_t M = N * S;
-#pragma omp parallel for num_threads(nthr) schedule(static) if (nthr > 1)
-        for (int64_t m = 0; m < M; ++m) {
-            const float *r = x + m * C, *q = z + m * C;
-            float *o = y + m * C;
+    const int nt = nt_ok(y, cl ? C : S, N * C * S);
+#pragma omp parallel num_threads(nthr) if (nthr > 1)
+    {
+        if (cl) {
+#pragma omp for schedule(static)
+            for (int64_t m = 0; m < N * S; ++m) {
+                const float *r = x + m * C, *q = z + m * C;
+                float *o = y + m * C;
+                if (nt) {
+                    ROW_NT(OP_ADD_RELU, r, q, o, C, a, b, NULL, NULL, NULL, 1);
+                    continue;
+                }
 #pragma omp simd
-            for (int64_t c = 0; c < C; ++c) {
-                float v = affine(r[c], a[c], b[c]) + q[c];
-                o[c] = v > 0.f ? v : 0.f;
+                for (int64_t c = 0; c < C; ++c) {
+                    float v = affine(r[c], a[c], b[c]) + q[c];
+                    o[c] = v > 0.f ? v : 0.f;
+                }
+            }
+        } else {
+#pragma omp for schedule(static)
+            for (int64_t nc = 0; nc < N * C; ++nc) {
+                const float *r = x + nc * S, *q = z + nc * S;
+                float *o = y + nc * S;
+                const int64_t c = nc % C;
+                if (nt) {
+                    ROW_NT(OP_ADD_RELU, r, q, o, S, a + c, b + c, NULL, NULL, NULL, 0);
+                    continue;
+                }
+                const float ac = a[c], bc = b[c];
+#pragma omp simd
+                for (int64_t s = 0; s < S; ++s) {
+                    float v = affine(r[s], ac, bc) + q[s];
+                    o[s] = v > 0.f ? v : 0.f;
+                }
             }
         }
-    } else {
-#pragma omp parallel for num_threads(nthr) schedule(static) if (nthr > 1)
-        for (int64_t nc = 0; nc < N * C; ++nc) {
-            const float *r = x + nc * S, *q = z + nc * S;
-            float *o = y + nc * S;
-            const float ac = a[nc % C], bc = b[nc % C];
-#pragma omp simd
-            for (int64_t s = 0; s < S; ++s) {
-                float v = affine(r[s], ac, bc) + q[s];
-                o[s] = v > 0.f ? v : 0.f;
-            }
-        }
+        nt_fence(nt);
     }
 }
