@@ -501,6 +501,10 @@ check_consistency = _sym("check_consistency")
 numeric_grad = _sym("numeric_grad")
 simple_forward = _sym("simple_forward")
 check_speed = _sym("check_speed")
+_parse_location = _sym("_parse_location")
+_parse_aux_states = _sym("_parse_aux_states")
+_sorted_items = _sym("_sorted_items")
+_sorted_dict = _sym("_sorted_dict")
 
 # the rest of MXNet's helpers, and the names ``from mxnet.test_utils import *`` gave users
 from ._test_utils_data import *  # noqa: E402,F401,F403
