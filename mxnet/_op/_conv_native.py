@@ -69,8 +69,7 @@ def applies(x: torch.Tensor, w: torch.Tensor, stride, pad, dilate, groups: int) 
     return tile > 0 and x.shape[1] % tile == 0
 
 
-@torch.library.custom_op("mxng::conv1x1_wgrad", mutates_args=())
-def _wgrad_op(g: torch.Tensor, x: torch.Tensor, w: torch.Tensor, s: int) -> torch.Tensor:
+def _wgrad_impl(g: torch.Tensor, x: torch.Tensor, w: torch.Tensor, s: int) -> torch.Tensor:
     """The weight gradient of ``conv2d(x, w, stride=s)`` (1x1 ``w``) for the output
     gradient ``g``, as an operator ``torch.compile`` keeps opaque."""
     lib = _kernels.library("gemm")
@@ -84,13 +83,18 @@ def _wgrad_op(g: torch.Tensor, x: torch.Tensor, w: torch.Tensor, s: int) -> torc
     return dw
 
 
+_wgrad_op = torch.library.custom_op("mxng::conv1x1_wgrad", mutates_args=())(_wgrad_impl)
+
+
 @_wgrad_op.register_fake
 def _(g, x, w, s):
     return torch.empty(w.shape, dtype=torch.float32)
 
 
 def _wgrad(g: torch.Tensor, x: torch.Tensor, w: torch.Tensor, s: int) -> torch.Tensor:
-    return torch.ops.mxng.conv1x1_wgrad(g, x, w, s)
+    if torch.compiler.is_compiling():
+        return torch.ops.mxng.conv1x1_wgrad(g, x, w, s)
+    return _wgrad_impl(g, x, w, s)  # eager: skip the dispatcher's Python round trip
 
 
 class _Conv1x1(torch.autograd.Function):

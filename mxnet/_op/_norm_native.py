@@ -22,7 +22,7 @@ from __future__ import annotations
 import torch
 from torch.autograd.function import once_differentiable
 
-from ._norm_ops import layout, ready
+from ._norm_ops import call, layout, ready
 
 __all__ = ["usable", "train_norm"]
 
@@ -44,7 +44,7 @@ def usable(x: torch.Tensor) -> bool:
 
 def _forward(x, gamma, beta, eps, fixed):
     """Batch statistics of ``x`` and the per-channel affine map ``a, b`` they give."""
-    mean, var = torch.ops.mxng.bn_stats(x)
+    mean, var = call("bn_stats", x)
     invstd = torch.rsqrt(var + eps)
     g = torch.ones_like(mean) if fixed else gamma.double()
     a = (g * invstd).float()
@@ -70,10 +70,10 @@ def _backward(ctx, gy, x, smean, a, b, g, invstd, svar, relu_out=None):
         return None, None, None, None
     dz = None
     if relu_out is not None:  # one pass: the relu's gradient dz and the sums over it
-        dz, sdy, sdyx = torch.ops.mxng.bn_grad_sums_relu_out(gy, relu_out, x, smean)
+        dz, sdy, sdyx = call("bn_grad_sums_relu_out", gy, relu_out, x, smean)
         gy = dz
     else:
-        sdy, sdyx = torch.ops.mxng.bn_grad_sums(gy, x, smean, a, b, ctx.relu)
+        sdy, sdyx = call("bn_grad_sums", gy, x, smean, a, b, ctx.relu)
     need = ctx.needs_input_grad
     dx = dgamma = dbeta = None
     if need[0]:
@@ -81,7 +81,7 @@ def _backward(ctx, gy, x, smean, a, b, g, invstd, svar, relu_out=None):
         big_a = g * invstd
         big_b = -big_a * invstd * invstd * (sdyx / m)
         big_d = -big_a * (sdy / m) - big_b * smean.double()
-        dx = torch.ops.mxng.bn_grad_apply(gy, x, big_a.float(), big_b.float(), big_d.float(),
+        dx = call("bn_grad_apply", gy, x, big_a.float(), big_b.float(), big_d.float(),
                                           a, b, ctx.relu and relu_out is None)
     if need[1]:
         dgamma = torch.zeros_like(sdy, dtype=torch.float32) if ctx.fixed else (
@@ -95,7 +95,7 @@ class _NativeNorm(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, gamma, beta, eps, fixed, relu, moving):
         smean, svar, g, invstd, a, b = _forward(x, gamma, beta, eps, fixed)
-        y = torch.ops.mxng.bn_apply(x, a, b, relu)
+        y = call("bn_apply", x, a, b, relu)
         _save(ctx, x, smean, svar, g, invstd, a, b, fixed, relu, moving)
         return y, smean, svar
 
@@ -111,7 +111,7 @@ class _NativeNormAddRelu(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, gamma, beta, z, eps, fixed, moving):
         smean, svar, g, invstd, a, b = _forward(x, gamma, beta, eps, fixed)
-        y = torch.ops.mxng.bn_apply_add_relu(x, z, a, b)
+        y = call("bn_apply_add_relu", x, z, a, b)
         _save(ctx, x, smean, svar, g, invstd, a, b, fixed, False, moving, y)
         return y, smean, svar
 

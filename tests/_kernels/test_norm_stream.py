@@ -91,7 +91,8 @@ def test_streaming_relu_gradient_matches_small_calls():
 
     _run(lib.mxng_bn_grad_sums_relu_out, (torch.empty_like(x), torch.empty_like(x)), args,
          n, 8)
-    lib.mxng_bn_grad_sums_relu_out(*args(slice(0, n), torch.empty_like(x)))
+    dz = torch.empty_like(x)  # kept alive while the kernel writes it
+    lib.mxng_bn_grad_sums_relu_out(*args(slice(0, n), dz))
     d = torch.where(y <= 0, torch.zeros_like(dy), dy).double()
     ref1 = d.sum(dim=(0, 2, 3))
     ref2 = (d * (x.double() - mean.double()[None, :, None, None])).sum(dim=(0, 2, 3))
