@@ -168,8 +168,14 @@ for _name, (_fn, _fluent, _aliases, _doc) in _UNARY.items():
     )
 
 
+def _f32(v):
+    """MXNet keeps clip's bounds in float parameters: float64 data is clipped to the
+    float32-rounded bound (``clip(x, 0.3, 0.7)`` gives 0.30000001192092896)."""
+    return v if v is None else float(torch.tensor(v, dtype=torch.float32))
+
+
 def _clip(a, x):
-    lo, hi = a["a_min"], a["a_max"]
+    lo, hi = _f32(a["a_min"]), _f32(a["a_max"])
     if not x.is_floating_point():
         lo, hi = int(lo), int(hi)
     return torch.clamp(x, lo, hi)

@@ -262,7 +262,9 @@ register(OpDef("_npi_around", _around, inputs=("x",), infer_shape=_same_shape, i
 
 
 def _clip(attrs, x):
-    lo, hi = attrs["a_min"], attrs["a_max"]
+    from ._elemwise import _f32  # bounds are float parameters in MXNet: float32-rounded
+
+    lo, hi = _f32(attrs["a_min"]), _f32(attrs["a_max"])
     _no_bool(x)
     y = x.to(torch.float64) if not _is_float(x) else x
     lo_t = torch.tensor(lo, dtype=y.dtype, device=y.device)

@@ -1,0 +1,32 @@
+"""clip's bounds are float (float32) parameters in MXNet 1.9.1: float64 data is clipped to
+the float32-rounded bound (values checked on MXNet 1.9.1)."""
+
+import numpy as np
+
+import mxnet as mx
+
+LO, HI = float(np.float32(0.3)), float(np.float32(0.7))  # 0.30000001192092896, 0.699999988...
+
+
+def test_nd_clip_float64_uses_float32_bounds():
+    x = mx.nd.array([0.1, 0.5, 0.9], dtype="float64")
+    assert mx.nd.clip(x, 0.3, 0.7).asnumpy().tolist() == [LO, 0.5, HI]
+    assert x.clip(0.3, 0.7).asnumpy().tolist() == [LO, 0.5, HI]
+    s = mx.sym.clip(mx.sym.var("x"), a_min=0.3, a_max=0.7)
+    assert s.eval(x=x)[0].asnumpy().tolist() == [LO, 0.5, HI]
+
+
+def test_np_clip_float64_uses_float32_bounds():
+    x = mx.np.array([0.1, 0.5, 0.9], dtype="float64")
+    assert mx.np.clip(x, 0.3, 0.7).asnumpy().tolist() == [LO, 0.5, HI]
+    assert mx.np.clip(x, None, 0.7).asnumpy().tolist() == [0.1, 0.5, HI]
+
+
+def test_clip_int_and_float32_unchanged():
+    assert mx.nd.clip(mx.nd.array([1, 5, 9], dtype="int32"), 2.5, 7.9).asnumpy().tolist() == [
+        2,
+        5,
+        7,
+    ]
+    y = mx.nd.clip(mx.nd.array([0.1, 0.5, 0.9]), 0.3, 0.7).asnumpy()
+    assert y.dtype == np.float32 and y.tolist() == [LO, 0.5, HI]
