@@ -215,6 +215,36 @@ def _mx_exponential(shape, lam, dt: torch.dtype, dev: torch.device):
     return torch.from_numpy((-np.log(1.0 - u) / lam).astype(npdt).reshape(shape))
 
 
+_REJECTION = {"gamma", "poisson", "negative_binomial", "generalized_negative_binomial"}
+
+
+def _mx_rejection(name: str, shape, params: list, dt: torch.dtype, dev: torch.device):
+    """MXNet 1.9.1's CPU gamma / Poisson / negative-binomial samplers on its parallel stream
+    (:mod:`mxnet._mxrng_dist`) for float32/float64 CPU outputs up to ``MAX_ELEMENTS``;
+    ``None`` elsewhere (torch's samplers). ``params`` are NumPy arrays (``_sample_*``) or
+    scalars (MXNet keeps those as C floats)."""
+    import numpy as np
+
+    from .. import _mxrng, _mxrng_dist
+
+    kind = name.split("_", 2)[-1]
+    if kind.endswith("_like"):
+        kind = kind[: -len("_like")]
+    if kind not in _REJECTION or dev.type != "cpu" or not _mxrng.ENABLED:
+        return None
+    if dt not in (torch.float32, torch.float64):
+        return None
+    n = 1
+    for d in shape:
+        n *= d
+    if n > _mxrng_dist.MAX_ELEMENTS:
+        return None
+    ps = [p if isinstance(p, np.ndarray) else np.float32(p) for p in params]
+    npdt = np.float32 if dt == torch.float32 else np.float64
+    out = getattr(_mxrng_dist, kind)(n, *ps, npdt)
+    return torch.from_numpy(out.reshape(shape))
+
+
 # in-place samplers drawing straight into the output dtype for scalar parameters
 _FAST = {
     "_random_uniform": lambda t, a: t.uniform_(a["low"], a["high"]),
@@ -244,6 +274,9 @@ def _random_op(name, draw, names):
             out = _mx_exponential(shape, attrs["lam"], dt, dev)
             if out is not None:
                 return out
+        out = _mx_rejection(name, shape, [attrs[k] for k in names], dt, dev)
+        if out is not None:
+            return out
         with torch.no_grad():
             if fast is not None:
                 return fast(torch.empty(shape, dtype=dt, device=dev), attrs)
@@ -271,6 +304,9 @@ def _like_op(name, draw, names):
             out = _mx_exponential(tuple(data.shape), attrs["lam"], dt, dev)
             if out is not None:
                 return out
+        out = _mx_rejection(name, tuple(data.shape), [attrs[k] for k in names], dt, dev)
+        if out is not None:
+            return out
         with torch.no_grad():
             if fast is not None:
                 return fast(torch.empty(data.shape, dtype=dt, device=dev), attrs)
@@ -300,6 +336,11 @@ def _sample_op(name, draw):
                 return out
         if name == "_sample_exponential":
             out = _mx_exponential(shape, first.detach().cpu().numpy(), out_dt, first.device)
+            if out is not None:
+                return out
+        if name[len("_sample_"):] in _REJECTION and first.device.type == "cpu":
+            ps = [q.detach().numpy() for q in params]
+            out = _mx_rejection(name, shape, ps, out_dt, first.device)
             if out is not None:
                 return out
         expand = (...,) + (None,) * len(extra)

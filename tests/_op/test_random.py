@@ -245,3 +245,25 @@ def test_sample_exponential_follows_mxnet_uniform_stream():
     want = (-np.log(1.0 - u) / np.array([[1.0], [3.0], [0.5]])).astype(np.float32)
     assert got.shape == (3, 2) and np.array_equal(got, want)
     assert np.array_equal(like, (-np.log(1.0 - u2) / 2.0).astype(np.float32))
+
+
+def test_gamma_poisson_negative_binomial_follow_mxnet_stream():
+    # values printed by MXNet 1.9.1 (CPU) after mx.random.seed(42): its rejection samplers
+    # read the shared parallel engines, and the uniform afterwards continues the stream
+    mx.random.seed(42)
+    g = mx.nd.random.gamma(2.5, 1.5, shape=(4,)).asnumpy()
+    np.testing.assert_array_equal(
+        g, np.float32([4.564734935760498, 9.874693870544434, 3.9365181922912598,
+                       2.1459014415740967]))
+    g2 = mx.nd.random.gamma(mx.nd.array([0.4, 3.0]), mx.nd.array([1.0, 2.0]), shape=2)
+    np.testing.assert_array_equal(
+        g2.asnumpy(), np.float32([[0.015435430221259594, 0.39267003536224365],
+                                  [1.7473468780517578, 1.0371718406677246]]))
+    p = mx.nd.random.poisson(mx.nd.array([2.0, 30.0]), shape=3).asnumpy()
+    assert p.tolist() == [[2.0, 1.0, 3.0], [30.0, 26.0, 29.0]]
+    assert mx.nd.random.negative_binomial(4, 0.3, shape=(4,)).asnumpy().tolist() == [
+        11.0, 7.0, 14.0, 4.0]
+    assert mx.nd.random.generalized_negative_binomial(5.0, 0.4, shape=(4,)).asnumpy(
+    ).tolist() == [3.0, 2.0, 1.0, 4.0]
+    np.testing.assert_array_equal(mx.nd.random.uniform(shape=(2,)).asnumpy(),
+                                  np.float32([0.7531953454017639, 0.0794864073395729]))
