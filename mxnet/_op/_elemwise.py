@@ -16,6 +16,12 @@ from ._shape_rules import broadcast_out, elemwise_out, same_out
 from ._tanh import tanh as fast_tanh
 from ._unary_grad import _GammaFn, _OnesGrad, _Pointwise, acosh_mx, asinh_mx
 
+# MXNet's conversion factors are float constants (180/PI with PI a float): float64 data
+# gets x * 57.2957763671875, not x * 57.29577951308232
+_PI32 = torch.tensor(3.141592653589793, dtype=torch.float32)
+DEG_PER_RAD = float(torch.tensor(180.0, dtype=torch.float32) / _PI32)
+RAD_PER_DEG = float(_PI32 / torch.tensor(180.0, dtype=torch.float32))
+
 
 def _same_shape(attrs, shapes):
     known = next((s for s in shapes if s is not None), None)
@@ -111,8 +117,8 @@ _UNARY = {
     "arcsinh": (_float_only(asinh_mx), True, (), "Inverse hyperbolic sine."),
     "arccosh": (_float_only(acosh_mx), True, (), "Inverse hyperbolic cosine."),
     "arctanh": (_float_only(torch.atanh), True, (), "Inverse hyperbolic tangent."),
-    "degrees": (_float_only(torch.rad2deg), True, (), "Radians to degrees."),
-    "radians": (_float_only(torch.deg2rad), True, (), "Degrees to radians."),
+    "degrees": (_float_only(lambda x: x * DEG_PER_RAD), True, (), "Radians to degrees."),
+    "radians": (_float_only(lambda x: x * RAD_PER_DEG), True, (), "Degrees to radians."),
     "sigmoid": (_float_only(torch.sigmoid), True, (), "Logistic sigmoid, element-wise."),
     "relu": (torch.relu, True, (), "Rectified linear unit, element-wise."),
     "softsign": (

@@ -13,13 +13,11 @@ bitwise functions need integers; an integer array with a Python scalar truncates
 
 from __future__ import annotations
 
-import math
-
 import torch
 
 from .._dtype import dtype_name
 from ..base import MXNetError
-from ._elemwise import _rint
+from ._elemwise import DEG_PER_RAD, RAD_PER_DEG, _f32, _rint
 from ._params import Param
 from ._registry import OpDef, register
 from ._tanh import tanh as fast_tanh
@@ -147,8 +145,8 @@ _UNARY = {
     "arcsinh": (_float_math, asinh_mx, "Inverse hyperbolic sine"),
     "arccosh": (_float_math, acosh_mx, "Inverse hyperbolic cosine"),
     "arctanh": (_float_math, torch.atanh, "Inverse hyperbolic tangent"),
-    "degrees": (_float_math, lambda x: x * (180.0 / math.pi), "Radians to degrees"),
-    "radians": (_float_math, lambda x: x * (math.pi / 180.0), "Degrees to radians"),
+    "degrees": (_float_math, lambda x: x * DEG_PER_RAD, "Radians to degrees"),
+    "radians": (_float_math, lambda x: x * RAD_PER_DEG, "Degrees to radians"),
     "sign": (_exact, torch.sign, "Sign (-1, 0 or 1)"),
     "square": (_exact, lambda x: x * x, "Square"),
     "floor": (_keep_int, torch.floor, "Floor"), "ceil": (_keep_int, torch.ceil, "Ceiling"),
@@ -262,8 +260,6 @@ register(OpDef("_npi_around", _around, inputs=("x",), infer_shape=_same_shape, i
 
 
 def _clip(attrs, x):
-    from ._elemwise import _f32  # bounds are float parameters in MXNet: float32-rounded
-
     lo, hi = _f32(attrs["a_min"]), _f32(attrs["a_max"])
     _no_bool(x)
     y = x.to(torch.float64) if not _is_float(x) else x

@@ -1,4 +1,5 @@
-"""clip's bounds are float (float32) parameters in MXNet 1.9.1: float64 data is clipped to
+"""Float (float32) parameters and constants of MXNet 1.9.1 seen in float64 results: clip bounds
+and the degrees/radians factors. clip: float64 data is clipped to
 the float32-rounded bound (values checked on MXNet 1.9.1)."""
 
 import numpy as np
@@ -30,3 +31,19 @@ def test_clip_int_and_float32_unchanged():
     ]
     y = mx.nd.clip(mx.nd.array([0.1, 0.5, 0.9]), 0.3, 0.7).asnumpy()
     assert y.dtype == np.float32 and y.tolist() == [LO, 0.5, HI]
+
+
+def test_degrees_radians_use_float32_factors():
+    # MXNet 1.9.1: float64 degrees(1.0) == 57.2957763671875 (180/PI with a float PI)
+    x = [0.3, 1.0, -2.5]
+    for mod in (mx.nd, mx.np):
+        d = mod.degrees(mod.array(x, dtype="float64")).asnumpy().tolist()
+        r = mod.radians(mod.array(x, dtype="float64")).asnumpy().tolist()
+        assert d == [17.18873291015625, 57.2957763671875, -143.23944091796875]
+        assert r == [0.005235987715423107, 0.01745329238474369, -0.043633230961859226]
+    g = mx.nd.array(x, dtype="float64")
+    g.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.degrees(g)
+    y.backward()
+    assert g.grad.asnumpy().tolist() == [57.2957763671875] * 3
