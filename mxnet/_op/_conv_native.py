@@ -55,6 +55,11 @@ def ready() -> bool:
     return _tile() > 0
 
 
+# below this many multiply-adds the Python autograd node's overhead (~50 us a training
+# step) outweighs what the kernel saves over oneDNN's
+MIN_MACS = 50_000_000
+
+
 def applies(x: torch.Tensor, w: torch.Tensor, stride, pad, dilate, groups: int) -> bool:
     """Whether :func:`conv1x1` should run ``conv2d(x, w, ...)``: float32 CPU channels-last
     data, a 1x1 kernel without padding, dilation or groups, and a weight gradient wanted."""
@@ -64,6 +69,9 @@ def applies(x: torch.Tensor, w: torch.Tensor, stride, pad, dilate, groups: int) 
             and all(v == 0 for v in pad) and all(v == 1 for v in dilate)
             and stride[0] == stride[1]
             and x.is_contiguous(memory_format=torch.channels_last)):
+        return False
+    pixels = x.shape[0] * (x.shape[2] // stride[0]) * (x.shape[3] // stride[1])
+    if pixels * x.shape[1] * w.shape[0] < MIN_MACS:
         return False
     tile = _tile()
     return tile > 0 and x.shape[1] % tile == 0

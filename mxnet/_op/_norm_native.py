@@ -27,7 +27,9 @@ from ._norm_ops import call, layout, ready
 __all__ = ["usable", "train_norm"]
 
 # below this many values the per-call overhead of a Python autograd node outweighs the gain
-MIN_VALUES = 1 << 15
+# (training forward+backward with relu, one core: 2.1M values 4.5 ms against torch's 6.8,
+# 524k 1.05 against 1.35, 262k 0.67 against 0.63, 65k 0.43 against 0.37)
+MIN_VALUES = 1 << 19
 
 
 def usable(x: torch.Tensor) -> bool:

@@ -12,6 +12,12 @@ pytestmark = pytest.mark.skipif(_kernels.library("gemm") is None,
 CL = torch.channels_last
 
 
+@pytest.fixture(autouse=True)
+def _small_shapes_too(monkeypatch):
+    """These tests use small arrays: take the native path whatever their size."""
+    monkeypatch.setattr(cn, "MIN_MACS", 0)
+
+
 def _data(n, ci, h, w, co, seed=0):
     g = torch.Generator().manual_seed(seed)
     x = torch.randn(n, ci, h, w, generator=g).to(memory_format=CL)
@@ -109,3 +115,11 @@ def test_nhwc_convolution_through_autograd(monkeypatch):
     got = torch.tensor(w.grad.asnumpy(), dtype=torch.float64)[:, 0, 0, :]
     torch.testing.assert_close(got, ref.expand(24, 64), rtol=1e-5, atol=1e-4)
     assert calls == [1]
+
+
+def test_small_convolutions_stay_on_onednn(monkeypatch):
+    monkeypatch.setattr(cn, "MIN_MACS", 50_000_000)
+    x, w = _data(2, 64, 8, 8, 16)  # 2*8*8 pixels * 64 * 16 = 131k multiply-adds
+    assert not cn.applies(x.requires_grad_(), w.requires_grad_(), (1, 1), (0, 0), (1, 1), 1)
+    x, w = _data(8, 64, 32, 32, 256)  # 537M
+    assert cn.applies(x.requires_grad_(), w.requires_grad_(), (1, 1), (0, 0), (1, 1), 1)
