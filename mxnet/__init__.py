@@ -72,6 +72,7 @@ _sys.modules.setdefault(__name__ + ".ndarray.numpy", numpy)
 _sys.modules.setdefault(__name__ + ".ndarray.numpy_extension", numpy_extension)
 del _sys
 from . import test_utils
+from . import symbol_doc
 from . import visualization
 from . import visualization as viz
 from . import libinfo
