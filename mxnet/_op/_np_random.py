@@ -153,10 +153,78 @@ def _mx_cpu_draw(dist: str, p, shape):
     return a + b * z
 
 
-def _draw(dist: str, p, shape, dev):
+_MX_TRANSFORMS = ("weibull", "pareto", "powerd", "rayleigh", "logistic", "gumbel")
+
+
+def _mx_transform(dist: str, p, shape, scalar: list):
+    """MXNet 1.9.1's CPU samplers that transform float uniforms of its NumPy-interface
+    engine (:func:`mxnet._mxrng.np_uniform01`): the values follow its kernels' float32 /
+    double steps; gradients (reparameterisation) come from the same formula in torch.
+    ``scalar[i]`` says whether parameter ``i`` was an attribute (a C ``float``)."""
+    import numpy as np
+
+    from .. import _mxrng
+
+    f32, f64 = np.float32, np.float64
+    n = 1
+    for d in shape:
+        n *= d
+    # power draws one uniform more than it uses
+    # (MXNet 1.9.1 samples its whole workspace, indicator slot included)
+    extra = dist == "powerd"
+    u = _mxrng.np_uniform01(n + extra)[:n]
+    u = u.reshape(shape).astype(f64)
+    ps = [np.broadcast_to(q.detach().cpu().numpy().astype(f32), shape).astype(f64) for q in p]
+    if dist == "weibull":
+        (a,) = ps
+        e = (-np.log(u)).astype(f32).astype(f64)
+        val = np.power(e, (1.0 / a).astype(f32).astype(f64))
+    elif dist == "powerd":
+        (a,) = ps
+        val = np.power((1.0 - u).astype(f32).astype(f64), (1.0 / a).astype(f32).astype(f64))
+    elif dist == "pareto":
+        (a,) = ps
+        if scalar[0]:
+            val = np.exp(-np.log(u) / a) - 1.0
+        else:
+            e = (-np.log(u)).astype(f32).astype(f64)  # stored as the float noise
+            val = np.exp((e / a).astype(f32).astype(f64)) - 1.0  # float ratio, double exp
+    elif dist == "rayleigh":
+        (scale,) = ps
+        t = np.sqrt(-2.0 * np.log(u)).astype(f32).astype(f64)
+        val = scale * t
+    else:
+        loc, scale = ps
+        if dist == "logistic":
+            noise = (np.log(u) - np.log((1.0 - u).astype(f32).astype(f64))).astype(f32)
+        else:
+            noise = (-np.log(-np.log(u))).astype(f32)
+        val = loc + (noise.astype(f64) * scale).astype(f32).astype(f64)
+    out = torch.from_numpy(val.astype(f32))
+    if any(q.requires_grad for q in p):
+        un = torch.from_numpy(u)
+        if dist == "weibull":
+            expr = (-torch.log(un)) ** (1 / p[0])
+        elif dist == "powerd":
+            expr = (1 - un) ** (1 / p[0])
+        elif dist == "pareto":
+            expr = torch.exp(-torch.log(un) / p[0]) - 1
+        elif dist == "rayleigh":
+            expr = p[0] * torch.sqrt(-2 * torch.log(un))
+        elif dist == "logistic":
+            expr = p[0] + p[1] * torch.log(un / (1 - un))
+        else:
+            expr = p[0] - p[1] * torch.log(-torch.log(un))
+        out = out + (expr - expr.detach()).to(torch.float32)
+    return out
+
+
+def _draw(dist: str, p, shape, dev, scalar=None):
     """Samples of ``dist`` with parameter tensors ``p`` (float64) broadcast to ``shape``."""
     if dist in ("uniform", "normal") and dev.type == "cpu" and _mxrng_on():
         return _mx_cpu_draw(dist, p, shape)
+    if dist in _MX_TRANSFORMS and dev.type == "cpu" and _mxrng_on():
+        return _mx_transform(dist, p, shape, scalar or [True] * len(p))
     if dist == "uniform":
         low, high = p
         return _zero_grad(low + (high - low) * _uniform01(shape, dev), p)
@@ -211,7 +279,8 @@ def _sampler(op: str, dist: str, names, batch: bool, has_dtype: bool):
             return torch.empty(shape, dtype=dt, device="meta")
         if batch:
             params = [q.reshape((1,) * (len(shape) - q.dim()) + tuple(q.shape)) for q in params]
-        return _draw(dist, params, shape, dev).to(dt)
+        scalar = [attrs[n] is not None for n in names]
+        return _draw(dist, params, shape, dev, scalar).to(dt)
 
     return compute
 

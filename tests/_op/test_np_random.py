@@ -71,3 +71,35 @@ RECORDS = [
 def test_record(rec):
     mx.random.seed(0)
     run_record(rec)
+
+
+def test_transform_samplers_follow_mxnet_numpy_stream():
+    # values printed by MXNet 1.9.1 (CPU) after mx.random.seed(11): weibull, power, pareto,
+    # rayleigh, gumbel and logistic transform float uniforms of its NumPy-interface engine
+    # (power draws one more than it uses); the uniform afterwards continues the stream
+    import numpy as onp
+
+    import mxnet as mx
+
+    np_ = mx.np
+    mx.npx.set_np()
+    try:
+        mx.random.seed(11)
+        got = [np_.random.weibull(2.0, size=(3,)),
+               np_.random.power(np_.array([1.5, 3.0]), size=(2, 2)),
+               np_.random.pareto(np_.array([1.5, 3.0]), size=(2,)),
+               np_.random.rayleigh(2.0, size=(2,)),
+               np_.random.gumbel(0.5, 1.5, size=(2,)),
+               np_.random.logistic(np_.array([0.0, 1.0]), 2.0, size=(2,)),
+               np_.random.uniform(size=(2,))]
+    finally:
+        mx.npx.reset_np()
+    want = [[1.0980430841445923, 0.6946719288825989, 0.821007251739502],
+            [0.5816190838813782, 0.8305724263191223, 0.9931461811065674, 0.7569860219955444],
+            [25.404281616210938, 0.0575077161192894],
+            [1.0625370740890503, 3.978712320327759],
+            [-1.3571157455444336, 4.680632591247559],
+            [-6.153113842010498, -2.5268940925598145],
+            [0.8154003620147705, 0.6497322916984558]]
+    for g, w in zip(got, want):
+        onp.testing.assert_array_equal(g.asnumpy().ravel(), onp.float32(w))
