@@ -614,6 +614,39 @@ def randint(n: int, low: int, high: int) -> np.ndarray:
     return v % np.int64(high - low) + np.int64(low)
 
 
+def np_uniform01_f64(n: int) -> np.ndarray:
+    """``n`` float64 uniforms on [0, 1) from the NumPy-interface engine (two draws each)."""
+    return _canonical(np_raw(2 * max(n, 0)), np.float64)
+
+
+def np_normal01_f64(n: int) -> np.ndarray:
+    """``n`` float64 standard normals from the NumPy-interface engine: libstdc++'s polar
+    method on double uniforms, both values of each accepted pair (second, then first)."""
+    pairs = (n + 1) // 2
+    if pairs == 0:
+        return np.zeros(0, np.float64)
+    with _LOCK:
+        eng = _engines(1)
+        d = np.zeros(0, _U32)
+        while True:
+            d = np.concatenate([d, eng.take([int(pairs * 1.28 + 4 * pairs**0.5 + 8) * 4])[0]])
+            u = _canonical(d[: len(d) // 4 * 4], np.float64)
+            x = 2.0 * u[0::2] - 1.0
+            y = 2.0 * u[1::2] - 1.0
+            r2 = x * x + y * y
+            ok = np.nonzero((r2 <= 1) & (r2 != 0))[0]
+            if len(ok) >= pairs:
+                break
+        ok = ok[:pairs]
+        eng.give_back(0, d[(int(ok[-1]) + 1) * 4 :])
+    rr = r2[ok]
+    mult = np.sqrt(-2.0 * _log(rr) / rr)
+    both = np.empty(2 * pairs, dtype=np.float64)
+    both[0::2] = y[ok] * mult
+    both[1::2] = x[ok] * mult
+    return both[:n]
+
+
 def np_raw(n: int) -> np.ndarray:
     """``n`` raw 32-bit draws of the NumPy-interface engine (MXNet's CPU ``kRandom``)."""
     with _LOCK:

@@ -219,12 +219,54 @@ def _mx_transform(dist: str, p, shape, scalar: list):
     return out
 
 
+def _mx_np_gamma(p, shape):
+    """MXNet 1.9.1's CPU ``_npi_gamma``: per output two double uniforms and two double
+    normals of the NumPy-interface engine, one Marsaglia-Tsang attempt (``logf`` tests), the
+    failed outputs drawn again with fresh whole-size batches until none fails."""
+    import numpy as np
+
+    from .. import _mxrng
+
+    f32 = np.float32
+    n = 1
+    for d in shape:
+        n *= d
+    a = np.broadcast_to(p[0].detach().cpu().numpy().astype(f32), shape).reshape(-1)
+    b = np.broadcast_to(p[1].detach().cpu().numpy().astype(f32), shape).reshape(-1)
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    d = np.where(a64 < 1, a64 + 2.0 / 3.0, a64 - 1.0 / 3.0)
+    c = 1.0 / np.sqrt(9.0 * d)
+    out = np.full(n, -1.0)
+    todo = np.ones(n, dtype=bool)
+    with np.errstate(all="ignore"):
+        while n and todo.any():
+            uni = _mxrng.np_uniform01_f64(2 * n).reshape(n, 2)
+            nor = _mxrng.np_normal01_f64(2 * n).reshape(n, 2)
+            u, z = uni[:, 0], nor[:, 0]
+            v = (1.0 + c * z) ** 3
+            cand = d * v * b64
+            lu = np.log(u.astype(f32)).astype(f32).astype(np.float64)  # logf
+            lv = np.log(np.where(v > 0, v, 1).astype(f32)).astype(f32).astype(np.float64)
+            ok = (v > 0) & ((u <= 1 - 0.0331 * (z * z) * (z * z))
+                            | (lu < 0.5 * (z * z) + d * (1 - v + lv)))
+            sample = np.where(ok, cand, -1.0)
+            inv = (1.0 / a64).astype(f32).astype(np.float64)
+            u2 = uni[:, 1].astype(f32).astype(np.float64)
+            small = np.power(u2, inv).astype(f32).astype(np.float64)  # powf(u2, 1 / a)
+            sample = np.where((sample > 0) & (a64 < 1), sample * small, sample)
+            out = np.where(todo, sample, out)
+            todo = out < 0
+    return torch.from_numpy(out.reshape(shape))
+
+
 def _draw(dist: str, p, shape, dev, scalar=None):
     """Samples of ``dist`` with parameter tensors ``p`` (float64) broadcast to ``shape``."""
     if dist in ("uniform", "normal") and dev.type == "cpu" and _mxrng_on():
         return _mx_cpu_draw(dist, p, shape)
     if dist in _MX_TRANSFORMS and dev.type == "cpu" and _mxrng_on():
         return _mx_transform(dist, p, shape, scalar or [True] * len(p))
+    if dist == "gamma" and dev.type == "cpu" and _mxrng_on() and math.prod(shape) <= 1 << 16:
+        return _zero_grad(_mx_np_gamma(p, shape), p)  # larger: torch (Python-speed loop)
     if dist == "uniform":
         low, high = p
         return _zero_grad(low + (high - low) * _uniform01(shape, dev), p)

@@ -103,3 +103,28 @@ def test_transform_samplers_follow_mxnet_numpy_stream():
             [0.8154003620147705, 0.6497322916984558]]
     for g, w in zip(got, want):
         onp.testing.assert_array_equal(g.asnumpy().ravel(), onp.float32(w))
+
+
+def test_np_gamma_beta_chisquare_follow_mxnet_numpy_stream():
+    # MXNet 1.9.1 (CPU), mx.random.seed(21): _npi_gamma draws double uniforms and normals of
+    # the NumPy-interface engine (beta and chisquare are built on it in Python)
+    import numpy as onp
+
+    mx.npx.set_np()
+    try:
+        mx.random.seed(21)
+        got = [mx.np.random.gamma(2.5, 1.5, size=(4,)),
+               mx.np.random.gamma(mx.np.array([0.5, 3.0]), mx.np.array([1.0, 2.0]),
+                                  size=(2, 2)),
+               mx.np.random.beta(2.0, 3.0, size=(3,)),
+               mx.np.random.chisquare(3.0, size=(3,)),
+               mx.np.random.uniform(size=(2,))]
+    finally:
+        mx.npx.reset_np()
+    want = [[5.898073673248291, 2.147707939147949, 1.9788306951522827, 1.2864831686019897],
+            [0.02917567640542984, 1.654627799987793, 0.021022312343120575, 3.901090383529663],
+            [0.46182960271835327, 0.1885903924703598, 0.5570051074028015],
+            [0.22616644203662872, 1.356523036956787, 0.7344608902931213],
+            [0.7832256555557251, 0.7455776929855347]]
+    for g, w in zip(got, want):
+        onp.testing.assert_array_equal(g.asnumpy().ravel(), onp.float32(w))
