@@ -462,8 +462,11 @@ def _choice(attrs, *tensors):
             p = next(it).detach().to(_F64).reshape(-1)
             if p.numel() != n:
                 raise MXNetError("Operator _npi_choice: a and p must have the same size")
-            idx = torch.multinomial(p.clamp(min=0), count, replacement=attrs["replace"]) \
-                if count else torch.zeros(0, dtype=torch.int64, device=dev)
+            if dev.type == "cpu" and _mxrng_on():
+                idx = torch.from_numpy(_mx_choice_weighted(p.numpy(), count, attrs["replace"]))
+            else:
+                idx = torch.multinomial(p.clamp(min=0), count, replacement=attrs["replace"]) \
+                    if count else torch.zeros(0, dtype=torch.int64, device=dev)
         elif attrs["replace"]:
             from .. import _mxrng
 
@@ -472,9 +475,68 @@ def _choice(attrs, *tensors):
                 idx = torch.from_numpy(_mxrng.np_raw(count).astype("int64") % n)
             else:
                 idx = torch.randint(0, n, (count,), dtype=torch.int64, device=dev)
+        elif dev.type == "cpu" and _mxrng_on():
+            idx = torch.from_numpy(_mx_choice_no_replace(n, count))
         else:
             idx = torch.randperm(n, device=dev)[:count]
     return idx.reshape(shape)
+
+
+def _mx_logf(x):
+    """glibc ``logf`` of float32 values (0 gives -inf, negatives NaN)."""
+    import numpy as np
+
+    from .. import _mxrng
+
+    x = np.asarray(x, dtype=np.float32)
+    out = np.full(x.shape, np.nan, dtype=np.float32)
+    pos = (x > 0) & np.isfinite(x) & (x >= np.finfo(np.float32).tiny)
+    out[pos] = _mxrng._logf(x[pos])
+    out[x == 0] = -np.inf
+    out[np.isinf(x) & (x > 0)] = np.inf
+    small = (x > 0) & (x < np.finfo(np.float32).tiny)  # subnormals: not from uniforms
+    out[small] = np.log(x[small].astype(np.float64)).astype(np.float32)
+    return out
+
+
+def _mx_choice_weighted(p, k: int, replace: bool):
+    """MXNet 1.9.1's CPU weighted choice (float weights, float uniforms of the
+    NumPy-interface engine): with replacement, the number of running float sums of the
+    weights below each uniform; without, the ``k`` largest Gumbel keys
+    ``-logf(-logf(u)) + logf(w)`` (one uniform per item)."""
+    import numpy as np
+
+    from .. import _mxrng
+
+    w = np.asarray(p, dtype=np.float32)
+    if replace:
+        u = _mxrng.np_uniform01(k)
+        acc = np.cumsum(w, dtype=np.float32)  # float additions in order, as the kernel's
+        return (acc[None, :] < u[:, None]).sum(axis=1).astype(np.int64)
+    u = _mxrng.np_uniform01(len(w))
+    with np.errstate(all="ignore"):
+        keys = (-_mx_logf(-_mx_logf(u))) + _mx_logf(w)
+    order = np.argsort(-keys.astype(np.float64), kind="stable")
+    return order[:k].astype(np.int64)
+
+
+def _mx_choice_no_replace(n: int, k: int):
+    """MXNet 1.9.1's CPU uniform choice without replacement: ``m = min(k, n - k)`` raw
+    draws of the NumPy-interface engine, draw ``i`` taken modulo ``i + n - m + 1``, a
+    reservoir pass over ``range(n)``, then the last ``k`` indices (first ``k`` when
+    ``2 * k >= n``)."""
+    import numpy as np
+
+    from .. import _mxrng
+
+    m = min(k, n - k)
+    split = n - m
+    r = _mxrng.np_raw(m).astype(np.int64) % (np.arange(m, dtype=np.int64) + split + 1)
+    idx = np.arange(n, dtype=np.int64)
+    for i, z in enumerate(r.tolist()):
+        if z < split:
+            idx[z], idx[i + split] = idx[i + split], idx[z]
+    return idx[n - k:] if 2 * k < n else idx[:k]
 
 
 register(OpDef("_npi_choice", _choice, inputs=("input1", "input2"),

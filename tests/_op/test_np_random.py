@@ -128,3 +128,26 @@ def test_np_gamma_beta_chisquare_follow_mxnet_numpy_stream():
             [0.7832256555557251, 0.7455776929855347]]
     for g, w in zip(got, want):
         onp.testing.assert_array_equal(g.asnumpy().ravel(), onp.float32(w))
+
+
+def test_choice_without_replacement_and_weighted_follow_mxnet_stream():
+    # MXNet 1.9.1 (CPU), mx.random.seed(4): reservoir sampling on raw draws (uniform, no
+    # replacement), Gumbel keys (weighted, no replacement), running float sums (weighted)
+    mx.npx.set_np()
+    try:
+        got = []
+        for a, k in [(5, 3), (10, 8), (100, 10)]:
+            mx.random.seed(4)
+            got.append(mx.np.random.choice(a, k, replace=False).asnumpy().tolist())
+        p = mx.np.array([0.1, 0, 0.3, 0.6, 0])
+        mx.random.seed(4)
+        got.append(mx.np.random.choice(5, 3, replace=False, p=p).asnumpy().tolist())
+        after = mx.np.random.uniform(size=(2,)).asnumpy()
+        mx.random.seed(4)
+        p2 = mx.np.array([0.1, 0.2, 0.3, 0.4, 0])
+        got.append(mx.np.random.choice(5, 4, replace=True, p=p2).asnumpy().tolist())
+    finally:
+        mx.npx.reset_np()
+    assert got == [[0, 3, 2], [0, 1, 2, 9, 4, 5, 6, 8],
+                   [89, 19, 68, 52, 20, 25, 63, 83, 27, 61], [2, 3, 0], [2, 2, 3, 0]]
+    np.testing.assert_array_equal(after, np.float32([0.5582482218742371, 0.1776348203420639]))
