@@ -552,6 +552,25 @@ register(OpDef("_npi_choice", _choice, inputs=("input1", "input2"),
                    "Example: ``mx.nd._internal._npi_choice(a=5, size=(3,))``"))
 
 
+def _mx_multinomial(pvals, n: int, shape):
+    """MXNet 1.9.1's CPU multinomial with a ``pvals`` tuple: ``rows * n + len(pvals)``
+    double uniforms of the NumPy-interface engine, the first ``rows * n`` used in order;
+    each lands in the first outcome whose running (double) sum of ``pvals`` exceeds it,
+    the last outcome when none does."""
+    import numpy as np
+
+    from .. import _mxrng
+
+    k = len(pvals)
+    rows = math.prod(shape) // k
+    acc = np.cumsum(np.asarray(pvals, dtype=np.float64))
+    u = _mxrng.np_uniform01_f64(rows * n + k)[: rows * n].reshape(rows, n)
+    which = np.minimum(np.searchsorted(acc, u, side="right"), k - 1)
+    counts = np.zeros((rows, k), dtype=np.int64)
+    np.add.at(counts, (np.repeat(np.arange(rows), n), which.reshape(-1)), 1)
+    return counts.reshape(shape)
+
+
 def _multinomial(attrs, *tensors):
     n = attrs["n"]
     if tensors:
@@ -576,6 +595,8 @@ def _multinomial(attrs, *tensors):
                               (torch.zeros(shape, dtype=torch.int64, device=dev),))
     if k == 0 or n == 0 or 0 in shape:  # nothing to draw (also empty pvals)
         return torch.zeros(shape, dtype=torch.int64, device=dev)
+    if not tensors and dev.type == "cpu" and _mxrng_on():
+        return torch.from_numpy(_mx_multinomial(attrs["pvals"], n, shape))
     probs = torch.cat([p[..., :-1], (1 - head).clamp(min=0).unsqueeze(-1)], -1)
     flat = torch.broadcast_to(probs, shape).reshape(-1, k)
     draws = torch.multinomial(flat, n, replacement=True)

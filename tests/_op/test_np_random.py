@@ -151,3 +151,19 @@ def test_choice_without_replacement_and_weighted_follow_mxnet_stream():
     assert got == [[0, 3, 2], [0, 1, 2, 9, 4, 5, 6, 8],
                    [89, 19, 68, 52, 20, 25, 63, 83, 27, 61], [2, 3, 0], [2, 2, 3, 0]]
     np.testing.assert_array_equal(after, np.float32([0.5582482218742371, 0.1776348203420639]))
+
+
+def test_multinomial_follows_mxnet_stream():
+    # MXNet 1.9.1 (CPU), mx.random.seed(4): rows * n + len(pvals) double uniforms drawn,
+    # the first rows * n binned by the running sums of pvals
+    mx.npx.set_np()
+    try:
+        mx.random.seed(4)
+        a = mx.np.random.multinomial(1000, [1 / 6.] * 6, size=2).asnumpy().tolist()
+        b = mx.np.random.multinomial(100, [1 / 7.] * 5 + [2 / 7.]).asnumpy().tolist()
+        after = mx.np.random.uniform(size=(1,)).asnumpy()
+    finally:
+        mx.npx.reset_np()
+    assert a == [[157, 163, 195, 177, 145, 163], [151, 168, 168, 177, 166, 170]]
+    assert b == [16, 17, 11, 12, 11, 33]
+    assert after.shape == (1,)
