@@ -496,7 +496,18 @@ _V1_POOL_FIXED = {"cudnn_off": False, "p_value": None, "count_include_pad": True
 
 
 def _pool_v1(a, x):
-    return _pool({**a, **_V1_POOL_FIXED}, x)
+    a = {**a, **_V1_POOL_FIXED}
+    if a["pool_type"] == "max" and not a["global_pool"] and x.dim() >= 3:
+        # MXNet's Pooling_v1 pads with zeros that take part in the maximum (an all-negative
+        # window next to the border gives 0), then pools the padded data without padding
+        _, _, p = _pool_geom(a, tuple(x.shape[2:]))
+        if any(p):
+            pads = []
+            for i in reversed(range(len(p))):
+                pads += [p[i], p[i]]
+            x = F.pad(x, pads)
+            a["pad"] = (0,) * len(p)
+    return _pool(a, x)
 
 
 register(OpDef(

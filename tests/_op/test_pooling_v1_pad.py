@@ -1,0 +1,32 @@
+"""Pooling_v1 max pooling pads with zeros that take part in the maximum (MXNet 1.9.1; values
+from MXNet), unlike Pooling, whose padding never wins."""
+
+import mxnet as mx
+
+
+def test_pooling_v1_max_zero_padding_wins_over_negative_values():
+    x = -mx.nd.arange(1, 10).reshape((1, 1, 3, 3))
+    x.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.Pooling_v1(x, kernel=(2, 2), pad=(1, 1), stride=(2, 2), pool_type="max")
+    y.backward()
+    assert y.asnumpy().tolist() == [[[[0.0, 0.0], [0.0, -5.0]]]]
+    assert x.grad.asnumpy().tolist() == [[[[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 0.0]]]]
+    std = mx.nd.Pooling(x, kernel=(2, 2), pad=(1, 1), stride=(2, 2), pool_type="max")
+    assert std.asnumpy().tolist() == [[[[-1.0, -2.0], [-4.0, -5.0]]]]
+
+
+def test_pooling_v1_max_full_convention_shape_and_symbol():
+    s = mx.sym.Pooling_v1(
+        mx.sym.var("d"),
+        kernel=(4, 5),
+        pad=(2, 3),
+        stride=(3, 2),
+        pool_type="max",
+        pooling_convention="full",
+    )
+    _, outs, _ = s.infer_shape(d=(2, 2, 9, 9))
+    assert outs == [(2, 2, 4, 6)]
+    x = -mx.nd.ones((2, 2, 9, 9))
+    out = s.eval(d=x)[0].asnumpy()
+    assert out.shape == (2, 2, 4, 6) and out.max() == 0.0 and out.min() == -1.0
