@@ -200,9 +200,9 @@ def _mx_transform(dist: str, p, shape, scalar: list):
         else:
             noise = (-np.log(-np.log(u))).astype(f32)
         val = loc + (noise.astype(f64) * scale).astype(f32).astype(f64)
-    out = torch.from_numpy(val.astype(f32))
+    out = torch.from_numpy(np.array(val, dtype=f32).reshape(shape))  # 0-d: not a scalar
     if any(q.requires_grad for q in p):
-        un = torch.from_numpy(u)
+        un = torch.from_numpy(np.array(u).reshape(shape))
         if dist == "weibull":
             expr = (-torch.log(un)) ** (1 / p[0])
         elif dist == "powerd":

@@ -167,3 +167,14 @@ def test_multinomial_follows_mxnet_stream():
     assert a == [[157, 163, 195, 177, 145, 163], [151, 168, 168, 177, 166, 170]]
     assert b == [16, 17, 11, 12, 11, 33]
     assert after.shape == (1,)
+
+
+def test_transform_samplers_without_size_give_0d_arrays():
+    mx.npx.set_np()
+    try:
+        for name in ("weibull", "pareto", "power", "rayleigh"):
+            assert getattr(mx.np.random, name)(2.0).shape == ()
+        assert mx.np.random.gumbel().shape == () and mx.np.random.logistic().shape == ()
+        assert mx.np.random.gamma(2.0).shape == ()
+    finally:
+        mx.npx.reset_np()
