@@ -316,7 +316,10 @@ def _pool(a, x):
         pads += [lo[i], max(hi[i], 0)]
     t = a["pool_type"]
     if t == "max":
-        xp = F.pad(x, pads, value=-math.inf) if any(pads) else x
+        # MXNet starts each window at the type's lowest value: a window with no data element
+        # (``full`` convention past the padding) gives -FLT_MAX, not -inf
+        low = torch.finfo(x.dtype).min if x.is_floating_point() else -math.inf
+        xp = F.pad(x, pads, value=low) if any(pads) else x
         out = _MAXPOOL[nd](xp, k, s)
     else:
         pv = a["p_value"] if a["p_value"] is not None else 2

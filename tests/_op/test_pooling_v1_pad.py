@@ -1,5 +1,6 @@
-"""Pooling_v1 max pooling pads with zeros that take part in the maximum (MXNet 1.9.1; values
-from MXNet), unlike Pooling, whose padding never wins."""
+"""Max pooling edges as MXNet 1.9.1 (values from MXNet): Pooling_v1 pads with zeros that take
+part in the maximum (unlike Pooling, whose padding never wins); windows with no data element
+give the lowest finite value."""
 
 import mxnet as mx
 
@@ -30,3 +31,22 @@ def test_pooling_v1_max_full_convention_shape_and_symbol():
     x = -mx.nd.ones((2, 2, 9, 9))
     out = s.eval(d=x)[0].asnumpy()
     assert out.shape == (2, 2, 4, 6) and out.max() == 0.0 and out.min() == -1.0
+
+
+def test_max_pooling_window_without_data_gives_lowest_value():
+    # 'full' convention: the last window lies past the padding (MXNet: -FLT_MAX, not -inf)
+    x = mx.nd.arange(100).reshape((1, 1, 10, 10))
+    for dt, low in [
+        ("float32", -3.4028234663852886e38),
+        ("float64", -1.7976931348623157e308),
+        ("float16", -65504.0),
+    ]:
+        y = mx.nd.Pooling(
+            x.astype(dt),
+            kernel=(4, 5),
+            pad=(1, 2),
+            stride=(3, 4),
+            pool_type="max",
+            pooling_convention="full",
+        )
+        assert y.asnumpy()[0, 0, 0].tolist() == [22.0, 26.0, 29.0, low]
