@@ -232,7 +232,7 @@ def _mx_rejection(name: str, shape, params: list, dt: torch.dtype, dev: torch.de
         kind = kind[: -len("_like")]
     if kind not in _REJECTION or dev.type != "cpu" or not _mxrng.ENABLED:
         return None
-    if dt not in (torch.float32, torch.float64):
+    if dt not in (torch.float16, torch.float32, torch.float64):
         return None
     n = 1
     for d in shape:
@@ -240,9 +240,10 @@ def _mx_rejection(name: str, shape, params: list, dt: torch.dtype, dev: torch.de
     if n > _mxrng_dist.MAX_ELEMENTS:
         return None
     ps = [p if isinstance(p, np.ndarray) else np.float32(p) for p in params]
-    npdt = np.float32 if dt == torch.float32 else np.float64
+    # float16 outputs: MXNet samples with its float generator, then casts
+    npdt = np.float64 if dt == torch.float64 else np.float32
     out = getattr(_mxrng_dist, kind)(n, *ps, npdt)
-    return torch.from_numpy(out.reshape(shape))
+    return torch.from_numpy(out.reshape(shape)).to(dt)
 
 
 # in-place samplers drawing straight into the output dtype for scalar parameters

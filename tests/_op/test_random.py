@@ -267,3 +267,12 @@ def test_gamma_poisson_negative_binomial_follow_mxnet_stream():
     ).tolist() == [3.0, 2.0, 1.0, 4.0]
     np.testing.assert_array_equal(mx.nd.random.uniform(shape=(2,)).asnumpy(),
                                   np.float32([0.7531953454017639, 0.0794864073395729]))
+
+
+def test_float16_gamma_uses_the_float_generator():
+    # MXNet 1.9.1 samples float16 gamma outputs with its float generator, then casts
+    mx.random.seed(9)
+    g = mx.nd.random.gamma(2.0, 1.0, shape=(3,), dtype='float16')
+    assert g.dtype == np.float16
+    np.testing.assert_array_equal(g.asnumpy(), np.float16([1.8701171875, 1.8251953125,
+                                                             0.50537109375]))
