@@ -178,3 +178,14 @@ def test_transform_samplers_without_size_give_0d_arrays():
         assert mx.np.random.gamma(2.0).shape == ()
     finally:
         mx.npx.reset_np()
+
+
+def test_np_gamma_float64_bits():
+    # MXNet 1.9.1 (CPU), mx.random.seed(9): v = ocn * ocn * ocn in double, not pow
+    mx.npx.set_np()
+    try:
+        mx.random.seed(9)
+        g = mx.np.random.gamma(2.0, size=(3,), dtype='float64').asnumpy()
+    finally:
+        mx.npx.reset_np()
+    np.testing.assert_array_equal(g, [1.7382451437035766, 3.120001903500404, 2.082763419421382])
