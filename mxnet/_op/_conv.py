@@ -290,6 +290,10 @@ def _pool_out(a, sp, k, s, p):
 
 
 def _pool(a, x):
+    if x.dtype in (torch.float16, torch.bfloat16) and a["pool_type"] != "max":
+        # MXNet sums half-precision windows in float32 (torch's CPU 3-D average pooling
+        # has no half kernel at all)
+        return _pool(a, x.float()).to(x.dtype)
     cl = a["layout"] is not None and a["layout"][-1] == "C"
     if cl:
         x = to_cf(x)

@@ -2,6 +2,8 @@
 part in the maximum (unlike Pooling, whose padding never wins); windows with no data element
 give the lowest finite value."""
 
+import numpy as np
+
 import mxnet as mx
 
 
@@ -50,3 +52,15 @@ def test_max_pooling_window_without_data_gives_lowest_value():
             pooling_convention="full",
         )
         assert y.asnumpy()[0, 0, 0].tolist() == [22.0, 26.0, 29.0, low]
+
+
+def test_half_precision_average_pooling_3d():
+    # torch's CPU avg_pool3d has no half kernel; MXNet sums half windows in float32
+    x = mx.nd.arange(2 * 3 * 4 * 4 * 4).reshape((2, 3, 4, 4, 4)) / 100
+    for t in ["avg", "sum", "lp"]:
+        ref = mx.nd.Pooling(x, kernel=(2, 2, 2), stride=(2, 2, 2), pool_type=t, p_value=2)
+        y = mx.nd.Pooling(
+            x.astype("float16"), kernel=(2, 2, 2), stride=(2, 2, 2), pool_type=t, p_value=2
+        )
+        assert y.dtype == np.float16
+        np.testing.assert_allclose(y.asnumpy().astype("float32"), ref.asnumpy(), rtol=1e-3)
