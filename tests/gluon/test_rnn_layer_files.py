@@ -74,3 +74,16 @@ def test_symbolic_begin_state_layout():
     lstm = mx.gluon.rnn.LSTM(3)
     states = lstm.begin_state(0, func=mx.sym.zeros)
     assert [s.list_attr()["__layout__"] for s in states] == ["LNC", "LNC"]
+
+
+def test_wrong_input_rank_errors():
+    # MXNet 1.9.1: deferred init wraps the RNN operator's check in a ValueError; an
+    # initialized layer raises the operator's MXNetError
+    lstm = mx.gluon.rnn.LSTM(3)
+    lstm.initialize()
+    with pytest.raises(ValueError, match="Deferred initialization failed because shape cannot"):
+        lstm(mx.nd.ones((2, 4)))
+    gru = mx.gluon.rnn.GRU(3, input_size=4)
+    gru.initialize()
+    with pytest.raises(mx.base.MXNetError, match="Input data should be rank-3 tensor"):
+        gru(mx.nd.ones((2, 4)))

@@ -180,10 +180,18 @@ class _RNNLayer(HybridBlock):
 
     def _infer_input_size(self, inputs):
         if inputs.ndim != 3:
-            raise AssertionError(
-                "Input data should be rank-3 tensor of dim [sequence length, "
-                "batch size, input size]"
+            # MXNet: the RNN operator's shape check, wrapped in deferred initialization's
+            # ValueError while the input size is still unknown
+            msg = (
+                f"MXNetError: Error in operator {self.prefix}rnn0: Check failed: "
+                f"dshape.ndim() == 3U ({inputs.ndim} vs. 3) : Input data should be rank-3 "
+                "tensor of dim [sequence length, batch size, input size]"
             )
+            if not shape_is_known(self.l0_i2h_weight.shape):
+                raise ValueError(
+                    f"Deferred initialization failed because shape cannot be inferred. {msg}"
+                )
+            raise MXNetError(msg)
         ni = inputs.shape[2]
         for i in range(self._num_layers):
             for j in ["l", "r"][: self._dir]:
