@@ -137,11 +137,18 @@ def _batch_take(a: dict, data: torch.Tensor, indices: torch.Tensor) -> torch.Ten
                                      f"size excluding the first dimension (data "
                                      f"{fmt_shape(data.shape)}, indices "
                                      f"{fmt_shape(indices.shape)})")
+    if indices.dtype != torch.int32 and indices.device.type != "meta":
+        # MXNet 1.9.1's type rule: int32 indices only (checked after the shapes, as MXNet)
+        from .._dtype import dtype_name
+
+        raise op_error("batch_take", f"Type inconsistent, Provided = "
+                                     f"{dtype_name(indices.dtype)}, inferred type = int32")
     idx = _bound("batch_take", _as_index(indices).reshape(-1, 1), m, "clip")
     return torch.gather(rows, 1, idx).reshape(indices.shape)
 
 
 register(OpDef("batch_take", _batch_take, inputs=("a", "indices"),
+               infer_type=lambda attrs, ins: ([ins[0], "int32"], [ins[0]]),
                doc="Take one element per row of a 2-D array: out[i] = a[i, indices[i]]."))
 
 

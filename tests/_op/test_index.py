@@ -182,3 +182,21 @@ def test_backward_gather_nd_sums_repeated_indices():
     assert out.asnumpy().tolist() == [[0, 0], [0, 5]]
     assert mx.nd.scatter_nd(mx.nd.array([2, 3, 0]), mx.nd.array([[1, 1, 0], [0, 1, 0]]),
                             shape=(2, 2)).asnumpy().tolist() == [[0, 0], [2, 3]]
+
+
+def test_batch_take_needs_int32_indices():
+    # MXNet 1.9.1: "Type inconsistent, Provided = float32, inferred type = int32"; a symbol's
+    # index variable is inferred int32
+    s = mx.sym.batch_take(mx.sym.Variable("x"), mx.sym.Variable("i"))
+    assert s.infer_type(x="float32")[0] == [np.float32, np.int32]
+    exe = s.simple_bind(mx.cpu(), x=(3, 2), i=(3,), grad_req="null")
+    assert exe.arg_dict["i"].dtype == np.int32
+    exe.arg_dict["x"][:] = mx.nd.array([[1, 2], [3, 4], [5, 6]])
+    exe.arg_dict["i"][:] = mx.nd.array([1, 0, 1])
+    assert exe.forward()[0].asnumpy().tolist() == [2.0, 3.0, 6.0]
+    x = mx.nd.array([[1, 2], [3, 4], [5, 6]])
+    assert mx.nd.batch_take(x, mx.nd.array([0, 1, 0], dtype='int32')).asnumpy().tolist() == [
+        1.0, 4.0, 5.0]
+    for dt in ('float32', 'int64'):
+        with pytest.raises(MXNetError, match=f'Provided = {dt}, inferred type = int32'):
+            mx.nd.batch_take(x, mx.nd.array([0, 1, 0], dtype=dt)).wait_to_read()
