@@ -170,15 +170,17 @@ def test_grouped_convolution_of_nchw_data_runs_channels_last(monkeypatch):
     np.testing.assert_allclose(w.grad.asnumpy(), wt.grad.numpy(), rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("size, keeps_nchw", [(96, False), (32, True)])
-def test_dense_convolution_of_large_nchw_maps_runs_channels_last(size, keeps_nchw):
-    # dense 2-D convolutions over >= 96x96 maps of NCHW float32 data run and return
-    # channels-last (faster oneDNN kernels); small maps stay NCHW; values and gradients hold
+@pytest.mark.parametrize("size, chans, keeps_nchw",
+                         [(96, 3, False), (32, 3, True), (12, 20, False), (12, 32, True)])
+def test_dense_convolution_of_large_nchw_maps_runs_channels_last(size, chans, keeps_nchw):
+    # dense 2-D convolutions over >= 96x96 maps of NCHW float32 data, or over input channels
+    # oneDNN would pad to 16-channel blocks (LeNet's 20), run and return channels-last
+    # (faster oneDNN kernels); other maps stay NCHW; values and gradients hold
     import torch
 
     rng = np.random.RandomState(1)
-    xn = rng.standard_normal((2, 3, size, size)).astype(np.float32)
-    wn = rng.standard_normal((4, 3, 3, 3)).astype(np.float32)
+    xn = rng.standard_normal((2, chans, size, size)).astype(np.float32)
+    wn = rng.standard_normal((4, chans, 3, 3)).astype(np.float32)
     x, w = mx.nd.array(xn), mx.nd.array(wn)
     for v in (x, w):
         v.attach_grad()
