@@ -5,7 +5,8 @@ functions on some x86 machines (3.9 ms for LeNet's first activation, 128x20x24x2
 ``sigmoid`` takes 0.7 ms); oneDNN's jit ``eltwise_tanh`` (what MXNet 1.9.1's CPU
 ``Activation`` runs) takes 0.85 ms plus two copies in and out of torch's oneDNN tensors.
 Both are within 1-2 ulp of the exact value. Small arrays, other dtypes and devices, strided
-arrays and traced graphs (``torch.compile``) use ``torch.tanh``.
+arrays (channels-last 4-D ones excepted: the same memory, seen as NHWC) and traced graphs
+(``torch.compile``) use ``torch.tanh``.
 
 Examples
 --------
@@ -36,6 +37,8 @@ def _enabled() -> bool:
 
 
 def _onednn_tanh(x: torch.Tensor) -> torch.Tensor:
+    if not x.is_contiguous():  # channels-last 4-D: the same memory, seen as dense NHWC
+        return torch.tanh(x.permute(0, 2, 3, 1).to_mkldnn()).to_dense().permute(0, 3, 1, 2)
     return torch.tanh(x.to_mkldnn()).to_dense()
 
 
@@ -56,8 +59,10 @@ class _OneDNNTanh(torch.autograd.Function):
 
 def tanh(x: torch.Tensor) -> torch.Tensor:
     """``torch.tanh(x)``, through oneDNN where that is faster (see the module notes)."""
+    dense = x.is_contiguous() or (
+        x.dim() == 4 and x.is_contiguous(memory_format=torch.channels_last))
     if (x.dtype != torch.float32 or x.device.type != "cpu" or x.numel() < _MIN_NUMEL
-            or not x.is_contiguous() or torch.compiler.is_compiling() or not _enabled()):
+            or not dense or torch.compiler.is_compiling() or not _enabled()):
         return torch.tanh(x)
     if x.requires_grad and torch.is_grad_enabled():
         return _OneDNNTanh.apply(x)

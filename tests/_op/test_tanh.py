@@ -40,10 +40,15 @@ def test_large_inputs_take_the_onednn_route_and_strided_ones_do_not(monkeypatch)
     real = _tanh._onednn_tanh
     monkeypatch.setattr(_tanh, "_onednn_tanh", lambda t: calls.append(t.shape) or real(t))
     x = torch.randn(4, 20, 24, 24)
+    cl = x.contiguous(memory_format=torch.channels_last)
     if torch.backends.mkldnn.is_available():
         torch.testing.assert_close(_tanh.tanh(x), torch.tanh(x), rtol=3e-7, atol=0)
         assert calls == [(4, 20, 24, 24)]
-    cl = x.contiguous(memory_format=torch.channels_last)
-    torch.testing.assert_close(_tanh.tanh(cl), torch.tanh(cl), rtol=0, atol=0)
+        y = _tanh.tanh(cl)  # channels-last: the same dense memory, kept channels-last
+        assert calls[-1] == (4, 20, 24, 24) and len(calls) == 2
+        assert y.is_contiguous(memory_format=torch.channels_last)
+        torch.testing.assert_close(y, torch.tanh(x), rtol=3e-7, atol=0)
+    strided = x[:, :, ::2]
+    torch.testing.assert_close(_tanh.tanh(strided), torch.tanh(strided), rtol=0, atol=0)
     torch.testing.assert_close(_tanh.tanh(x.double()), torch.tanh(x.double()))
-    assert len(calls) <= 1
+    assert len(calls) <= 2
