@@ -66,7 +66,7 @@ def to_sparse(t: torch.Tensor, stype: str, ctx: Context):
 
 def _check_shape(got: tuple, shape) -> None:
     if shape is not None and tuple(int(d) for d in shape) != got:
-        raise ValueError(f"Shape mismatch detected. {got} v.s. {tuple(shape)}")
+        raise ValueError(f"Shape mismatch detected. {got} v.s. {shape}")  # as given
 
 
 def _is_scipy_csr(x) -> bool:

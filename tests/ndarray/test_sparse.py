@@ -261,3 +261,8 @@ def test_sparse_creation_rejects_a_non_context_ctx():
     with pytest.raises(TypeError):
         mx.nd.sparse.row_sparse_array([[1.0, 2.0]], (1, 2), [0])
     assert mx.nd.sparse.csr_matrix((2, 3), ctx=mx.cpu(1)).context == mx.cpu(1)
+
+
+def test_sparse_shape_mismatch_message_shows_shape_as_given():
+    with pytest.raises(ValueError, match=r"Shape mismatch detected\. \(3, 2\) v\.s\. \[0, 1, 3\]"):
+        mx.nd.sparse.row_sparse_array([[1, 2], [3, 4], [5, 6]], [0, 1, 3])
