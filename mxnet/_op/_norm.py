@@ -97,13 +97,19 @@ def _fold_moving(smean, var, moving, _grads) -> None:
     """Gradient pre-hook of a training BatchNorm node: fold the batch statistics into the
     moving ones (MXNet 1.9.1 updates them in BatchNorm's backward pass)."""
     mmean, mvar, m = moving
-    # MXNet's momentum is a C float: moving * 0.9f + batch * (1 - 0.9f), 1 - 0.9f being
-    # 0.100000024 (visible in float64 moving statistics)
-    m32 = np.float32(m)
-    keep, take = float(m32), float(np.float32(1) - m32)
+    keep, take = _momentum_weights(m)
     with torch.no_grad():
-        mmean.mul_(keep).add_(smean.to(mmean.dtype), alpha=take)
-        mvar.mul_(keep).add_(var.to(mvar.dtype), alpha=take)
+        torch._foreach_mul_((mmean, mvar), keep)
+        torch._foreach_add_((mmean, mvar), (smean.to(mmean.dtype), var.to(mvar.dtype)),
+                            alpha=take)
+
+
+@functools.lru_cache(maxsize=64)
+def _momentum_weights(m: float) -> tuple[float, float]:
+    """MXNet's momentum is a C float: moving * 0.9f + batch * (1 - 0.9f), 1 - 0.9f being
+    0.100000024 (visible in float64 moving statistics)."""
+    m32 = np.float32(m)
+    return float(m32), float(np.float32(1) - m32)
 
 
 def _train_norm(x, gamma, beta, eps, fixed, moving, relu=False):
