@@ -76,7 +76,9 @@ def test_not_merged_when_batchnorm_output_is_read_elsewhere():
 
 def _residual(bn_first=True):
     data = mx.sym.Variable("data")
-    c = mx.sym.Convolution(data, num_filter=8, kernel=(3, 3), pad=(1, 1), name="c")
+    # 16 channels: an 8-channel convolution would run channels-last (oneDNN pads 8 to 16)
+    # while the residual stays NCHW, and layouts that differ are not fused
+    c = mx.sym.Convolution(data, num_filter=16, kernel=(3, 3), pad=(1, 1), name="c")
     b = mx.sym.BatchNorm(c, fix_gamma=False, name="bn")
     s = (b + data) if bn_first else (data + b)
     r = mx.sym.Activation(s, act_type="relu", name="r")
@@ -97,7 +99,7 @@ def test_residual_end_fused_gives_the_same_numbers(monkeypatch):
         results = []
         for flag in ("1", "0"):
             monkeypatch.setenv("MXNET_NG_FUSE", flag)
-            ex, p, keep = _prog(_residual(bn_first), (4, 8, 48, 48))
+            ex, p, keep = _prog(_residual(bn_first), (4, 16, 48, 48))
             if flag == "1":
                 steps = bn_relu_steps(p.steps, keep)
                 assert [type(st[0]).__name__ for st in steps].count("_BNAddRelu") == 1
@@ -116,12 +118,12 @@ def test_residual_end_fused_gives_the_same_numbers(monkeypatch):
 
 
 def test_residual_end_outside_training_runs_the_original_steps():
-    ex, _p, _keep = _prog(_residual(), (2, 8, 6, 6))
+    ex, _p, _keep = _prog(_residual(), (2, 16, 6, 6))
     for v in ex.arg_dict.values():
         v[:] = 0.5
     out = ex.forward(is_train=False)[0].asnumpy()
     c = mx.nd.Convolution(ex.arg_dict["data"], ex.arg_dict["c_weight"], ex.arg_dict["c_bias"],
-                          num_filter=8, kernel=(3, 3), pad=(1, 1))
+                          num_filter=16, kernel=(3, 3), pad=(1, 1))
     b = mx.nd.BatchNorm(c, ex.arg_dict["bn_gamma"], ex.arg_dict["bn_beta"],
                         ex.aux_dict["bn_moving_mean"], ex.aux_dict["bn_moving_var"],
                         fix_gamma=False)
