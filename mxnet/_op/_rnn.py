@@ -10,6 +10,7 @@ Gate orders (LSTM i, f, g, o; GRU r, z, n) equal torch's, so the kernel is torch
 from __future__ import annotations
 
 import math
+import os
 import warnings
 
 import torch
@@ -92,6 +93,18 @@ def _unpack(a, params, input_size):
     return [t for w in weights for t in w]
 
 
+def _onednn_rnn(data) -> bool:
+    """Whether MXNet 1.9.1 runs this RNN through oneDNN: float32 CPU data unless
+    ``MXNET_USE_MKLDNN_RNN=0``. Its oneDNN RNN applies no dropout between the layers (checked
+    on MXNet 1.9.1: training outputs with ``p=0.3`` equal those with ``p=0``); its native
+    kernel (float64, or the variable set to 0) does."""
+    return (
+        data.device.type == "cpu"
+        and data.dtype == torch.float32
+        and os.environ.get("MXNET_USE_MKLDNN_RNN", "1").strip() not in ("0", "false", "False")
+    )
+
+
 def _rnn(a, data, params, state_h, *rest):
     _check(a)
     if data.device.type == "cuda" and (
@@ -110,6 +123,8 @@ def _rnn(a, data, params, state_h, *rest):
     flat = _unpack(a, params, data.shape[2])
     L, bi, p = a["num_layers"], a["bidirectional"], a["p"]
     train = state.is_train
+    if p and _onednn_rnn(data):
+        p = 0.0
     if mode == "lstm":
         with warnings.catch_warnings():  # (torch: LSTM projections run without oneDNN)
             warnings.simplefilter("ignore", UserWarning)
