@@ -99,9 +99,13 @@ def _fold_moving(smean, var, moving, _grads) -> None:
     mmean, mvar, m = moving
     keep, take = _momentum_weights(m)
     with torch.no_grad():
-        torch._foreach_mul_((mmean, mvar), keep)
-        torch._foreach_add_((mmean, mvar), (smean.to(mmean.dtype), var.to(mvar.dtype)),
-                            alpha=take)
+        mmean.mul_(keep).add_(_as(smean, mmean.dtype), alpha=take)
+        mvar.mul_(keep).add_(_as(var, mvar.dtype), alpha=take)
+
+
+def _as(t: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """``t.to(dtype)`` without the call when it is already that (a few us per call)."""
+    return t if t.dtype == dtype else t.to(dtype)
 
 
 @functools.lru_cache(maxsize=64)
@@ -142,7 +146,7 @@ def _batchnorm(a, x, gamma, beta, mmean, mvar, relu=False):
     red = [i for i in range(x.dim()) if i != ax]
     bs = _bshape(x.dim(), ax)
     eps = a["eps"]
-    gamma, beta = gamma.to(x.dtype), beta.to(x.dtype)
+    gamma, beta = _as(gamma, x.dtype), _as(beta, x.dtype)
     xc = x if ax == 1 else x.movedim(ax, 1)
     if x.dim() < 2:
         raise MXNetError(f"BatchNorm: data needs at least 2 dims, got {tuple(x.shape)}")
