@@ -119,6 +119,16 @@ def _rnn(a, data, params, state_h, *rest):
             "Operator RNN: use_sequence_length (cuDNN masking of padded steps) "
             "is not supported on GPU"
         )
+    if (
+        data.device.type == "cpu"
+        and (a["lstm_state_clip_min"] is not None or a["lstm_state_clip_max"] is not None)
+        and not _onednn_rnn(data)
+    ):
+        # MXNet 1.9.1: oneDNN (float32) ignores the clipping; its native kernel refuses it
+        raise MXNetError(
+            "Operator RNN: LSTM state clipping is only supported for GPU with CuDNN later "
+            "than 7.2.1"
+        )
     mode = a["mode"]
     flat = _unpack(a, params, data.shape[2])
     L, bi, p = a["num_layers"], a["bidirectional"], a["p"]

@@ -30,3 +30,16 @@ def test_float64_and_native_kernel_apply_dropout(monkeypatch):
     assert np.abs(_train_out(0.3, "float64") - _train_out(0.0, "float64")).max() > 1e-3
     monkeypatch.setenv("MXNET_USE_MKLDNN_RNN", "0")
     assert np.abs(_train_out(0.3) - _train_out(0.0)).max() > 1e-3
+
+
+def test_state_clipping_ignored_by_onednn_refused_by_native_kernel():
+    x = mx.nd.ones((3, 2, 4))
+    layer = mx.gluon.rnn.LSTM(5, input_size=4, state_clip_min=-1, state_clip_max=1)
+    layer.initialize()
+    assert layer(x).shape == (3, 2, 5)  # float32: oneDNN, clipping ignored (MXNet 1.9.1)
+    layer64 = mx.gluon.rnn.LSTM(
+        5, input_size=4, state_clip_min=-1, state_clip_max=1, dtype="float64"
+    )
+    layer64.initialize()
+    with pytest.raises(mx.base.MXNetError, match="LSTM state clipping is only supported"):
+        layer64(x.astype("float64")).wait_to_read()
