@@ -284,7 +284,7 @@ void mxng_bn_stats(const float *x, int64_t N, int64_t C, int64_t S, int cl, doub
 #ifdef NT_W
 /* One row of n values with streaming stores: o = op(r, q). The per-channel parameters are
  * vectors along the row (step 1, channels last) or one value for the row (step 0). */
-static void row_nt(int op, const float *r, const float *q, float *o, int64_t n, const float *a,
+static inline __attribute__((always_inline)) void row_nt(int op, const float *r, const float *q, float *o, int64_t n, const float *a,
                    const float *b, const float *A, const float *B, const float *D, int step) {
     ntv av = NT_SET1(a[0]), bv = NT_SET1(b[0]), Av = av, Bv = av, Dv = av;
     int grad = op >= OP_GRAD;
@@ -313,55 +313,78 @@ static void row_nt(int op, const float *r, const float *q, float *o, int64_t n, 
 #define ROW_NT(...) ((void)0)
 #endif
 
-/* y = x * a + b, then relu. */
-void mxng_bn_apply(const float *x, float *y, int64_t N, int64_t C, int64_t S, int cl,
-                   const float *a, const float *b, int relu, int nthr) {
-    const int op = relu ? OP_APPLY_RELU : OP_APPLY;
+/* One row of n values with ordinary stores: o = op(r, q), the per-channel parameters as in
+ * row_nt. Each op is its own vectorised loop. */
+static inline __attribute__((always_inline)) void row_plain(int op, const float *r, const float *q, float *o, int64_t n,
+                             const float *a, const float *b, const float *A, const float *B,
+                             const float *D, int step) {
+#define P(p) ((p)[step * i])
+    switch (op) {
+    case OP_APPLY:
+#pragma omp simd
+        for (int64_t i = 0; i < n; ++i) o[i] = affine(r[i], P(a), P(b));
+        break;
+    case OP_APPLY_RELU:
+#pragma omp simd
+        for (int64_t i = 0; i < n; ++i) {
+            float v = affine(r[i], P(a), P(b));
+            o[i] = v > 0.f ? v : 0.f;
+        }
+        break;
+    case OP_ADD_RELU:
+#pragma omp simd
+        for (int64_t i = 0; i < n; ++i) {
+            float v = affine(r[i], P(a), P(b)) + q[i];
+            o[i] = v > 0.f ? v : 0.f;
+        }
+        break;
+    default: {
+        const int relu = op == OP_GRAD_RELU;
+#pragma omp simd
+        for (int64_t i = 0; i < n; ++i) {
+            float d = (relu && !(affine(r[i], P(a), P(b)) > 0.f)) ? 0.f : q[i];
+            o[i] = fmaf(d, P(A), fmaf(r[i], P(B), P(D)));
+        }
+    }
+    }
+#undef P
+}
+
+/* y = op(x, q) over an array laid out as in the notes at the top, row by row (a row: one
+ * pixel's channels, channels last; one channel of one sample, channels first), streaming
+ * the stores of a large output. */
+static void apply_rows(int op, const float *x, const float *q, float *y, int64_t N,
+                       int64_t C, int64_t S, int cl, const float *a, const float *b,
+                       const float *A, const float *B, const float *D, int nthr) {
     const int nt = nt_ok(y, cl ? C : S, N * C * S);
-    (void)op;
+    const int64_t rows = cl ? N * S : N * C, n = cl ? C : S;
 #pragma omp parallel num_threads(nthr) if (nthr > 1)
     {
-        if (cl) {
 #pragma omp for schedule(static)
-            for (int64_t m = 0; m < N * S; ++m) {
-                const float *r = x + m * C;
-                float *o = y + m * C;
-                if (nt) {
-                    ROW_NT(op, r, NULL, o, C, a, b, NULL, NULL, NULL, 1);
-                } else if (relu) {
-#pragma omp simd
-                    for (int64_t c = 0; c < C; ++c) {
-                        float v = affine(r[c], a[c], b[c]);
-                        o[c] = v > 0.f ? v : 0.f;
-                    }
-                } else {
-#pragma omp simd
-                    for (int64_t c = 0; c < C; ++c) o[c] = affine(r[c], a[c], b[c]);
-                }
-            }
-        } else {
-#pragma omp for schedule(static)
-            for (int64_t nc = 0; nc < N * C; ++nc) {
-                const float *r = x + nc * S;
-                float *o = y + nc * S;
-                const int64_t c = nc % C;
-                const float ac = a[c], bc = b[c];
-                if (nt) {
-                    ROW_NT(op, r, NULL, o, S, a + c, b + c, NULL, NULL, NULL, 0);
-                } else if (relu) {
-#pragma omp simd
-                    for (int64_t s = 0; s < S; ++s) {
-                        float v = affine(r[s], ac, bc);
-                        o[s] = v > 0.f ? v : 0.f;
-                    }
-                } else {
-#pragma omp simd
-                    for (int64_t s = 0; s < S; ++s) o[s] = affine(r[s], ac, bc);
-                }
-            }
+        for (int64_t m = 0; m < rows; ++m) {
+            const float *r = x + m * n, *g = q ? q + m * n : NULL;
+            float *o = y + m * n;
+            const int64_t k = cl ? 0 : m % C; /* channels first: the row's channel */
+            const float *Ak = A ? A + k : NULL, *Bk = B ? B + k : NULL, *Dk = D ? D + k : NULL;
+            /* constant steps, so that each call is compiled for its layout */
+            if (nt && cl)
+                ROW_NT(op, r, g, o, n, a, b, A, B, D, 1);
+            else if (nt)
+                ROW_NT(op, r, g, o, n, a + k, b + k, Ak, Bk, Dk, 0);
+            else if (cl)
+                row_plain(op, r, g, o, n, a, b, A, B, D, 1);
+            else
+                row_plain(op, r, g, o, n, a + k, b + k, Ak, Bk, Dk, 0);
         }
         nt_fence(nt);
     }
+}
+
+/* y = x * a + b, then relu. */
+void mxng_bn_apply(const float *x, float *y, int64_t N, int64_t C, int64_t S, int cl,
+                   const float *a, const float *b, int relu, int nthr) {
+    apply_rows(relu ? OP_APPLY_RELU : OP_APPLY, x, NULL, y, N, C, S, cl, a, b, NULL, NULL,
+               NULL, nthr);
 }
 
 /* Per-channel sums of dyr and dyr * (x - mean) (double). */
@@ -389,89 +412,12 @@ void mxng_bn_grad_sums_relu_out(const float *dy, const float *y, float *dz, cons
 void mxng_bn_grad_apply(const float *dy, const float *x, float *dx, int64_t N, int64_t C,
                         int64_t S, int cl, const float *A, const float *B, const float *D,
                         const float *a, const float *b, int relu, int nthr) {
-    const int op = relu ? OP_GRAD_RELU : OP_GRAD;
-    const int nt = nt_ok(dx, cl ? C : S, N * C * S);
-    (void)op;
-#pragma omp parallel num_threads(nthr) if (nthr > 1)
-    {
-        if (cl) {
-#pragma omp for schedule(static)
-            for (int64_t m = 0; m < N * S; ++m) {
-                const float *r = x + m * C, *g = dy + m * C;
-                float *o = dx + m * C;
-                if (nt) {
-                    ROW_NT(op, r, g, o, C, a, b, A, B, D, 1);
-                    continue;
-                }
-#pragma omp simd
-                for (int64_t c = 0; c < C; ++c) {
-                    float d = (relu && !(affine(r[c], a[c], b[c]) > 0.f)) ? 0.f : g[c];
-                    o[c] = fmaf(d, A[c], fmaf(r[c], B[c], D[c]));
-                }
-            }
-        } else {
-#pragma omp for schedule(static)
-            for (int64_t nc = 0; nc < N * C; ++nc) {
-                const int64_t c = nc % C;
-                const float *r = x + nc * S, *g = dy + nc * S;
-                float *o = dx + nc * S;
-                if (nt) {
-                    ROW_NT(op, r, g, o, S, a + c, b + c, A + c, B + c, D + c, 0);
-                    continue;
-                }
-                const float Ac = A[c], Bc = B[c], Dc = D[c];
-                const float ac = a[c], bc = b[c];
-#pragma omp simd
-                for (int64_t s = 0; s < S; ++s) {
-                    float d = (relu && !(affine(r[s], ac, bc) > 0.f)) ? 0.f : g[s];
-                    o[s] = fmaf(d, Ac, fmaf(r[s], Bc, Dc));
-                }
-            }
-        }
-        nt_fence(nt);
-    }
+    apply_rows(relu ? OP_GRAD_RELU : OP_GRAD, x, dy, dx, N, C, S, cl, a, b, A, B, D, nthr);
 }
 
 /* y = max(x * a + b + z, 0): BatchNorm's output added to a residual z (same layout), then
  * relu, rounded as the three separate steps round. */
 void mxng_bn_apply_add_relu(const float *x, const float *z, float *y, int64_t N, int64_t C,
                             int64_t S, int cl, const float *a, const float *b, int nthr) {
-    const int nt = nt_ok(y, cl ? C : S, N * C * S);
-#pragma omp parallel num_threads(nthr) if (nthr > 1)
-    {
-        if (cl) {
-#pragma omp for schedule(static)
-            for (int64_t m = 0; m < N * S; ++m) {
-                const float *r = x + m * C, *q = z + m * C;
-                float *o = y + m * C;
-                if (nt) {
-                    ROW_NT(OP_ADD_RELU, r, q, o, C, a, b, NULL, NULL, NULL, 1);
-                    continue;
-                }
-#pragma omp simd
-                for (int64_t c = 0; c < C; ++c) {
-                    float v = affine(r[c], a[c], b[c]) + q[c];
-                    o[c] = v > 0.f ? v : 0.f;
-                }
-            }
-        } else {
-#pragma omp for schedule(static)
-            for (int64_t nc = 0; nc < N * C; ++nc) {
-                const float *r = x + nc * S, *q = z + nc * S;
-                float *o = y + nc * S;
-                const int64_t c = nc % C;
-                if (nt) {
-                    ROW_NT(OP_ADD_RELU, r, q, o, S, a + c, b + c, NULL, NULL, NULL, 0);
-                    continue;
-                }
-                const float ac = a[c], bc = b[c];
-#pragma omp simd
-                for (int64_t s = 0; s < S; ++s) {
-                    float v = affine(r[s], ac, bc) + q[s];
-                    o[s] = v > 0.f ? v : 0.f;
-                }
-            }
-        }
-        nt_fence(nt);
-    }
+    apply_rows(OP_ADD_RELU, x, z, y, N, C, S, cl, a, b, NULL, NULL, NULL, nthr);
 }

@@ -19,6 +19,7 @@ Examples
 from __future__ import annotations
 
 import ctypes
+import inspect
 
 import torch
 
@@ -68,13 +69,25 @@ def _lib():
 _IMPLS: dict = {}
 
 
-def _operator(name: str):
+def _operator(name: str, out: str = "x", sums: bool = False):
     """Register the decorated function as ``torch.ops.mxng.<name>`` and keep the plain
-    function for eager calls (:func:`call`)."""
+    function for eager calls (:func:`call`). Its shape-only version for ``torch.compile``:
+    an array laid out as the argument ``out`` (unless ``out`` is empty), then with ``sums``
+    two float64 vectors over that argument's channels."""
 
     def wrap(fn):
         _IMPLS[name] = fn
-        return torch.library.custom_op(f"mxng::{name}", mutates_args=())(fn)
+        op = torch.library.custom_op(f"mxng::{name}", mutates_args=())(fn)
+        sig = inspect.signature(fn)
+
+        def fake(*args, **kwargs):
+            like = sig.bind(*args, **kwargs).arguments[out or "x"]
+            res = ((torch.empty_like(like),) if out else ()) + (
+                _sums_fake(like.shape[1], like) if sums else ())
+            return res[0] if len(res) == 1 else res
+
+        op.register_fake(fake)
+        return op
 
     return wrap
 
@@ -92,7 +105,7 @@ def _sums_fake(c: int, x: torch.Tensor):
     return x.new_empty(c, dtype=torch.float64), x.new_empty(c, dtype=torch.float64)
 
 
-@_operator("bn_stats")
+@_operator("bn_stats", out="", sums=True)
 def bn_stats(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """Batch mean and biased variance per channel (dim 1), float64."""
     x = _plain(x)
@@ -101,10 +114,6 @@ def bn_stats(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     _lib().mxng_bn_stats(_p(x), n, c, s, cl, _p(mean), _p(var), _kernels.threads())
     return mean, var
 
-
-@bn_stats.register_fake
-def _(x):
-    return _sums_fake(x.shape[1], x)
 
 
 @_operator("bn_apply")
@@ -117,10 +126,6 @@ def bn_apply(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, relu: bool) -> t
                          _kernels.threads())
     return y
 
-
-@bn_apply.register_fake
-def _(x, a, b, relu):
-    return torch.empty_like(x)
 
 
 @_operator("bn_apply_add_relu")
@@ -136,12 +141,8 @@ def bn_apply_add_relu(x: torch.Tensor, z: torch.Tensor, a: torch.Tensor,
     return y
 
 
-@bn_apply_add_relu.register_fake
-def _(x, z, a, b):
-    return torch.empty_like(x)
 
-
-@_operator("bn_grad_sums")
+@_operator("bn_grad_sums", out="", sums=True)
 def bn_grad_sums(gy: torch.Tensor, x: torch.Tensor, mean: torch.Tensor, a: torch.Tensor,
                  b: torch.Tensor, relu: bool) -> tuple[torch.Tensor, torch.Tensor]:
     """Per-channel sums of ``dyr`` and ``dyr * (x - mean)``, ``dyr`` the output gradient
@@ -155,12 +156,8 @@ def bn_grad_sums(gy: torch.Tensor, x: torch.Tensor, mean: torch.Tensor, a: torch
     return sdy, sdyx
 
 
-@bn_grad_sums.register_fake
-def _(gy, x, mean, a, b, relu):
-    return _sums_fake(x.shape[1], x)
 
-
-@_operator("bn_grad_sums_relu_out")
+@_operator("bn_grad_sums_relu_out", sums=True)
 def bn_grad_sums_relu_out(gy: torch.Tensor, y: torch.Tensor, x: torch.Tensor,
                           mean: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """``dz`` = ``gy`` where ``y > 0`` else 0 (a relu's input gradient for its output ``y``),
@@ -174,10 +171,6 @@ def bn_grad_sums_relu_out(gy: torch.Tensor, y: torch.Tensor, x: torch.Tensor,
                                       _p(sdy), _p(sdyx), _kernels.threads())
     return dz, sdy, sdyx
 
-
-@bn_grad_sums_relu_out.register_fake
-def _(gy, y, x, mean):
-    return (torch.empty_like(x), *_sums_fake(x.shape[1], x))
 
 
 @_operator("bn_grad_apply")
@@ -193,7 +186,3 @@ def bn_grad_apply(gy: torch.Tensor, x: torch.Tensor, big_a: torch.Tensor, big_b:
                               _p(big_d), _p(a), _p(b), int(relu), _kernels.threads())
     return dx
 
-
-@bn_grad_apply.register_fake
-def _(gy, x, big_a, big_b, big_d, a, b, relu):
-    return torch.empty_like(x)
