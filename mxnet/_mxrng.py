@@ -262,7 +262,8 @@ class _Engines:
 def _engines(which: int = 0) -> _Engines:
     e = _STATE[which]
     if e is None:
-        e = _STATE[which] = _Engines(_MAGIC * _SEED[0])
+        # (engine seeds are 32-bit: negative seeds wrap as MXNet's int arithmetic does)
+        e = _STATE[which] = _Engines((_MAGIC * _SEED[0]) % 2**32)
     return e
 
 
