@@ -97,6 +97,27 @@ def _odd_channels(c: int) -> bool:
     return c > 4 and c % 16 != 0
 
 
+def _centre_only(x: torch.Tensor, w: torch.Tensor, pad, dilate) -> bool:
+    """A 2-D convolution of one-pixel maps padded by half an odd kernel (MobileNet's last
+    depthwise layers at 32x32): only the kernel's centre tap meets data."""
+    return (x.shape[2] == 1 and x.shape[3] == 1 and w.shape[2] % 2 == 1
+            and w.shape[3] % 2 == 1 and tuple(pad) == (w.shape[2] // 2, w.shape[3] // 2)
+            and all(v == 1 for v in dilate) and w.shape[2] * w.shape[3] > 1)
+
+
+def _centre_conv(x, w, b, groups: int) -> torch.Tensor:
+    """The convolution of :func:`_centre_only` with the centre tap alone (the other taps meet
+    zero padding): a 1x1 convolution, or a per-channel product for a depthwise one. oneDNN
+    takes 1.7 ms for ResNet-sized 3x3 depthwise forward+backward on 32x256x1x1 data; this
+    0.08 ms."""
+    kh, kw = w.shape[2] // 2, w.shape[3] // 2
+    centre = w[:, :, kh:kh + 1, kw:kw + 1]
+    if groups == x.shape[1] == w.shape[0] and w.shape[1] == 1:
+        out = x * centre.reshape(1, -1, 1, 1)
+        return out if b is None else out + b.reshape(1, -1, 1, 1)
+    return F.conv2d(x, centre, b, 1, 0, 1, groups)
+
+
 def _conv(a, x, w, b=None):
     nd = x.dim() - 2
     if nd not in _CONV:
@@ -108,7 +129,9 @@ def _conv(a, x, w, b=None):
     if w.shape[0] != a["num_filter"]:
         raise MXNetError(f"Convolution: weight shape {tuple(w.shape)} does not match "
                          f"num_filter={a['num_filter']}")
-    if nd == 2 and phase_conv_applies(x, w, s, d, a["num_group"]):
+    if nd == 2 and _centre_only(x, w, p, d):
+        out = _centre_conv(x, w, b, a["num_group"])
+    elif nd == 2 and phase_conv_applies(x, w, s, d, a["num_group"]):
         out = phase_conv2d(x, w, b, s, p)  # faster input gradient over few channels
     elif nd == 2 and _grouped_on_cpu(x, a["num_group"]):
         # torch's NCHW grouped (depthwise) kernels are 1.3-2.9x slower than its

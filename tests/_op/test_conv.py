@@ -195,3 +195,36 @@ def test_dense_convolution_of_large_nchw_maps_runs_channels_last(size, chans, ke
     np.testing.assert_allclose(y.asnumpy(), yt.detach().numpy(), rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(x.grad.asnumpy(), xt.grad.numpy(), rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(w.grad.asnumpy(), wt.grad.numpy(), rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("groups, bias", [(6, False), (6, True), (1, True), (2, False)])
+def test_one_pixel_maps_use_the_centre_tap_only(groups, bias):
+    # 3x3 (and 5x3) kernels padded by half over 1x1 maps: only the centre tap meets data;
+    # values and every gradient equal a float64 convolution (the other taps' gradient is 0)
+    import torch
+
+    rng = np.random.RandomState(4)
+    for kernel, pad, stride in (((3, 3), (1, 1), (1, 1)), ((5, 3), (2, 1), (2, 2))):
+        xn = rng.standard_normal((4, 6, 1, 1)).astype(np.float32)
+        wn = rng.standard_normal((6, 6 // groups) + kernel).astype(np.float32)
+        bn = rng.standard_normal(6).astype(np.float32)
+        x, w, b = mx.nd.array(xn), mx.nd.array(wn), mx.nd.array(bn)
+        for v in (x, w, b):
+            v.attach_grad()
+        with mx.autograd.record():
+            y = mx.nd.Convolution(x, w, b if bias else None, kernel=kernel, pad=pad,
+                                  stride=stride, num_filter=6, num_group=groups,
+                                  no_bias=not bias)
+        gy = rng.standard_normal(y.shape).astype(np.float32)
+        y.backward(mx.nd.array(gy))
+        xt, wt, bt = (torch.tensor(v, dtype=torch.float64, requires_grad=True)
+                      for v in (xn, wn, bn))
+        yt = torch.nn.functional.conv2d(xt, wt, bt if bias else None, stride, pad, 1, groups)
+        yt.backward(torch.tensor(gy, dtype=torch.float64))
+        assert y.shape == tuple(yt.shape) == (4, 6, 1, 1)
+        np.testing.assert_allclose(y.asnumpy(), yt.detach().numpy(), rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(x.grad.asnumpy(), xt.grad.numpy(), rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(w.grad.asnumpy(), wt.grad.numpy(), rtol=1e-5, atol=1e-5)
+        if bias:
+            np.testing.assert_allclose(b.grad.asnumpy(), bt.grad.numpy(), rtol=1e-5,
+                                       atol=1e-5)
