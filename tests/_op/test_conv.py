@@ -228,3 +228,40 @@ def test_one_pixel_maps_use_the_centre_tap_only(groups, bias):
         if bias:
             np.testing.assert_allclose(b.grad.asnumpy(), bt.grad.numpy(), rtol=1e-5,
                                        atol=1e-5)
+
+
+@pytest.mark.parametrize("bias", [False, True])
+def test_tiny_pointwise_convolution_is_one_matrix_product(monkeypatch, bias):
+    # small 1x1 convolutions of channels-last data run as a product over the pixel rows:
+    # same values and gradients as a float64 convolution, a channels-last result
+    import torch
+
+    from mxnet._op import _conv
+
+    calls = []
+    real = _conv._pointwise_mm
+    monkeypatch.setattr(_conv, "_pointwise_mm", lambda *a: calls.append(1) or real(*a))
+    rng = np.random.RandomState(5)
+    xn = rng.standard_normal((4, 6, 3, 3)).astype(np.float32)
+    wn = rng.standard_normal((5, 6, 1, 1)).astype(np.float32)
+    bn = rng.standard_normal(5).astype(np.float32)
+    x = mx.nd.array(xn)
+    x = mx.nd.NDArray._wrap(x._t.contiguous(memory_format=torch.channels_last), x.context)
+    w, b = mx.nd.array(wn), mx.nd.array(bn)
+    for v in (x, w, b):
+        v.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.Convolution(x, w, b if bias else None, kernel=(1, 1), num_filter=5,
+                              no_bias=not bias)
+    gy = rng.standard_normal(y.shape).astype(np.float32)
+    y.backward(mx.nd.array(gy))
+    assert calls == [1]
+    assert y._t.is_contiguous(memory_format=torch.channels_last)
+    xt, wt, bt = (torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in (xn, wn, bn))
+    yt = torch.nn.functional.conv2d(xt, wt, bt if bias else None)
+    yt.backward(torch.tensor(gy, dtype=torch.float64))
+    np.testing.assert_allclose(y.asnumpy(), yt.detach().numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(x.grad.asnumpy(), xt.grad.numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(w.grad.asnumpy(), wt.grad.numpy(), rtol=1e-5, atol=1e-5)
+    if bias:
+        np.testing.assert_allclose(b.grad.asnumpy(), bt.grad.numpy(), rtol=1e-5, atol=1e-5)

@@ -14,8 +14,12 @@ CL = torch.channels_last
 
 @pytest.fixture(autouse=True)
 def _small_shapes_too(monkeypatch):
-    """These tests use small arrays: take the native path whatever their size."""
+    """These tests use small arrays: take the native path whatever their size (and not the
+    single matrix product of tiny 1x1 convolutions)."""
+    from mxnet._op import _conv
+
     monkeypatch.setattr(cn, "MIN_MACS", 0)
+    monkeypatch.setattr(_conv, "TINY_POINTWISE_MACS", 0)
 
 
 def _data(n, ci, h, w, co, seed=0):
