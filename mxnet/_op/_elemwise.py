@@ -128,8 +128,13 @@ _UNARY = {
         "x / (1 + |x|), element-wise.",
     ),
     "reciprocal": (_float_only(torch.reciprocal), True, (), "1 / x, element-wise."),
-    "erf": (_float_only(torch.erf), False, (), "Gauss error function."),
-    "erfinv": (_float_only(torch.erfinv), False, (), "Inverse Gauss error function."),
+    "erf": (_float_only(lambda x: _Pointwise.apply(x, "erf")), False, (), "Gauss error function."),
+    "erfinv": (
+        _float_only(lambda x: _Pointwise.apply(x, "erfinv")),
+        False,
+        (),
+        "Inverse Gauss error function.",
+    ),
     "gamma": (_float_only(lambda x: _GammaFn.apply(x, False)), False, (), "Gamma function."),
     "gammaln": (
         _float_only(lambda x: _GammaFn.apply(x, True)),

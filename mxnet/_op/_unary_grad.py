@@ -52,7 +52,13 @@ def _cbrt(x):
 
 # forward and d(out)/dx (from x and out) written as MXNet's kernels do, so the values at
 # 0 and +-inf match (cbrt'(0) = inf, softsign'(inf) = 0)
+# MXNet's erf/erfinv derivatives use ``sqrt`` of its float PI in float precision:
+# 2 / sqrtf(PI) = 1.128379133197802 and 0.5 * sqrtf(PI) = 0.8862269520759583
+_SQRT_PI_F32 = float(torch.sqrt(torch.tensor(3.141592653589793, dtype=torch.float32)))
+
 _POINTWISE = {
+    "erf": (torch.erf, lambda x, y: (2.0 / _SQRT_PI_F32) * torch.exp(-(x * x))),
+    "erfinv": (torch.erfinv, lambda x, y: (0.5 * _SQRT_PI_F32) * torch.exp(y * y)),
     "cbrt": (_cbrt, lambda x, y: 1.0 / (3.0 * y * y)),
     "rcbrt": (lambda x: 1.0 / _cbrt(x), lambda x, y: -y / (3.0 * x)),
     "softsign": (

@@ -1,5 +1,5 @@
 """Float (float32) parameters and constants of MXNet 1.9.1 seen in float64 results: clip bounds
-and the degrees/radians factors. clip: float64 data is clipped to
+and the degrees/radians factors and erf/erfinv derivatives. clip: float64 data is clipped to
 the float32-rounded bound (values checked on MXNet 1.9.1)."""
 
 import numpy as np
@@ -47,3 +47,24 @@ def test_degrees_radians_use_float32_factors():
         y = mx.nd.degrees(g)
     y.backward()
     assert g.grad.asnumpy().tolist() == [57.2957763671875] * 3
+
+
+def test_erf_erfinv_gradients_use_mxnet_constants():
+    # MXNet 1.9.1 float64 gradients: 2/sqrtf(PI) and 0.5*sqrtf(PI) (float square root)
+    for op, xs, grads in [
+        ("erf", [0.0, 0.25, 0.5], [1.1283791331978021, 1.0600140975321624, 0.8787825525358813]),
+        ("erfinv", [0.0, 0.25, 0.5], [0.8862269520759583, 0.9323782626156073, 1.112584852395182]),
+    ]:
+        x = mx.nd.array(xs, dtype="float64")
+        x.attach_grad()
+        with mx.autograd.record():
+            y = getattr(mx.nd, op)(x)
+        y.backward()
+        np.testing.assert_allclose(x.grad.asnumpy(), grads, rtol=1e-15, atol=0)
+    # second order still works through the explicit derivative
+    x = mx.nd.array([0.3], dtype="float64")
+    x.attach_grad()
+    with mx.autograd.record():
+        (g,) = mx.autograd.grad(mx.nd.erf(x), [x], create_graph=True)
+    g.backward()
+    np.testing.assert_allclose(x.grad.asnumpy(), [-2 * 0.3 * g.asnumpy()[0]], rtol=1e-12)
