@@ -108,12 +108,18 @@ def _as(t: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
     return t if t.dtype == dtype else t.to(dtype)
 
 
-@functools.lru_cache(maxsize=64)
+_WEIGHTS: dict = {}
+
+
 def _momentum_weights(m: float) -> tuple[float, float]:
     """MXNet's momentum is a C float: moving * 0.9f + batch * (1 - 0.9f), 1 - 0.9f being
-    0.100000024 (visible in float64 moving statistics)."""
-    m32 = np.float32(m)
-    return float(m32), float(np.float32(1) - m32)
+    0.100000024 (visible in float64 moving statistics). Memoised in a plain dict, which
+    ``torch.compile`` traces (it warns about ``functools`` caches)."""
+    w = _WEIGHTS.get(m)
+    if w is None:
+        m32 = np.float32(m)
+        w = _WEIGHTS[m] = (float(m32), float(np.float32(1) - m32))
+    return w
 
 
 def _train_norm(x, gamma, beta, eps, fixed, moving, relu=False):
