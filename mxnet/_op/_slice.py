@@ -131,6 +131,16 @@ def _stack_out(a: dict, s: list) -> list:
     return [first[:axis] + (len(s),) + first[axis:]]
 
 
+
+def _split_axis_params() -> list:
+    """``axis`` and ``squeeze_axis``, shared by ``split`` and ``_split_v2``."""
+    return [
+        Param("axis", "int", 1, doc="Axis along which to split."),
+        Param("squeeze_axis", "bool", False,
+              doc="If true, removes the split axis (of length 1) from the outputs."),
+    ]
+
+
 register(
     OpDef(
         "stack",
@@ -192,13 +202,7 @@ register(
         outputs=lambda a: _outputs(a["num_outputs"]),
         params=[
             Param("num_outputs", "int", doc="Number of splits."),
-            Param("axis", "int", 1, doc="Axis along which to split."),
-            Param(
-                "squeeze_axis",
-                "bool",
-                False,
-                doc="If true, removes the split axis (of length 1) from the outputs.",
-            ),
+            *_split_axis_params(),
         ],
         doc="Split an array along an axis into equal parts.",
     )
@@ -272,13 +276,7 @@ register(
         outputs=lambda a: _outputs(_split_v2_count(a)),
         params=[
             Param("indices", "shape", doc="Indices of splits."),
-            Param("axis", "int", 1, doc="Axis along which to split."),
-            Param(
-                "squeeze_axis",
-                "bool",
-                False,
-                doc="If true, removes the split axis (of length 1) from the outputs.",
-            ),
+            *_split_axis_params(),
             Param(
                 "sections",
                 "int",
