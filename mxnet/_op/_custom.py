@@ -207,9 +207,19 @@ class _CustomFunction(torch.autograd.Function):
             wrap(torch.zeros(s, dtype=d, device=dev), mctx) for s, d in zip(out_shapes, out_dtypes)
         ]
         before = _deferred.boxes() if _deferred.PENDING[0] else []
-        with torch.no_grad(), _user_errors("forward"), _custom_op_span(attrs.get("op_type")):
+        from ..autograd import pause
+
+        # MXNet runs CustomOp.forward with recording off and the training flag set to
+        # is_train (passed as the C int 0/1), so in-place NDArray ops there are allowed.
+        is_train = int(bool(state.is_train))
+        with (
+            torch.no_grad(),
+            pause(train_mode=bool(is_train)),
+            _user_errors("forward"),
+            _custom_op_span(attrs.get("op_type")),
+        ):
             op.forward(
-                is_train=state.is_train,
+                is_train=is_train,
                 req=["write"] * len(out_nd),
                 in_data=in_nd,
                 out_data=out_nd,
@@ -243,8 +253,11 @@ class _CustomFunction(torch.autograd.Function):
         out_grad = [
             wrap(g if g is not None else torch.zeros_like(o), mctx) for g, o in zip(grads, outs)
         ]
+        from ..autograd import pause
+
         with (
             torch.no_grad(),
+            pause(train_mode=True),
             _user_errors("backward"),
             _custom_op_span("_backward_" + str(ctx_.attrs.get("op_type"))),
         ):
