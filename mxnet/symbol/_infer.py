@@ -273,7 +273,7 @@ def _same_shape_op(n: Node) -> bool:
             except Exception:
                 hit = False
                 break
-            if not outs or tuple(outs[0]) != probe:
+            if not outs or outs[0] is None or tuple(outs[0]) != probe:
                 hit = False
                 break
         if hit and len(n.inputs) > 1:  # broadcasting ops accept unequal shapes: not same-shape
