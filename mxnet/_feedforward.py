@@ -76,12 +76,27 @@ class FeedForward:
                        for d in (data_iter.provide_label or [])]
         args = self.symbol.list_arguments()
         label_names = [n for n in label_names if n in args]
+        label_shapes = [d for d in (data_iter.provide_label or [])
+                        if (d[0] if isinstance(d, tuple) else d.name) in label_names]
+        if not for_training and self.arg_params is not None:
+            # MXNet's predictor binds every argument it has no value for (e.g. a loss
+            # layer's label such as SVMOutput's ``svm_label`` when X is a NumPy array) as
+            # zeros of the inferred shape instead of treating it as a missing parameter.
+            free = [a for a in args if a not in data_names and a not in label_names
+                    and a not in self.arg_params]
+            if free:
+                shapes = dict(zip(args, self.symbol.infer_shape_partial(
+                    **{(d[0] if isinstance(d, tuple) else d.name):
+                       (d[1] if isinstance(d, tuple) else d.shape)
+                       for d in data_iter.provide_data})[0]))
+                label_names = label_names + free
+                label_shapes = list(label_shapes) + [(n, shapes[n]) for n in free]
         mod = Module(self.symbol, data_names=data_names, label_names=label_names,
                      context=self.ctx)
         if not bind:
             return mod
         mod.bind(data_shapes=data_iter.provide_data,
-                 label_shapes=data_iter.provide_label if label_names else None,
+                 label_shapes=label_shapes if label_names else None,
                  for_training=for_training)
         return mod
 

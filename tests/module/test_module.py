@@ -341,3 +341,23 @@ def test_feedforward_legacy_loop_epoch_size_and_one_based_batches(caplog):
     assert "Epoch[1] Resetting Data Iterator" in msgs  # the 4 batches ran out in epoch 1
     assert any(m.startswith("Epoch[1] Validation-accuracy=") for m in msgs)
     assert type(ff).__module__ == "mxnet.model"
+
+
+def test_feedforward_predict_numpy_with_non_softmax_label():
+    # MXNet 1.9.1 (example/svm_mnist): a model whose loss layer takes a label named other
+    # than ``softmax_label`` (SVMOutput's ``svm_label``) predicts and scores NumPy input;
+    # the unbound label is zeros of the inferred shape, not a missing parameter.
+    x = np.linspace(-1, 1, 40, dtype="float32").reshape(10, 4)
+    y = (x.sum(1) > 0).astype("float32")
+    net = mx.sym.SVMOutput(mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=2, name="fc"),
+                           name="svm")
+    it = mx.io.NDArrayIter(x, y, batch_size=5)
+    it.label = mx.io._init_data(y, allow_empty=True, default_name="svm_label")
+    ff = mx.model.FeedForward(net, num_epoch=1, learning_rate=0.1,
+                              initializer=mx.init.Constant(0.1))
+    ff.fit(it)
+    out = ff.predict(x[:3])
+    w = ff.arg_params["fc_weight"].asnumpy()
+    b = ff.arg_params["fc_bias"].asnumpy()
+    np.testing.assert_allclose(out, x[:3] @ w.T + b, rtol=1e-5)
+    assert 0.0 <= ff.score(x) <= 1.0
