@@ -100,6 +100,43 @@ class FeedForward:
                  for_training=for_training)
         return mod
 
+    def _init_param_arrays(self, data) -> tuple:
+        """Parameter arrays for training, as MXNet 1.9.1's ``FeedForward._init_params``.
+
+        Given values are kept; the others are drawn by the initializer one by one in
+        ``list_arguments()`` order (then auxiliary states in their order), called with the
+        plain name, so seeded runs draw the same numbers as MXNet.
+        """
+        from . import ndarray as nd
+
+        descs = list(data.provide_data) + list(data.provide_label or [])
+        shapes = {(d[0] if isinstance(d, tuple) else d.name):
+                  (d[1] if isinstance(d, tuple) else d.shape) for d in descs}
+        known = set(self.symbol.list_arguments())
+        arg_shapes, _, aux_shapes = self.symbol.infer_shape(
+            **{k: v for k, v in shapes.items() if k in known})
+        arg_types, _, aux_types = self.symbol.infer_type(
+            **{(d[0] if isinstance(d, tuple) else d.name): getattr(d, "dtype", np.float32)
+               for d in descs if (d[0] if isinstance(d, tuple) else d.name) in known})
+        arg_types = arg_types or [np.float32] * len(arg_shapes)
+        aux_types = aux_types or [np.float32] * len(aux_shapes)
+        out = []
+        for names, shp, typ, given in (
+                (self.symbol.list_arguments(), arg_shapes, arg_types, self.arg_params),
+                (self.symbol.list_auxiliary_states(), aux_shapes, aux_types, self.aux_params)):
+            params = {}
+            for name, s, t in zip(names, shp, typ):
+                if name in shapes:
+                    continue
+                arr = nd.zeros(s, dtype=t)
+                if given and name in given:
+                    arr[:] = given[name]
+                else:
+                    self.initializer(name, arr)
+                params[name] = arr
+            out.append(params)
+        return out[0], out[1]
+
     def fit(self, X, y=None, eval_data=None, eval_metric="acc", epoch_end_callback=None,
             batch_end_callback=None, kvstore="local", logger=None, work_load_list=None,
             monitor=None, eval_end_callback=_DEFAULT, eval_batch_end_callback=None):
@@ -130,8 +167,8 @@ class FeedForward:
                  for_training=True)
         if monitor is not None:
             mod.install_monitor(monitor)
-        mod.init_params(initializer=self.initializer, arg_params=self.arg_params,
-                        aux_params=self.aux_params, allow_missing=True)
+        arg_params, aux_params = self._init_param_arrays(data)
+        mod.init_params(initializer=None, arg_params=arg_params, aux_params=aux_params)
         mod.init_optimizer(kvstore=kvstore, optimizer=self.optimizer,
                            optimizer_params=self.kwargs)
         self._mod = mod

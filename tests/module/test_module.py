@@ -361,3 +361,26 @@ def test_feedforward_predict_numpy_with_non_softmax_label():
     b = ff.arg_params["fc_bias"].asnumpy()
     np.testing.assert_allclose(out, x[:3] @ w.T + b, rtol=1e-5)
     assert 0.0 <= ff.score(x) <= 1.0
+
+
+def test_feedforward_initializes_in_list_arguments_order():
+    # MXNet 1.9.1's FeedForward draws each parameter in list_arguments() order (not sorted,
+    # as Module does), so a seeded legacy program starts from the same weights.
+    class Record(mx.init.Initializer):
+        def __init__(self):
+            super().__init__()
+            self.names = []
+
+        def __call__(self, desc, arr):
+            self.names.append(str(desc))
+            arr[:] = len(self.names)
+
+    h = mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=3, name="zfc")
+    net = mx.sym.SoftmaxOutput(mx.sym.FullyConnected(h, num_hidden=2, name="afc"),
+                               name="softmax")
+    x = np.ones((4, 2), dtype="float32")
+    rec = Record()
+    ff = mx.model.FeedForward(net, num_epoch=1, learning_rate=0.0, initializer=rec)
+    ff.fit(mx.io.NDArrayIter(x, np.zeros(4), batch_size=4))
+    assert rec.names == ["zfc_weight", "zfc_bias", "afc_weight", "afc_bias"]
+    assert float(ff.arg_params["zfc_weight"].asnumpy()[0, 0]) == 1.0
