@@ -78,8 +78,10 @@ class _SVMGrad(torch.autograd.Function):
             gk = -(margin > x).to(x.dtype) * coef
             go = (margin > -x).to(x.dtype) * coef
         else:
-            gk = torch.where(margin > x, -2 * (margin - x), torch.zeros_like(x)) * coef
-            go = torch.where(margin > -x, 2 * (margin + x), torch.zeros_like(x)) * coef
+            # MXNet 1.9.1's L2-SVM writes the entries outside the margin as -0.0
+            neg0 = torch.full_like(x, -0.0)
+            gk = torch.where(margin > x, -2 * (margin - x), neg0) * coef
+            go = torch.where(margin > -x, 2 * (margin + x), neg0) * coef
         grad = torch.where(is_k, gk, go).reshape(data.shape)
         return grad, None, None, None, None
 

@@ -313,3 +313,17 @@ def test_moments_needs_axes_and_extractdiag_square_matrices():
         mx.nd.moments(mx.nd.ones((2, 3)))
     with pytest.raises(MXNetError, match="square"):
         mx.nd.linalg.extractdiag(mx.nd.ones((2, 3, 4)))
+
+
+def test_svm_output_l2_grad_zeros_are_negative_zero():
+    # MXNet 1.9.1's L2-SVM backward writes the entries outside the margin as -0.0 (the
+    # L1 one keeps +0.0 off the label); printed gradients show the sign.
+    d = mx.nd.array([[2.0, -3.0, 0.1], [-2.0, 3.0, 0.5]])
+    lab = mx.nd.array([0, 2])
+    d.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.SVMOutput(d, lab, margin=1.0, regularization_coefficient=0.5)
+    y.backward()
+    g = d.grad.asnumpy()
+    np.testing.assert_allclose(g, [[0, 0, 1.1], [0, 4.0, -0.5]], rtol=1e-6)
+    assert np.signbit(g[[0, 0, 1], [0, 1, 0]]).all()
