@@ -36,7 +36,11 @@ class FeedForward:
                  allow_extra_params=False, begin_epoch=0, **kwargs):
         from .context import Context, cpu
 
-        self.symbol = symbol
+        # MXNet 1.x: a callable ``symbol`` is a bucketing ``sym_gen(bucket_key)``; fit
+        # builds the default bucket's symbol from the data's ``default_bucket_key``.
+        self.sym_gen = symbol if callable(symbol) and not hasattr(symbol, "list_arguments") \
+            else None
+        self.symbol = None if self.sym_gen is not None else symbol
         if ctx is None:
             ctx = [cpu()]
         elif isinstance(ctx, Context):
@@ -91,8 +95,19 @@ class FeedForward:
                        for d in data_iter.provide_data})[0]))
                 label_names = label_names + free
                 label_shapes = list(label_shapes) + [(n, shapes[n]) for n in free]
-        mod = Module(self.symbol, data_names=data_names, label_names=label_names,
-                     context=self.ctx)
+        if self.sym_gen is not None and for_training:
+            from .module import BucketingModule
+
+            gen = self.sym_gen
+
+            def _gen(key):
+                return gen(key), data_names, label_names
+
+            mod = BucketingModule(_gen, default_bucket_key=data_iter.default_bucket_key,
+                                  context=self.ctx)
+        else:
+            mod = Module(self.symbol, data_names=data_names, label_names=label_names,
+                         context=self.ctx)
         if not bind:
             return mod
         mod.bind(data_shapes=data_iter.provide_data,
@@ -157,13 +172,15 @@ class FeedForward:
 
             eval_end_callback = LogValidationMetricsCallback()
         data = self._iter(X, y, is_train=True)
+        if self.sym_gen is not None:
+            self.symbol = self.sym_gen(data.default_bucket_key)
         if isinstance(eval_data, (tuple, list)):
             eval_data = self._iter(eval_data[0], eval_data[1], is_train=False)
         mod = self._module(data, for_training=True, bind=False)
         log = logger if logger is not None else logging
         log.info("Start training with %s", str(self.ctx))
         mod.bind(data_shapes=data.provide_data,
-                 label_shapes=data.provide_label if mod.label_names else None,
+                 label_shapes=data.provide_label if mod._label_names else None,
                  for_training=True)
         if monitor is not None:
             mod.install_monitor(monitor)

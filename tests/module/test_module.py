@@ -384,3 +384,25 @@ def test_feedforward_initializes_in_list_arguments_order():
     ff.fit(mx.io.NDArrayIter(x, np.zeros(4), batch_size=4))
     assert rec.names == ["zfc_weight", "zfc_bias", "afc_weight", "afc_bias"]
     assert float(ff.arg_params["zfc_weight"].asnumpy()[0, 0]) == 1.0
+
+
+def test_feedforward_accepts_sym_gen():
+    # MXNet 1.x: FeedForward(symbol=callable) is a bucketing sym_gen; fit builds the default
+    # bucket's symbol and trains exactly as with that symbol given directly.
+    def sym_gen(key):
+        return mx.sym.SoftmaxOutput(mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=2,
+                                                          name="fc"), name="softmax")
+
+    x = np.linspace(0, 1, 32, dtype="float32").reshape(8, 4)
+    y = (x.sum(1) > 2).astype("float32")
+    it = mx.io.NDArrayIter(x, y, batch_size=4)
+    it.default_bucket_key = 4
+    results = []
+    for sym in (sym_gen, sym_gen(4)):
+        it.reset()
+        ff = mx.model.FeedForward(sym, num_epoch=2, learning_rate=0.1,
+                                  initializer=mx.init.Constant(0.05))
+        ff.fit(it)
+        results.append(ff.arg_params["fc_weight"].asnumpy())
+        assert ff.symbol.list_arguments() == ["data", "fc_weight", "fc_bias", "softmax_label"]
+    np.testing.assert_allclose(results[0], results[1], rtol=1e-6)
