@@ -120,7 +120,13 @@ class CustomOpDef(OpDef):
             return in_shapes, [None] * nout
         try:
             res = prop.infer_shape([list(s) if s is not None else [] for s in args])
-        except (IndexError, TypeError, ValueError):
+        except (IndexError, TypeError, ValueError) as e:
+            if all(s is not None and len(s) and 0 not in s for s in args):
+                # every input shape is known: the user's rule rejected them (MXNet 1.9.1
+                # fails the inference with this error)
+                raise MXNetError(
+                    f"Error in {attrs.get('op_type')}.infer_shape: {type(e).__name__}: {e}"
+                ) from e
             return in_shapes, [None] * nout
         ins, outs = res[0], res[1]
         aux = res[2] if len(res) > 2 else []

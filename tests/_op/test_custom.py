@@ -66,3 +66,25 @@ def test_get_operator_arguments_lists_inputs_then_params():
                             "boolean, optional, default=1"]
     bn = get_operator_arguments("BatchNorm")
     assert bn.names[:5] == ["data", "gamma", "beta", "moving_mean", "moving_var"]
+
+
+@operator.register("_record_pair_same_shape")
+class _PairProp(operator.CustomOpProp):
+    def list_arguments(self):
+        return ["a", "b"]
+
+    def infer_shape(self, in_shape):
+        if in_shape[0] != in_shape[1]:
+            raise ValueError("shapes differ: %s %s" % (in_shape[0], in_shape[1]))
+        return in_shape, [in_shape[0]], []
+
+
+def test_custom_infer_shape_rejecting_known_shapes_raises():
+    # MXNet 1.9.1 (example/recommenders/randomproj.py): a CustomOpProp.infer_shape that
+    # rejects fully known input shapes fails Symbol.infer_shape with MXNetError.
+    import mxnet as mx
+
+    net = mx.sym.Custom(a=mx.sym.var("x"), b=mx.sym.var("y"), op_type="_record_pair_same_shape")
+    assert net.infer_shape(x=(3, 4), y=(3, 4))[1] == [(3, 4)]
+    with pytest.raises(mx.base.MXNetError, match="shapes differ"):
+        net.infer_shape(x=(3, 4), y=(3, 5))
