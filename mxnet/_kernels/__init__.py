@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 
-__all__ = ["library", "status", "enabled", "threads"]
+__all__ = ["library", "ready", "status", "enabled", "threads"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _P = ctypes.c_void_p
@@ -160,6 +160,22 @@ def _load(name: str):
         return None
     _status[name] = "loaded " + lib._name
     return lib
+
+
+_ready: dict[str, bool] = {}
+
+
+def ready(name: str) -> bool:
+    """Whether :func:`library` serves ``name``: decided (built, loaded) on the first call
+    outside ``torch.compile``; while it traces, only that earlier answer is read (so a
+    compiled graph never triggers a build or reads the environment)."""
+    if name not in _ready:
+        import torch
+
+        if torch.compiler.is_compiling():
+            return False
+        _ready[name] = library(name) is not None
+    return _ready[name]
 
 
 def library(name: str):

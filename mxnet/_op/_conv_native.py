@@ -38,20 +38,19 @@ from .. import _kernels
 __all__ = ["applies", "conv1x1", "ready"]
 
 
-_state = {"tile": None}
+_TILE: list[int] = []
 
 
 def _tile() -> int:
-    """Input channels per register tile (0: no kernel). Loads the library on the first call
-    outside ``torch.compile``, which only reads the answer of an earlier call."""
-    if _state["tile"] is None and not torch.compiler.is_compiling():
-        lib = _kernels.library("gemm")
-        _state["tile"] = 0 if lib is None else int(lib.mxng_wgrad_tile())
-    return _state["tile"] or 0
+    """Input channels per register tile (0: no kernel). Asked of the library on the first
+    call outside ``torch.compile`` (see :func:`mxnet._kernels.ready`); tracing reads it."""
+    if not _TILE and not torch.compiler.is_compiling() and _kernels.ready("gemm"):
+        _TILE.append(int(_kernels.library("gemm").mxng_wgrad_tile()))
+    return _TILE[0] if _TILE else 0
 
 
 def ready() -> bool:
-    """Whether the kernel is loaded (see :func:`_tile`)."""
+    """Whether the kernel is loaded."""
     return _tile() > 0
 
 

@@ -27,15 +27,9 @@ from .. import _kernels
 
 __all__ = ["ready", "layout", "call"]
 
-_state = {"ready": None}
-
-
 def ready() -> bool:
-    """Whether the kernels are loaded (built on the first call outside ``torch.compile``,
-    which only reads the answer of an earlier call)."""
-    if _state["ready"] is None and not torch.compiler.is_compiling():
-        _state["ready"] = _kernels.library("norm") is not None
-    return bool(_state["ready"])
+    """Whether the kernels are loaded (see :func:`mxnet._kernels.ready`)."""
+    return _kernels.ready("norm")
 
 
 def layout(x: torch.Tensor) -> tuple[int, int, int, int] | None:
