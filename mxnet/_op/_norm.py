@@ -147,8 +147,19 @@ def _train_norm(x, gamma, beta, eps, fixed, moving, relu=False):
     return out, smean, var
 
 
+def _fix_gamma_inplace(gamma: torch.Tensor) -> None:
+    """MXNet 1.9.1's BatchNorm with ``fix_gamma=True`` writes ones into its gamma input
+    (nd, Module and Gluon alike), so saved checkpoints hold gamma == 1 and weight decay
+    never drifts it. ``.data`` keeps autograd's version counter (a block called twice in
+    one recorded graph) untouched."""
+    if not torch.compiler.is_compiling():
+        gamma.data.fill_(1)
+
+
 def _batchnorm(a, x, gamma, beta, mmean, mvar, relu=False):
     ax = _axis(a["axis"], x.dim(), "BatchNorm")
+    if a["fix_gamma"]:
+        _fix_gamma_inplace(gamma)
     red = [i for i in range(x.dim()) if i != ax]
     bs = _bshape(x.dim(), ax)
     eps = a["eps"]
@@ -245,6 +256,8 @@ def bn_add_relu_native(a, x, gamma, beta, mmean, mvar, z):
             or _axis(a["axis"], x.dim(), "BatchNorm") != 1
             or not _norm_native.add_relu_usable(x, z)):
         return None
+    if a["fix_gamma"]:
+        _fix_gamma_inplace(gamma)
     return _norm_native.train_norm_add_relu(
         x, gamma.to(x.dtype), beta.to(x.dtype), z, a["eps"], bool(a["fix_gamma"]),
         (mmean, mvar, a["momentum"]))
