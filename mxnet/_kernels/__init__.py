@@ -52,6 +52,7 @@ _SIGNATURES = {
     "gemm": {
         "mxng_wgrad_1x1": [_P, _P, _P, _I, _I, _I, _I, _I, _I, _I, _I, _N],
         "mxng_wgrad_tile": ([], _I),
+        "mxng_rows_gemm": ([_P, _P, _P, _I, _I, _I, _I, _I, _I, _I, _I, _N, _N], _I),
     },
     "rng": {
         "mxng_mt_seed": [_P, _I, _I],

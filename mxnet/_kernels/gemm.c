@@ -1,4 +1,5 @@
-/* Weight gradient of a 1x1 convolution over channels-last float32 data.
+/* Weight gradient, forward and input gradient of 1x1 convolutions over channels-last
+ * float32 data.
  *
  * Part of mxnet-ng (see mxnet/_kernels/__init__.py, which compiles this file once per
  * machine with -march=native). A 1x1 convolution without padding is a matrix product over
@@ -12,9 +13,16 @@
  * rounding error grows with sqrt(KB) + sqrt(M / KB), not sqrt(M)). Tiles belong to one
  * thread each, so the result does not depend on the thread count.
  *
+ * The forward product y = x . w^T and the input gradient dx = dy . w (mxng_rows_gemm) keep
+ * register tiles of RO output rows x NV vectors of output channels, each summed over the
+ * whole inner dimension in order (so the results equal oneDNN's sequential sums), with the
+ * right-hand matrix packed in panels of RC columns that stay in L2; large outputs are
+ * written with streaming stores (they are not read again before they leave the cache).
+ *
  * AVX-512 or AVX2+FMA intrinsics where the compiler targets them, plain C otherwise.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <math.h>
 #ifdef _OPENMP
@@ -31,6 +39,8 @@ typedef __m512 vec;
 #define VSET1(s) _mm512_set1_ps(s)
 #define VFMA(a, b, c) _mm512_fmadd_ps(a, b, c)
 #define VADD(a, b) _mm512_add_ps(a, b)
+#define VSTREAM(p, v) _mm512_stream_ps(p, v)
+#define SFENCE() _mm_sfence()
 #define RO 6
 #elif defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
@@ -42,6 +52,8 @@ typedef __m256 vec;
 #define VSET1(s) _mm256_set1_ps(s)
 #define VFMA(a, b, c) _mm256_fmadd_ps(a, b, c)
 #define VADD(a, b) _mm256_add_ps(a, b)
+#define VSTREAM(p, v) _mm256_stream_ps(p, v)
+#define SFENCE() _mm_sfence()
 #define RO 2
 #else
 typedef float vec;
@@ -52,6 +64,8 @@ typedef float vec;
 #define VSET1(s) (s)
 #define VFMA(a, b, c) fmaf(a, b, c)
 #define VADD(a, b) ((a) + (b))
+#define VSTREAM(p, v) (*(p) = (v))
+#define SFENCE() ((void)0)
 #define RO 4
 #endif
 
@@ -135,4 +149,77 @@ void mxng_wgrad_1x1(const float *dy, const float *x, float *dw, int64_t N, int64
                 }
         }
     }
+}
+
+#define MB 96 /* rows per block of mxng_rows_gemm (their offsets computed together) */
+
+/* C[0:R, 0:RC] = sum over k of A[aoff[r] + k] * Bp[k, 0:RC] (rows R apart by ldc). */
+static inline __attribute__((always_inline)) void rtile(const float *A, const int64_t *aoff,
+                                                        const float *Bp, float *C, int64_t K,
+                                                        int64_t ldc, const int R, int nt) {
+    vec acc[RO][NV];
+    const float *ar[RO];
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+        ar[r] = A + aoff[r];
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) acc[r][v] = VZERO();
+    }
+    for (int64_t k = 0; k < K; ++k) {
+        vec b[NV];
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) b[v] = VLOAD(Bp + k * RC + v * VW);
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r) {
+            vec a = VSET1(ar[r][k]);
+#pragma GCC unroll 4
+            for (int v = 0; v < NV; ++v) acc[r][v] = VFMA(a, b[v], acc[r][v]);
+        }
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) {
+            if (nt)
+                VSTREAM(C + r * ldc + v * VW, acc[r][v]);
+            else
+                VSTORE(C + r * ldc + v * VW, acc[r][v]);
+        }
+}
+
+/* C[M, N] = A[row(m), 0:K] . B, C dense [M, N]; row m of A starts at ((n*H + i*s)*W + j*s)*K
+ * for m = (n, i, j) over [N_, Ho, Wo] (s = 1, H = Ho, W = Wo: A dense [M, K]). B is [K, N]
+ * row-major, or [N, K] when bt (a convolution weight [CO, CI]: the forward product).
+ * N % RC == 0. Returns 0, or -1 when the panel buffer could not be allocated. */
+int64_t mxng_rows_gemm(const float *A, const float *B, float *C, int64_t M, int64_t K,
+                       int64_t N, int64_t Ho, int64_t Wo, int64_t H, int64_t W, int64_t s,
+                       int bt, int nthr) {
+    const int64_t P = N / RC;
+    float *Bp = malloc(sizeof(float) * K * N);
+    if (!Bp) return -1;
+    for (int64_t p = 0; p < P; ++p)
+        for (int64_t k = 0; k < K; ++k)
+            for (int64_t j = 0; j < RC; ++j)
+                Bp[(p * K + k) * RC + j] = bt ? B[(p * RC + j) * K + k] : B[k * N + p * RC + j];
+    /* streaming stores: whole aligned cache lines of an output too large to stay cached */
+    const int nt = M * N >= (1 << 20) && ((uintptr_t)C % 64) == 0 && (N * 4) % 64 == 0;
+    const int64_t blocks = (M + MB - 1) / MB;
+#pragma omp parallel for num_threads(nthr) schedule(static) if (nthr > 1)
+    for (int64_t blk = 0; blk < blocks; ++blk) {
+        int64_t aoff[MB], m0 = blk * MB, mb = M - m0 < MB ? M - m0 : MB;
+        for (int64_t m = 0; m < mb; ++m) {
+            int64_t q = m0 + m, j = q % Wo, i = (q / Wo) % Ho, n = q / (Wo * Ho);
+            aoff[m] = ((n * H + i * s) * W + j * s) * K;
+        }
+        for (int64_t p = 0; p < P; ++p) {
+            const float *bp = Bp + p * K * RC;
+            float *c = C + m0 * N + p * RC;
+            int64_t m = 0;
+            for (; m + RO <= mb; m += RO) rtile(A, aoff + m, bp, c + m * N, K, N, RO, nt);
+            for (; m < mb; ++m) rtile(A, aoff + m, bp, c + m * N, K, N, 1, nt);
+        }
+    }
+    SFENCE();
+    free(Bp);
+    return 0;
 }

@@ -1,5 +1,4 @@
-"""1x1 convolutions whose weight gradient runs on the native kernel of
-``mxnet/_kernels/gemm.c``.
+"""1x1 convolutions run on the native kernels of ``mxnet/_kernels/gemm.c`` when training.
 
 A 1x1 convolution over channels-last data is a matrix product over the pixel rows; its
 weight gradient ``dy^T . x`` reduces over every pixel of the batch (10^5 rows in ResNet-50 at
@@ -8,7 +7,11 @@ of a core's peak depending on the shape (MXNet's blocked-layout kernel ~95%); th
 kernel keeps register tiles of the result and streams the rows through L1, at 85-95%.
 ResNet-50 at batch 32 on one core: 1.49 s of 1x1 weight gradients per step against
 oneDNN's 1.57 s (64 -> 256 channels: 36.6 against 50.3 ms; a few shapes 2-4 ms slower).
-The forward and the input gradient stay on oneDNN.
+The forward product and the input gradient (stride 1) are the kernel's row-tiled matrix
+products: oneDNN's channels-last kernels for few channels run well below its blocked-layout
+ones that MXNet uses (in-network, 256 -> 64 channels at 56x56: 56 ms against MXNet's 32 ms a
+call); the native kernel sums each output in the same order as oneDNN (equal results) and
+streams large outputs past the cache (256 -> 64: 33 ms).
 
 Used for float32 CPU channels-last data with a gradient wanted, no padding, dilation or
 groups (also inside ``torch.compile``, as the opaque operator ``mxng::conv1x1_wgrad``),
@@ -59,6 +62,16 @@ def ready() -> bool:
 MIN_MACS = 50_000_000
 
 
+# forward and input gradient on the native matrix product too (False: oneDNN's, for A/Bs)
+NATIVE_MM = True
+
+
+def _mm_ok() -> bool:
+    """The forward/input-gradient product is native with AVX-512 tiles only (64 channels):
+    the AVX2 build's tiles measured slower than oneDNN's AVX2 kernels."""
+    return NATIVE_MM and _tile() >= 64
+
+
 def applies(x: torch.Tensor, w: torch.Tensor, stride, pad, dilate, groups: int) -> bool:
     """Whether :func:`conv1x1` should run ``conv2d(x, w, ...)``: float32 CPU channels-last
     data, a 1x1 kernel without padding, dilation or groups, and a weight gradient wanted."""
@@ -98,6 +111,41 @@ def _(g, x, w, s):
     return torch.empty(w.shape, dtype=torch.float32)
 
 
+def _mm_impl(a: torch.Tensor, w: torch.Tensor, s: int, dgrad: bool) -> torch.Tensor:
+    """Forward ``conv2d(a, w, stride=s)`` of a 1x1 ``w``, or (``dgrad``, stride 1) the input
+    gradient for the output gradient ``a``: a row-tiled matrix product over the pixels."""
+    lib = _kernels.library("gemm")
+    a = a.contiguous(memory_format=torch.channels_last)
+    w = w.contiguous()
+    n, k, h, wd = a.shape
+    co = w.shape[1] if dgrad else w.shape[0]
+    ho, wo = (h - 1) // s + 1, (wd - 1) // s + 1
+    out = torch.empty((n, co, ho, wo), dtype=torch.float32, memory_format=torch.channels_last)
+    rc = lib.mxng_rows_gemm(ctypes.c_void_p(a.data_ptr()), ctypes.c_void_p(w.data_ptr()),
+                            ctypes.c_void_p(out.data_ptr()), n * ho * wo, k, co, ho, wo, h, wd,
+                            s, 0 if dgrad else 1, _kernels.threads())
+    if rc != 0:
+        raise MemoryError("1x1 convolution: could not allocate the weight panels")
+    return out
+
+
+_mm_op = torch.library.custom_op("mxng::conv1x1_mm", mutates_args=())(_mm_impl)
+
+
+@_mm_op.register_fake
+def _(a, w, s, dgrad):
+    n, _, h, wd = a.shape
+    co = w.shape[1] if dgrad else w.shape[0]
+    shape = (n, co, (h - 1) // s + 1, (wd - 1) // s + 1)
+    return torch.empty(shape, dtype=torch.float32, memory_format=torch.channels_last)
+
+
+def _mm(a: torch.Tensor, w: torch.Tensor, s: int, dgrad: bool) -> torch.Tensor:
+    if torch.compiler.is_compiling():
+        return torch.ops.mxng.conv1x1_mm(a, w, s, dgrad)
+    return _mm_impl(a, w, s, dgrad)
+
+
 def _wgrad(g: torch.Tensor, x: torch.Tensor, w: torch.Tensor, s: int) -> torch.Tensor:
     if torch.compiler.is_compiling():
         return torch.ops.mxng.conv1x1_wgrad(g, x, w, s)
@@ -111,6 +159,8 @@ class _Conv1x1(torch.autograd.Function):
     def forward(ctx, x, w, b, stride):
         ctx.save_for_backward(x, w)
         ctx.conf = (list(stride), b is not None)
+        if _mm_ok() and b is None and w.shape[0] % _tile() == 0:
+            return _mm(x, w, stride[0], False)
         return F.conv2d(x, w, b, stride)
 
     @staticmethod
@@ -119,18 +169,23 @@ class _Conv1x1(torch.autograd.Function):
         stride, has_b = ctx.conf
         need = ctx.needs_input_grad
         native = need[1] and not torch.is_grad_enabled()  # create_graph: torch's kernels
-        mask = [bool(need[0]), bool(need[1]) and not native, bool(has_b and need[2])]
+        native_x = (_mm_ok() and need[0] and not torch.is_grad_enabled() and stride[0] == 1
+                    and x.shape[1] % _tile() == 0)
+        mask = [bool(need[0]) and not native_x, bool(need[1]) and not native,
+                bool(has_b and need[2])]
         gx = gw = gb = None
         if any(mask):
             gx, gw, gb = torch.ops.aten.convolution_backward(
                 g, x, w, [w.shape[0]] if has_b else None, stride, [0, 0], [1, 1], False,
                 [0, 0], 1, mask)
+        if native_x:
+            gx = _mm(g, w, 1, True)
         if native:
             gw = _wgrad(g, x, w, stride[0])
         return gx, gw, gb, None
 
 
 def conv1x1(x, w, b, stride) -> torch.Tensor:
-    """``F.conv2d(x, w, b, stride)`` for a 1x1 ``w`` (see :func:`applies`), with the native
-    weight gradient."""
+    """``F.conv2d(x, w, b, stride)`` for a 1x1 ``w`` (see :func:`applies`) on the native
+    kernels: forward, input gradient (stride 1) and weight gradient."""
     return _Conv1x1.apply(x, w, b, tuple(stride))

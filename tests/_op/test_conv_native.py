@@ -127,3 +127,43 @@ def test_small_convolutions_stay_on_onednn(monkeypatch):
     assert not cn.applies(x.requires_grad_(), w.requires_grad_(), (1, 1), (0, 0), (1, 1), 1)
     x, w = _data(8, 64, 32, 32, 256)  # 537M
     assert cn.applies(x.requires_grad_(), w.requires_grad_(), (1, 1), (0, 0), (1, 1), 1)
+
+
+@pytest.mark.parametrize("n,ci,h,co,s", [
+    (2, 64, 9, 128, 1),    # 162 pixel rows: partial row tiles and a partial row block
+    (1, 128, 11, 64, 2),   # stride 2 forward on an odd size (the input gradient: oneDNN)
+    (4, 64, 64, 256, 1),   # 4M outputs: written with streaming stores
+])
+def test_native_forward_and_input_gradient(monkeypatch, n, ci, h, co, s):
+    if cn._tile() < 64:
+        pytest.skip("the native forward product needs AVX-512")
+    calls = []
+    impl = cn._mm_impl
+    monkeypatch.setattr(cn, "_mm_impl", lambda *a: calls.append(a[3]) or impl(*a))
+    x, w = _data(n, ci, h, h, co, seed=3)
+    x.requires_grad_()
+    w.requires_grad_()
+    y = cn.conv1x1(x, w, None, (s, s))
+    xr, wr = x.detach().double().requires_grad_(), w.detach().double().requires_grad_()
+    yr = torch.nn.functional.conv2d(xr, wr, None, s)
+    assert y.is_contiguous(memory_format=CL) and y.shape == yr.shape
+    torch.testing.assert_close(y.double(), yr, rtol=1e-5, atol=1e-4)
+    gy = torch.randn(y.shape, generator=torch.Generator().manual_seed(4)).to(memory_format=CL)
+    y.backward(gy)
+    yr.backward(gy.double())
+    assert x.grad.is_contiguous(memory_format=CL)
+    torch.testing.assert_close(x.grad.double(), xr.grad, rtol=1e-5, atol=1e-4)
+    assert calls == ([False, True] if s == 1 else [False])  # forward, then input gradient
+
+
+def test_native_products_independent_of_threads():
+    x, w = _data(2, 64, 12, 12, 64)
+    lib = _kernels.library("gemm")
+    outs = []
+    for nthr in (1, 2, 3):
+        y = torch.empty(2, 64, 12, 12).to(memory_format=CL)
+        assert lib.mxng_rows_gemm(x.data_ptr(), w.data_ptr(), y.data_ptr(), 2 * 144, 64, 64,
+                                  12, 12, 12, 12, 1, 1, nthr) == 0
+        outs.append(y)
+    assert torch.equal(outs[0], outs[1]) and torch.equal(outs[0], outs[2])
+    torch.testing.assert_close(outs[0], torch.nn.functional.conv2d(x, w), rtol=1e-5, atol=1e-4)
