@@ -6,8 +6,7 @@ Example: ``anchors = mx.nd.contrib.MultiBoxPrior(feat, sizes=(0.5, 0.25), ratios
 
 from __future__ import annotations
 
-import math
-
+import numpy as np
 import torch
 
 from ._detection import pair_iou, zero_grad
@@ -30,17 +29,21 @@ def _prior(a: dict, data: torch.Tensor) -> torch.Tensor:
         raise op_error("_contrib_MultiBoxPrior", f"data must be 4-D (batch, channel, height, "
                                                  f"width), got {fmt_shape(data.shape)}")
     h, w = data.shape[2], data.shape[3]
-    sizes, ratios = a["sizes"], a["ratios"]
-    steps, offsets = a["steps"], a["offsets"]
-    sy = steps[0] if steps[0] > 0 else 1.0 / h
-    sx = steps[1] if len(steps) > 1 and steps[1] > 0 else 1.0 / w
-    r0 = math.sqrt(ratios[0])  # the sizes use the first ratio (1 by default)
-    half = [(s * h / w * r0 / 2, s / r0 / 2) for s in sizes]
-    half += [(sizes[0] * h / w * math.sqrt(r) / 2, sizes[0] / math.sqrt(r) / 2)
+    # MXNet computes every anchor coordinate in float32, one rounding per operation, in
+    # this order: ulp-level differences flip IoU ties in MultiBoxTarget's matching
+    f = np.float32
+    sizes, ratios = [f(v) for v in a["sizes"]], [f(v) for v in a["ratios"]]
+    steps, offsets = a["steps"], [f(v) for v in a["offsets"]]
+    fh, fw = f(h), f(w)
+    sy = f(steps[0]) if steps[0] > 0 else f(1) / fh
+    sx = f(steps[1]) if len(steps) > 1 and steps[1] > 0 else f(1) / fw
+    r0 = np.sqrt(ratios[0])  # the sizes use the first ratio (1 by default)
+    half = [(s * fh / fw * r0 / f(2), s / r0 / f(2)) for s in sizes]
+    half += [(sizes[0] * fh / fw * np.sqrt(r) / f(2), sizes[0] / np.sqrt(r) / f(2))
              for r in ratios[1:]]
     dev = data.device
-    cy = (torch.arange(h, dtype=torch.float32, device=dev) + offsets[0]) * sy
-    cx = (torch.arange(w, dtype=torch.float32, device=dev) + offsets[1]) * sx
+    cy = torch.from_numpy((np.arange(h, dtype=f) + offsets[0]) * sy).to(dev)
+    cx = torch.from_numpy((np.arange(w, dtype=f) + offsets[1]) * sx).to(dev)
     cy, cx = cy[:, None, None].expand(h, w, len(half)), cx[None, :, None].expand(h, w, len(half))
     hw = torch.tensor([p[0] for p in half], dtype=torch.float32, device=dev)
     hh = torch.tensor([p[1] for p in half], dtype=torch.float32, device=dev)
