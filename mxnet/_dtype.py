@@ -52,6 +52,10 @@ def dtype_name(dtype) -> str:
             return name
     if dtype is bfloat16 or (isinstance(dtype, np.dtype) and dtype == bfloat16):
         return "bfloat16"
+    if not isinstance(dtype, (np.dtype, type, str)) and hasattr(dtype, "dtype"):
+        # an array given as the dtype (``x.astype(label)``, as Sockeye does): MXNet's
+        # NumPy 1.x accepts any object with a ``.dtype``; NumPy 2 refuses a type there
+        return dtype_name(dtype.dtype)
     try:
         name = np.dtype(dtype).name
     except TypeError:  # MXNet raises NumPy's TypeError here: be both
