@@ -195,8 +195,17 @@ int64_t mxng_rows_gemm(const float *A, const float *B, float *C, int64_t M, int6
                        int64_t N, int64_t Ho, int64_t Wo, int64_t H, int64_t W, int64_t s,
                        int bt, int nthr) {
     const int64_t P = N / RC;
-    float *Bp = malloc(sizeof(float) * K * N);
-    if (!Bp) return -1;
+    /* the panels live in a per-thread buffer kept between calls: a fresh block of up to
+     * 4 MiB per call would be carved out of the heap between the tensors (fragmentation) */
+    static __thread float *panels = NULL;
+    static __thread int64_t cap = 0;
+    if (cap < K * N) {
+        float *nb = realloc(panels, sizeof(float) * K * N);
+        if (!nb) return -1;
+        panels = nb;
+        cap = K * N;
+    }
+    float *const Bp = panels; /* the caller's buffer, also in the worker threads */
     for (int64_t p = 0; p < P; ++p)
         for (int64_t k = 0; k < K; ++k)
             for (int64_t j = 0; j < RC; ++j)
@@ -220,6 +229,5 @@ int64_t mxng_rows_gemm(const float *A, const float *B, float *C, int64_t M, int6
         }
     }
     SFENCE();
-    free(Bp);
     return 0;
 }

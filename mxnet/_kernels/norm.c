@@ -421,3 +421,28 @@ void mxng_bn_apply_add_relu(const float *x, const float *z, float *y, int64_t N,
                             int64_t S, int cl, const float *a, const float *b, int nthr) {
     apply_rows(OP_ADD_RELU, x, z, y, N, C, S, cl, a, b, NULL, NULL, NULL, nthr);
 }
+
+/* ---- relu as MXNet's CPU operators compute it ------------------------------------- */
+
+/* y = x > 0 ? x : 0, so -0 gives +0 and NaN gives 0 (oneDNN's relu behind MXNet's
+ * Activation(act_type='relu')); keep_nan: NaN stays NaN (MXNet's relu operator). Large
+ * outputs take streaming stores (same bits: max(v, 0) returns its second operand for NaN
+ * and for zeros of either sign). */
+void mxng_relu(const float *x, float *y, int64_t n, int keep_nan, int nthr) {
+    const int64_t chunk = 1 << 14, chunks = (n + chunk - 1) / chunk;
+    const int nt = nt_ok(y, chunk, n >> 3); /* past 8M floats: larger than the L3 cache */
+#pragma omp parallel for num_threads(nthr) schedule(static) if (nthr > 1 && n >= (1 << 16))
+    for (int64_t c = 0; c < chunks; ++c) {
+        const int64_t i0 = c * chunk, i1 = n - i0 < chunk ? n : i0 + chunk;
+        int64_t i = i0;
+#ifdef NT_W
+        if (nt && !keep_nan)
+            for (; i + NT_W <= i1; i += NT_W) NT_ST(y + i, NT_MAX0(NT_LD(x + i)));
+#endif
+        for (; i < i1; ++i) {
+            float v = x[i];
+            y[i] = v > 0.f ? v : (keep_nan && v != v ? v : 0.f);
+        }
+    }
+    nt_fence(nt && !keep_nan);
+}

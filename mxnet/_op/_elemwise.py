@@ -10,6 +10,7 @@ import torch
 from .. import _int_grad
 from .._dtype import to_torch
 from ..base import MXNetError
+from . import _relu
 from ._params import Param
 from ._registry import OpDef, get_op, register
 from ._shape_rules import broadcast_out, elemwise_out, same_out
@@ -120,7 +121,7 @@ _UNARY = {
     "degrees": (_float_only(lambda x: x * DEG_PER_RAD), True, (), "Radians to degrees."),
     "radians": (_float_only(lambda x: x * RAD_PER_DEG), True, (), "Degrees to radians."),
     "sigmoid": (_float_only(torch.sigmoid), True, (), "Logistic sigmoid, element-wise."),
-    "relu": (torch.relu, True, (), "Rectified linear unit, element-wise."),
+    "relu": (lambda x: _relu.relu(x, keep_nan=True), True, (), "Rectified linear unit, element-wise."),
     "softsign": (
         _float_only(lambda x: _Pointwise.apply(x, "softsign")),
         False,

@@ -12,6 +12,7 @@ import torch
 import torch.nn.functional as F
 
 from ..base import MXNetError
+from . import _relu
 from ._params import Param
 from ._registry import OpDef, register
 from ._shape_rules import same_out, same_type
@@ -121,7 +122,7 @@ def _softsign(x):
 
 
 _ACT = {
-    "relu": torch.relu,
+    "relu": lambda x: _relu.relu(x, keep_nan=False),  # oneDNN's: NaN gives 0
     "sigmoid": torch.sigmoid,
     "tanh": fast_tanh,
     "softrelu": F.softplus,

@@ -14,6 +14,7 @@ from ._np_shape import npx_reshape_target
 from ._params import Param
 from ._registry import _REGISTRY as _REG
 from ._registry import OpDef, register
+from ._relu import relu as _mx_relu
 from ._shape import fresh, op_error
 
 __all__: list[str] = []
@@ -26,7 +27,7 @@ def _same(attrs, shapes):
 def _relu(attrs: dict, x: torch.Tensor) -> torch.Tensor:
     if x.dtype == torch.bool:
         return x.clone()
-    return torch.relu(x)
+    return _mx_relu(x, keep_nan=True)
 
 
 def _sigmoid(attrs: dict, x: torch.Tensor) -> torch.Tensor:

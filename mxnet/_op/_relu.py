@@ -1,0 +1,86 @@
+"""relu as MXNet 1.9.1's CPU operators compute it.
+
+``torch.relu`` keeps ``-0.0`` and NaN. MXNet's operators do not quite: both give ``+0`` for
+zeros of either sign, and they differ on NaN:
+
+* ``Activation(act_type='relu')`` (and Gluon's ``nn.Activation('relu')``, the ``activation=
+  'relu'`` of Dense/Conv layers) runs oneDNN's relu, ``max(x, 0)``: NaN gives 0, and its
+  gradient there is 0. A diverging model's NaN activations therefore become zeros.
+* ``relu`` (``mx.nd.relu``, ``mx.sym.relu``, ``npx.relu``) keeps NaN.
+
+On float32 CPU data the forward pass is the native kernel ``mxng_relu`` of
+``mxnet/_kernels/norm.c`` (as fast as ``torch.relu``: one pass, streaming stores for large
+outputs); elsewhere a composition of PyTorch operators with the same results, and under
+``torch.compile`` a ``where`` that the compiler fuses. The gradient is ``g`` where the output
+is positive, else 0 (for ``relu`` at a NaN input MXNet's gradient is NaN; here it is ``g``).
+
+Examples
+--------
+>>> import torch
+>>> from mxnet._op._relu import relu
+>>> relu(torch.tensor([float("nan"), -0.0, 2.0]), keep_nan=False)
+tensor([0., 0., 2.])
+"""
+
+from __future__ import annotations
+
+import torch
+
+from .. import _kernels
+
+__all__ = ["relu"]
+
+_INF = float("inf")
+
+
+def _dense(x: torch.Tensor) -> bool:
+    """Whether ``x`` fills its memory without gaps, in its own dimension order."""
+    return x.is_contiguous() or (x.dim() == 4 and x.is_contiguous(memory_format=torch.channels_last))
+
+
+_KERNEL: list = []
+
+
+def _kernel():
+    """``mxng_relu`` of the native library, or None (decided once, outside compilation)."""
+    if not _KERNEL:
+        _KERNEL.append(_kernels.library("norm").mxng_relu if _kernels.ready("norm") else None)
+    return _KERNEL[0]
+
+
+def _forward(x: torch.Tensor, keep_nan: bool) -> torch.Tensor:
+    """The values, no autograd."""
+    if x.dtype == torch.float32 and x.device.type == "cpu" and _dense(x):
+        kernel = _kernel()
+        if kernel is not None:
+            y = torch.empty_like(x)  # same strides: element i of one is element i of the other
+            kernel(x.data_ptr(), y.data_ptr(), x.numel(), keep_nan, _kernels.threads())
+            return y
+    y = torch.clamp_min(x, 0).add_(0.0)  # -0 + 0 = +0
+    return y if keep_nan else y.nan_to_num_(nan=0.0, posinf=_INF, neginf=-_INF)
+
+
+class _Relu(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, keep_nan):
+        y = _forward(x, keep_nan)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, g):
+        (y,) = ctx.saved_tensors
+        return torch.ops.aten.threshold_backward(g, y, 0), None
+
+
+def relu(x: torch.Tensor, keep_nan: bool) -> torch.Tensor:
+    """MXNet's relu of ``x``: ``Activation``'s (``keep_nan=False``: NaN gives 0) or the
+    ``relu`` operator's (``keep_nan=True``); ``-0`` gives ``+0`` in both."""
+    if not x.is_floating_point():
+        return torch.relu(x)
+    if torch.compiler.is_compiling():
+        keep = (x > 0) | torch.isnan(x) if keep_nan else x > 0
+        return torch.where(keep, x, 0.0)
+    if x.requires_grad and torch.is_grad_enabled():
+        return _Relu.apply(x, keep_nan)
+    return _forward(x, keep_nan)
