@@ -10,8 +10,6 @@ num_filter=8)``
 
 from __future__ import annotations
 
-import math
-
 import torch
 
 from ._params import Param
@@ -191,16 +189,16 @@ register(OpDef("_contrib_ModulatedDeformableConvolution", _mdcn,
 # DeformablePSROIPooling (Deformable R-FCN)
 
 
-def _interp(plane: torch.Tensor, x: float, y: float, w: int) -> torch.Tensor:
-    """Bilinear value of plane (C, H*W) at (x, y) using floor/ceil neighbours."""
-    x0, x1, y0, y1 = math.floor(x), math.ceil(x), math.floor(y), math.ceil(y)
-    dx, dy = x - x0, y - y0
-    return ((1 - dx) * (1 - dy) * plane[:, y0 * w + x0] + (1 - dx) * dy * plane[:, y1 * w + x0]
-            + dx * (1 - dy) * plane[:, y0 * w + x1] + dx * dy * plane[:, y1 * w + x1])
+def _round_half_away(v: torch.Tensor) -> torch.Tensor:
+    return torch.sign(v) * torch.floor(v.abs() + 0.5)
 
 
 def _deform_psroi(a: dict, data: torch.Tensor, rois: torch.Tensor,
                   trans: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """All rois, bins, output channels and samples at once, in the data's float type and
+    MXNet's operation order. The gradient reaches ``data`` through the bilinear weights and
+    ``trans`` through MXNet's finite-cell slope ``(U21 - U11)(1 - dy) + (U22 - U12) dy``
+    (times ``trans_std * roi_width``), taken at the clamped sample position."""
     op = "_contrib_DeformablePSROIPooling"
     p, od, g = a["pooled_size"], a["output_dim"], a["group_size"]
     part = a["part_size"] or p
@@ -214,68 +212,72 @@ def _deform_psroi(a: dict, data: torch.Tensor, rois: torch.Tensor,
     nr = rois.shape[0]
     if data.device.type == "meta":
         return data.new_empty((nr, od, p, p)), data.new_empty((nr, od, p, p))
+    if nr == 0:
+        z = data.new_zeros((0, od, p, p))
+        return z, z.clone()
     use_trans = not no_trans and trans is not None
     ncls = trans.shape[1] // 2 if use_trans else 1
     per_cls = od // ncls if use_trans else od
-    h, w = data.shape[2], data.shape[3]
-    sc = a["spatial_scale"]
-    r = rois.detach().double()
-    boxes = (torch.sign(r) * torch.floor(r.abs() + 0.5)).tolist()
-    tvals = trans.detach().tolist() if use_trans else None
-    outs, counts = [], []
-    for n, (_b, x1, y1, x2, y2) in enumerate(boxes):
-        planes = data[int(rois[n, 0])].reshape(data.shape[1], h * w)
-        sw, sh = x1 * sc - 0.5, y1 * sc - 0.5
-        rw, rh = max((x2 + 1) * sc - 0.5 - sw, 0.1), max((y2 + 1) * sc - 0.5 - sh, 0.1)
-        bh, bw = rh / p, rw / p
-        vals = data.new_zeros((od, p, p))
-        cnt = data.new_zeros((od, p, p))
-        for ph in range(p):
-            for pw in range(p):
-                part_h, part_w = math.floor(ph / p * part), math.floor(pw / p * part)
-                gw = min(max(math.floor(pw * g / p), 0), g - 1)
-                gh = min(max(math.floor(ph * g / p), 0), g - 1)
-                for ctop in range(od):
-                    cls = ctop // per_cls
-                    tx = ty = 0.0
-                    ttx = tty = None
-                    if use_trans:
-                        tx = tvals[n][2 * cls][part_h][part_w] * std
-                        ty = tvals[n][2 * cls + 1][part_h][part_w] * std
-                        ttx = trans[n, 2 * cls, part_h, part_w] * std
-                        tty = trans[n, 2 * cls + 1, part_h, part_w] * std
-                    ws0, hs0 = pw * bw + sw + tx * rw, ph * bh + sh + ty * rh
-                    c = (ctop * g + gh) * g + gw
-                    acc, k = [], 0
-                    for ih in range(spp):
-                        for iw in range(spp):
-                            xx, yy = ws0 + iw * bw / spp, hs0 + ih * bh / spp
-                            if xx < -0.5 or xx > w - 0.5 or yy < -0.5 or yy > h - 0.5:
-                                continue
-                            xx, yy = min(max(xx, 0.0), w - 1.0), min(max(yy, 0.0), h - 1.0)
-                            v = _interp(planes[c:c + 1], xx, yy, w)[0]
-                            if ttx is not None:  # carry the gradient to trans
-                                fx, fy = xx - math.floor(xx), yy - math.floor(yy)
-                                x0, xc = math.floor(xx), math.ceil(xx)
-                                y0, yc = math.floor(yy), math.ceil(yy)
-                                pl = planes[c]
-                                gx = ((pl[y0 * w + xc] - pl[y0 * w + x0]) * (1 - fy)
-                                      + (pl[yc * w + xc] - pl[yc * w + x0]) * fy)
-                                gy = ((pl[yc * w + x0] - pl[y0 * w + x0]) * (1 - fx)
-                                      + (pl[yc * w + xc] - pl[y0 * w + xc]) * fx)
-                                v = v + gx.detach() * rw * (ttx - ttx.detach()) \
-                                    + gy.detach() * rh * (tty - tty.detach())
-                            acc.append(v)
-                            k += 1
-                    if k:
-                        vals[ctop, ph, pw] = torch.stack(acc).sum() / k
-                        cnt[ctop, ph, pw] = k
-        outs.append(vals)
-        counts.append(cnt)
-    if not outs:
-        z = data.new_zeros((0, od, p, p))
-        return z, z.clone()
-    return torch.stack(outs), torch.stack(counts)
+    nb, ch, h, w = data.shape
+    dev, dt = data.device, data.dtype
+    sc = torch.tensor(a["spatial_scale"], dtype=dt, device=dev)
+    r = rois.detach().to(dt)
+    bidx = r[:, 0].long()
+    x1, y1, x2, y2 = (_round_half_away(r[:, i]) for i in range(1, 5))
+    sw, sh = x1 * sc - 0.5, y1 * sc - 0.5
+    rw = torch.clamp_min((x2 + 1) * sc - 0.5 - sw, 0.1)
+    rh = torch.clamp_min((y2 + 1) * sc - 0.5 - sh, 0.1)
+    bw, bh = rw / p, rh / p
+    subw, subh = bw / spp, bh / spp
+    ar = torch.arange(p, device=dev)
+    part_i = torch.floor(ar.to(dt) / p * part).long()  # part_h / part_w per bin
+    gi = torch.clamp(torch.floor(ar.to(dt) * g / p).long(), 0, g - 1)
+    cvec = torch.arange(od, device=dev)
+    # bin origins (R, od, p, p): pw * bin_w + start (+ trans * roi size)
+    pf = ar.to(dt)
+    ws0 = (pf[None, :] * bw[:, None] + sw[:, None])[:, None, None, :]
+    hs0 = (pf[None, :] * bh[:, None] + sh[:, None])[:, None, :, None]
+    ws0, hs0 = ws0.expand(nr, od, p, p), hs0.expand(nr, od, p, p)
+    if use_trans:
+        cls = cvec // per_cls
+        tsel = trans[:, :, part_i][:, :, :, part_i]  # (R, 2*ncls, p, p)
+        ttx = tsel[:, 2 * cls] * std  # (R, od, p, p)
+        tty = tsel[:, 2 * cls + 1] * std
+        ws0 = ws0 + ttx.detach() * rw[:, None, None, None]
+        hs0 = hs0 + tty.detach() * rh[:, None, None, None]
+    sf = torch.arange(spp, device=dev).to(dt)
+    # samples (R, od, p, p, spp_h, spp_w)
+    xx = ws0[..., None, None] + (sf[None, :] * subw[:, None])[:, None, None, None, None, :]
+    yy = hs0[..., None, None] + (sf[None, :] * subh[:, None])[:, None, None, None, :, None]
+    xx, yy = torch.broadcast_tensors(xx, yy)
+    ok = (xx >= -0.5) & (xx <= w - 0.5) & (yy >= -0.5) & (yy <= h - 0.5)
+    xx, yy = xx.clamp(0, w - 1), yy.clamp(0, h - 1)
+    xf, yf = torch.floor(xx), torch.floor(yy)
+    xc, yc = torch.ceil(xx).long(), torch.ceil(yy).long()
+    dx, dy = xx - xf, yy - yf
+    xf, yf = xf.long(), yf.long()
+    chan = (cvec[:, None, None] * g + gi[None, :, None]) * g + gi[None, None, :]  # (od, p, p)
+    base = (bidx[:, None, None, None] * ch + chan[None]) * (h * w)  # (R, od, p, p)
+    base = base[..., None, None]
+    flat = data.reshape(-1)
+
+    def at(yi, xi):
+        return flat[(base + yi * w + xi).reshape(-1)].reshape(xx.shape)
+
+    u11, u12, u21, u22 = at(yf, xf), at(yc, xf), at(yf, xc), at(yc, xc)
+    val = ((1 - dx) * (1 - dy) * u11 + (1 - dx) * dy * u12
+           + dx * (1 - dy) * u21 + dx * dy * u22)
+    if use_trans and (ttx.requires_grad or tty.requires_grad):
+        gx = ((u22 - u12) * dy + (u21 - u11) * (1 - dy)).detach()
+        gy = ((u22 - u21) * dx + (u12 - u11) * (1 - dx)).detach()
+        shift_x = (ttx - ttx.detach()) * rw[:, None, None, None]
+        shift_y = (tty - tty.detach()) * rh[:, None, None, None]
+        val = val + gx * shift_x[..., None, None] + gy * shift_y[..., None, None]
+    okf = ok.to(dt)
+    cnt = okf.sum((-1, -2))
+    tot = (val * okf).sum((-1, -2))
+    out = torch.where(cnt > 0, tot / cnt.clamp_min(1), torch.zeros((), dtype=dt, device=dev))
+    return out, cnt
 
 
 register(OpDef(
