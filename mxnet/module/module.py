@@ -309,6 +309,10 @@ class Module(BaseModule):
                                 for n, a in zip(self._param_names, self._exec_group.param_arrays)}
             self._aux_params = {n: nd.zeros(a[0].shape, dtype=a[0].dtype)
                                 for n, a in zip(self._aux_names, self._exec_group.aux_arrays)}
+        if shared_module is not None and shared_module.optimizer_initialized:
+            # as MXNet 1.9.1: a module bound against a trained one keeps training with its
+            # optimizer (mx-rcnn's MutableModule rebinds this way on every new image shape)
+            self.borrow_optimizer(shared_module)
 
     def reshape(self, data_shapes, label_shapes=None) -> None:
         assert self.binded, "Module: call bind() first"
