@@ -79,6 +79,39 @@ class _ZeroLink(torch.autograd.Function):
         return (None, *[torch.zeros(s, dtype=d, device=v) for s, d, v in ctx.specs])
 
 
+def _ignores_head(fn) -> bool:
+    return getattr(getattr(fn, "_forward_cls", None), "ignores_head", False)
+
+
+def reaches_head_ignoring(t: torch.Tensor, limit: int = 256) -> bool:
+    """Whether the recorded history of ``t`` holds an operator whose backward ignores the
+    head gradient (``SoftmaxOutput``, ``*RegressionOutput``, ``make_loss``, ``Custom``):
+    the gradient such an operator sends is not zero even when a ``BlockGrad`` after it
+    sends it zeros. Looks at most ``limit`` autograd nodes."""
+    seen = set()
+    todo = [t.grad_fn]
+    while todo and len(seen) < limit:
+        fn = todo.pop()
+        if fn is None or fn in seen:
+            continue
+        seen.add(fn)
+        if _ignores_head(fn):
+            return True
+        todo.extend(nxt for nxt, _ in fn.next_functions)
+    return False
+
+
+def block_grad(x: torch.Tensor) -> torch.Tensor:
+    """``BlockGrad``: ``x`` without its gradient path. While recording, an ``x`` computed by
+    a head-ignoring operator stays linked with zero gradients (MXNet runs that operator's
+    backward all the same: Sockeye's ``BlockGrad(SoftmaxOutput(...))`` loss), in hybridized
+    graphs too, where no :func:`apply` links the outputs."""
+    out = x.detach()
+    if x.requires_grad and _is_grad_enabled() and reaches_head_ignoring(x):
+        return _ZeroLink.apply(out, x)
+    return out
+
+
 def _link_constant_outputs(out: tuple, tensors) -> tuple:
     # MXNet records every op, so a float output with no gradient path (BlockGrad,
     # logical_not, zeros_like, argmax...) still backpropagates: zeros to its inputs

@@ -188,6 +188,8 @@ def _user_errors(stage: str):
 
 
 class _CustomFunction(torch.autograd.Function):
+    ignores_head = True  # a CustomOp.backward may ignore out_grad (_apply.block_grad)
+
     @staticmethod
     def forward(ctx_, attrs: dict, nargs: int, *tensors):
         from .._dtype import to_numpy_type

@@ -11,6 +11,7 @@ from .. import _int_grad
 from .._dtype import to_torch
 from ..base import MXNetError
 from . import _relu
+from ._apply import block_grad
 from ._params import Param
 from ._registry import OpDef, get_op, register
 from ._shape_rules import broadcast_out, elemwise_out, same_out
@@ -146,7 +147,7 @@ _UNARY = {
     "logical_not": (lambda x: (x == 0).to(x.dtype), False, (), "Logical NOT, 0/1 output."),
     "_copy": (lambda x: x.clone(), False, ("identity",), "Identity (copy) of the input."),
     "BlockGrad": (
-        lambda x: x.detach(),
+        block_grad,
         False,
         ("stop_gradient",),
         "Pass the input through and stop gradients flowing back.",

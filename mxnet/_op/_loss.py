@@ -24,6 +24,8 @@ class _FixedGrad(torch.autograd.Function):
     """Forward ``fn(data, label) -> (out, grad)``; backward returns ``grad`` for data whatever
     the head gradient, and zeros for the label."""
 
+    ignores_head = True  # see _apply.reaches_head_ignoring
+
     @staticmethod
     def forward(ctx, data, label, fn):
         out, grad = fn(data, label)

@@ -87,6 +87,8 @@ class _Pointwise(torch.autograd.Function):
 class _OnesGrad(torch.autograd.Function):
     """Identity forward; backward sends ones (MXNet's ``make_loss`` gradient)."""
 
+    ignores_head = True  # see _apply.reaches_head_ignoring
+
     @staticmethod
     def forward(ctx, x):
         return x.view_as(x)
