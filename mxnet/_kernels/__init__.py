@@ -55,6 +55,10 @@ _SIGNATURES = {
         "mxng_wgrad_tile": ([], _I),
         "mxng_rows_gemm": ([_P, _P, _P, _I, _I, _I, _I, _I, _I, _I, _I, _N, _N], _I),
     },
+    "dwconv": {
+        "mxng_dw_fwd": ([_P, _P, _P, _P] + [_I] * 12, _I),
+        "mxng_dw_bwd": ([_P, _P, _P, _P, _P] + [_I] * 12, _I),
+    },
     "rng": {
         "mxng_mt_seed": [_P, _I, _I],
         "mxng_rng_fill": [_P, _P, _P, _P, _P, _I, _I, _P, _D, _D, _I, _I],

@@ -14,6 +14,7 @@ import torch
 import torch.nn.functional as F
 
 from ..base import MXNetError
+from . import _dwconv as dwconv
 from ._conv_native import applies as conv1x1_applies
 from ._conv_native import conv1x1
 from ._conv_phase import phase_conv2d, phase_conv_applies
@@ -156,6 +157,8 @@ def _conv(a, x, w, b=None):
                          f"num_filter={a['num_filter']}")
     if nd == 2 and _centre_only(x, w, p, d):
         out = _centre_conv(x, w, b, a["num_group"])
+    elif nd == 2 and dwconv.applies(x, w, d, a["num_group"], s, p):
+        out = dwconv.conv(x, w, b, s, p)  # small depthwise maps: skip oneDNN's setup
     elif nd == 2 and phase_conv_applies(x, w, s, d, a["num_group"]):
         out = phase_conv2d(x, w, b, s, p)  # faster input gradient over few channels
     elif nd == 2 and _grouped_on_cpu(x, a["num_group"]):
