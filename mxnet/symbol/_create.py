@@ -125,9 +125,10 @@ def _create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
     params = {k: v for k, v in params.items() if v is not _Null}
     scope = _current_scope().get(attr)
     for k, v in scope.items():
-        if not isinstance(v, str):
-            raise ValueError("Attributes need to be string")
-        params[hide_key(k)] = v
+        # MXNet 1.9.1 passes an operator's ``attr`` values through ``str()`` (GluonCV's
+        # FeatureExpander gives ``attr={'__init__': Xavier(...)}``); only AttrScope itself
+        # insists on strings
+        params[hide_key(k)] = v if isinstance(v, str) else str(v)
     dynamic = getattr(op, "dynamic_inputs", False)
     if op.variadic is not None and not dynamic:
         if sym_kwargs:

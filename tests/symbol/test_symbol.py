@@ -124,6 +124,23 @@ def test_attr_scope_and_hidden_keys():
         'bn': {'fix_gamma': 'False'}}
 
 
+@needs_nn
+def test_operator_attr_values_are_stringified():
+    # MXNet 1.9.1 str()s the values of an operator's attr= (GluonCV's SSD FeatureExpander
+    # passes attr={'__init__': <Initializer>}); only AttrScope insists on strings
+    class Init:
+        def __str__(self):
+            return 'my-init'
+
+    d = sym.Variable('data')
+    c = sym.Convolution(d, num_filter=2, kernel=(1, 1), no_bias=True, name='c0',
+                        attr={'__init__': Init(), '__foo__': 3})
+    assert c.attr('__init__') == 'my-init' and c.attr('__foo__') == '3'
+    assert c.attr_dict()['c0_weight']['__init__'] == 'my-init'
+    with pytest.raises(ValueError, match='Attributes need to be string'):
+        attribute.AttrScope(foo=1)
+
+
 def test_variable_attributes():
     w = sym.var('w', shape=(3, 4), dtype='float64', lr_mult=0.1, wd_mult=2, init='zeros',
                 stype='default', attr={'foo': 'bar'})
