@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import torch
 
 from ..base import MXNetError
-from ._optim import _clip, _lamb1_core, _lamb2_core, _s
+from ._optim import _clip, _lamb2_core, _s
+from ._optim_multi import _sum_sq
 from ._params import Param
 from ._registry import OpDef, register
 
@@ -134,6 +136,34 @@ def _make_adamw(name: str, mp: bool) -> None:
     )
 
 
+def _multi_lamb_step1(
+    a: dict, w: torch.Tensor, g: torch.Tensor, mean: torch.Tensor, var: torch.Tensor
+) -> torch.Tensor:
+    """The per-element first phase of MXNet's multi-tensor LAMB kernel in its own arithmetic
+    (``(1 - beta2) * g * g`` left to right, ``powf`` bias corrections, the direction formed
+    in double); returns the update direction, the moments are updated in place."""
+    dt, dev = mean.dtype, mean.device
+
+    def c(x) -> torch.Tensor:
+        return torch.tensor(_s(x), dtype=dt, device=dev)
+
+    g = g.to(dt) * c(a["rescale_grad"])
+    g = _clip(g, _s(a["clip_gradient"]))
+    b1, b2 = np.float32(a["beta1"]), np.float32(a["beta2"])
+    mean.copy_(c(b1) * mean + c(np.float32(1) - b1) * g)
+    var.copy_(c(b2) * var + c(np.float32(1) - b2) * g * g)
+    m, v = mean, var
+    if a["bias_correction"]:
+        t = np.float32(a["t"])
+        m = mean / c(np.float32(1) - np.power(b1, t))
+        v = var / c(np.float32(1) - np.power(b2, t))
+    # the kernel's C ``sqrt`` promotes to double: ``m / (sqrt(v) + eps) + wd * w`` is
+    # evaluated in double (``wd * w`` in the moments' dtype) and rounded once
+    decay = (c(a["wd"]) * w.to(dt)).double()
+    eps = float(_s(a["epsilon"]))
+    return (m.double() / (v.double().sqrt() + eps) + decay).to(dt)
+
+
 def _make_lamb(name: str, mp: bool) -> None:
     k = 5 if mp else 4
 
@@ -154,9 +184,11 @@ def _make_lamb(name: str, mp: bool) -> None:
                 "rescale_grad": a["rescale_grad"],
                 "clip_gradient": a["clip_gradient"],
             }
-            upd = _lamb1_core(a1, master, g.float() if mp else g, mean, var)
-            r1 = master.float().square().sum().sqrt()
-            r2 = upd.float().square().sum().sqrt()
+            upd = _multi_lamb_step1(a1, master, g, mean, var)
+            # MXNet's trust ratio: sequential float32 sums of squares (multi_sum_sq) of the
+            # weights as given (the float16 ones under mixed precision) and of the update
+            r1 = _sum_sq(w).double().sqrt().float()  # correctly rounded, like sqrtf
+            r2 = _sum_sq(upd).double().sqrt().float()
             a2 = {
                 "lr": a["learning_rates"][i],
                 "lower_bound": a["lower_bound"],
