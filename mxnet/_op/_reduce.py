@@ -15,6 +15,7 @@ from .._dtype import to_torch
 from ..base import MXNetError
 from ._params import Param
 from ._registry import OpDef, register
+from ._sort_ties import tie_aware_indices
 
 _AXIS = Param(
     "axis", "shape_or_none", None, doc="The axis or axes along which to perform the reduction."
@@ -321,6 +322,16 @@ def _sort_axis(name: str, x: torch.Tensor, axis):
     return x, _norm_axis(name, axis, x.dim())
 
 
+def _sorted(data: torch.Tensor, ax: int, k: int, ascend: bool):
+    """The first ``k`` sorted values and positions along ``ax``; equal values in MXNet
+    1.9.1's CPU order (its ``std::sort``/``std::partial_sort`` are not stable)."""
+    if data.device.type == "cpu" and not torch.compiler.is_compiling():
+        idx = tie_aware_indices(data, ax, k, ascend)
+        return torch.gather(data, ax, idx), idx
+    vals, idx = torch.sort(data, dim=ax, descending=not ascend, stable=True)
+    return vals.narrow(ax, 0, k), idx.narrow(ax, 0, k)
+
+
 def _topk(attrs, x):
     data, ax = _sort_axis("topk", x, attrs["axis"])
     n = data.shape[ax]
@@ -332,8 +343,7 @@ def _topk(attrs, x):
             f"Operator topk: k={k} is larger than the size {n} of axis {ax} "
             f"(input shape {tuple(x.shape)})"
         )
-    vals, idx = torch.sort(data, dim=ax, descending=not attrs["is_ascend"], stable=True)
-    vals, idx = vals.narrow(ax, 0, k), idx.narrow(ax, 0, k)
+    vals, idx = _sorted(data, ax, k, attrs["is_ascend"])
     rt = attrs["ret_typ"]
     if rt == "mask":
         mask = torch.zeros_like(data).scatter(ax, idx, 1)
@@ -395,7 +405,7 @@ register(
 
 def _sort(attrs, x):
     data, ax = _sort_axis("sort", x, attrs["axis"])
-    vals, idx = torch.sort(data, dim=ax, descending=not attrs["is_ascend"], stable=True)
+    vals, idx = _sorted(data, ax, data.shape[ax], attrs["is_ascend"])
     return vals, idx.to(x.dtype)
 
 
@@ -417,7 +427,7 @@ register(
 
 def _argsort(attrs, x):
     data, ax = _sort_axis("argsort", x, attrs["axis"])
-    idx = torch.sort(data, dim=ax, descending=not attrs["is_ascend"], stable=True)[1]
+    idx = _sorted(data, ax, data.shape[ax], attrs["is_ascend"])[1]
     return idx.to(to_torch(attrs["dtype"]))
 
 
