@@ -194,7 +194,7 @@ def _make_lamb(name: str, mp: bool) -> None:
                 "lower_bound": a["lower_bound"],
                 "upper_bound": a["upper_bound"],
             }
-            new = _lamb2_core(a2, master, upd, r1, r2)
+            new = _lamb2_core(a2, master, upd, r1, r2, grouped=True)
             if mp:
                 master.copy_(new)
                 new = new.to(w.dtype)

@@ -536,21 +536,35 @@ register(
 
 
 # -- LAMB --------------------------------------------------------------------------------
+def _exact_sqrt(x: torch.Tensor) -> torch.Tensor:
+    """Correctly rounded square root (MXNet's ``sqrtf``); torch's vectorised float32 sqrt
+    is 1 ulp off for some inputs. A float64 root rounded back is exact for float32."""
+    if x.dtype in (torch.float32, torch.float16, torch.bfloat16):
+        return x.double().sqrt().to(x.dtype)
+    return x.sqrt()
+
+
 def _lamb1_core(a, w, g, mean, var):
+    # MXNet's lamb_update_phase1 kernel in its own order of operations
     g = _rescaled(a, g)
     b1, b2 = _s(a["beta1"]), _s(a["beta2"])
     mean.mul_(b1).add_(g * _s(1 - _f32(b1)))
-    var.mul_(b2).add_(g.square() * _s(1 - _f32(b2)))
+    var.mul_(b2).add_(g * _s(1 - _f32(b2)) * g)  # (1 - beta2) * g * g, left to right
     eps = _s(a["epsilon"])
     if a["bias_correction"]:
-        t = _f32(a["t"])
-        m_hat = mean / float(_f32(1) - _f32(b1) ** t)
-        v_hat = var / float(_f32(1) - _f32(b2) ** t)
-        return m_hat / (v_hat.sqrt() + eps) + w * _s(a["wd"])
-    return mean / (var.sqrt() + eps) + w * _s(a["wd"])
+        t = int(a["t"])
+        # beta^t: std::pow(float, int) runs in double and is stored as float; the kernel
+        # divides the mean by ``1. - beta1_t`` (a double literal) but the variance by
+        # ``1 - beta2_t`` in float
+        b1t = float(_f32(b1**t))
+        b2t = float(_f32(b2**t))
+        m_hat = (mean.double() / (1.0 - b1t)).to(mean.dtype)
+        v_hat = var / float(_f32(1) - _f32(b2t))
+        return m_hat / (_exact_sqrt(v_hat) + eps) + w * _s(a["wd"])
+    return mean / (_exact_sqrt(var) + eps) + w * _s(a["wd"])
 
 
-def _lamb2_core(a, w, g, r1, r2):
+def _lamb2_core(a, w, g, r1, r2, grouped=False):
     r1 = r1.reshape(-1)[0].float()
     r2 = r2.reshape(-1)[0].float()
     lo, hi = _s(a["lower_bound"]), _s(a["upper_bound"])
@@ -559,7 +573,9 @@ def _lamb2_core(a, w, g, r1, r2):
     if hi >= 0:
         r1 = torch.clamp(r1, max=hi)
     lr = torch.tensor(_s(a["lr"]), dtype=torch.float32, device=w.device)
-    ratio = torch.where((r1 == 0) | (r2 == 0), lr, lr * (r1 / r2))
+    # lamb_update_phase2 scales as (lr * r1) / r2; the multi-tensor kernel as lr * (r1 / r2)
+    scaled = lr * (r1 / r2) if grouped else (lr * r1) / r2
+    ratio = torch.where((r1 == 0) | (r2 == 0), lr, scaled)
     return w - g * ratio.to(w.dtype)
 
 
