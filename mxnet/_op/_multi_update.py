@@ -17,7 +17,7 @@ import numpy as np
 import torch
 
 from ..base import MXNetError
-from ._optim import _clip, _lamb2_core, _s
+from ._optim import _clip, _exact_sqrt, _lamb2_core, _s
 from ._optim_multi import _sum_sq
 from ._params import Param
 from ._registry import OpDef, register
@@ -69,9 +69,7 @@ def _multi_adamw_step(
     adj = g * g
     var.copy_(b2 * (var - adj) + adj)
     w = w.to(dt)
-    # torch's vectorised float32 sqrt is not correctly rounded (1 ulp off for ~16% of
-    # values); MXNet's sqrtf is, and a float64 square root rounded back to float32 is too
-    root = var.double().sqrt().to(dt)
+    root = _exact_sqrt(var)  # MXNet's sqrtf is correctly rounded; torch's is not always
     step = c(a["lr"]) * mean / (root + c(a["epsilon"])) + c(a["wd"]) * w
     return w - c(a["eta"]) * step
 
