@@ -133,28 +133,44 @@ def _half_sgd(a, w, g, mom, lr, wd, momentum, multi=False):
     return w + new_mom
 
 
+def _sgd_gterm(a, g, lr):
+    """MXNet's gradient term of the SGD kernels: ``(lr * rescale_grad) * g``, or
+    ``lr * clip(rescale_grad * g)`` when clipping (every product rounded)."""
+    clip = _s(a["clip_gradient"])
+    if clip >= 0:
+        return _clip(g * _s(a["rescale_grad"]), clip).mul_(_s(lr))
+    return g * _s(_f32(lr) * _f32(a["rescale_grad"]))
+
+
 def _sgd_step(a, w, g, lr, wd, out=None, multi=False):
     if w.dtype == torch.float16:
         new = _half_sgd(a, w, g, None, lr, wd, 0.0, multi)
         return new if out is None else out.copy_(new)
-    g = _prep(a, g)
+    gt = _sgd_gterm(a, g, lr)
+    if multi:
+        # multi_sgd_update: w + ((0 - lr * wd * w) - gterm) == w - (lr * wd * w + gterm)
+        lw = _s(_f32(lr) * _f32(wd))
+        step = (w * lw).add_(gt) if lw != 0.0 else gt
+        return w - step if out is None else out.sub_(step)
     f = _s(1 - _f32(lr) * _f32(wd))
     if out is None:
-        return w * f - g * _s(lr)
+        return w * f - gt
     if f != 1.0:
         out.mul_(f)
-    return out.sub_(g, alpha=_s(lr))
+    return out.sub_(gt)
 
 
 def _sgd_mom_step(a, w, g, mom, lr, wd, momentum, out=None, multi=False):
     if w.dtype == torch.float16:
         new = _half_sgd(a, w, g, mom, lr, wd, momentum, multi)
         return new if out is None else out.copy_(new)
-    g = _prep(a, g)
+    # momentum * mom - (lr * wd) * w - gterm, every product rounded as in MXNet's kernels
+    # (torch's ``sub_(alpha=)`` would fuse them: last-bit differences in ~6% of elements)
+    gt = _sgd_gterm(a, g, lr)
     mom.mul_(_s(momentum))
     if wd != 0.0:
-        mom.sub_(w, alpha=_s(_f32(lr) * _f32(wd)))
-    mom.sub_(g, alpha=_s(lr))
+        mom.sub_(w * _s(_f32(lr) * _f32(wd)))
+    mom.sub_(gt)
     if out is None:
         return w + mom
     return out.add_(mom)

@@ -51,9 +51,11 @@ def _make(name, k, mom, mp, preloaded):
             if mp:
                 w32 = grp[-1]
                 if mom:
-                    new = _sgd_mom_step(a, w32, g.float(), grp[2], lrs[i], wds[i], a["momentum"])
+                    new = _sgd_mom_step(
+                        a, w32, g.float(), grp[2], lrs[i], wds[i], a["momentum"], multi=kind
+                    )
                 else:
-                    new = _sgd_step(a, w32, g.float(), lrs[i], wds[i])
+                    new = _sgd_step(a, w32, g.float(), lrs[i], wds[i], multi=kind)
                 w32.copy_(new)
                 outs.append(w32.to(w.dtype))
             elif mom:

@@ -54,3 +54,32 @@ def test_adam_optimizer_steps_bit_exact():
         v = f(0.999) * v + (f(1) - f(0.999)) * g * g
         ref = ref - lr * m / (np.sqrt(v) + f(1e-8))
     np.testing.assert_array_equal(W.asnumpy(), ref)
+
+
+def test_sgd_mom_update_products_rounded():
+    # MXNet: mom = momentum * mom - (lr * wd) * w - lr * (rescale * g); w += mom
+    rng = np.random.RandomState(0)
+    n = 20000
+    w, g, m0 = (rng.randn(n).astype(f) for _ in range(3))
+    W, M = mx.nd.array(w), mx.nd.array(m0)
+    mx.nd.sgd_mom_update(
+        W, mx.nd.array(g), M, lr=0.1, momentum=0.9, wd=1e-4, rescale_grad=0.5, out=W
+    )
+    m = f(0.9) * m0 - f(f(0.1) * f(1e-4)) * w - f(0.1) * (f(0.5) * g)
+    np.testing.assert_array_equal(M.asnumpy(), m)
+    np.testing.assert_array_equal(W.asnumpy(), w + m)
+
+
+def test_sgd_optimizer_step_uses_the_multi_sgd_kernel_form():
+    # MXNet's SGD optimizer aggregates through multi_sgd_update, which writes the step as
+    # w + ((0 - lr * wd * w) - lr * rescale_grad * g): not sgd_update's (1 - lr * wd) * w - ...
+    rng = np.random.RandomState(1)
+    w, g = rng.randn(5000).astype(f), rng.randn(5000).astype(f)
+    opt = mx.optimizer.SGD(learning_rate=0.1, wd=1e-3, rescale_grad=0.3)
+    W = mx.nd.array(w)
+    opt.update(0, W, mx.nd.array(g), opt.create_state(0, W))
+    lw, lr_r = f(f(0.1) * f(1e-3)), f(f(0.1) * f(0.3))
+    np.testing.assert_array_equal(W.asnumpy(), w + ((f(0) - lw * w) - lr_r * g))
+    W2 = mx.nd.array(w)
+    mx.nd.sgd_update(W2, mx.nd.array(g), lr=0.1, wd=1e-3, rescale_grad=0.3, out=W2)
+    np.testing.assert_array_equal(W2.asnumpy(), f(f(1) - lw) * w - lr_r * g)
