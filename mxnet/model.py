@@ -5,6 +5,13 @@ from __future__ import annotations
 import logging
 from collections import namedtuple
 
+from ._model_kv import (  # noqa: F401  (MXNet 1.x private helpers, imported by user code)
+    _create_kvstore,
+    _initialize_kvstore,
+    _multiple_callbacks,
+    _update_params,
+    _update_params_on_kvstore,
+)
 from .base import MXNetError
 
 __all__ = ["save_checkpoint", "load_checkpoint", "load_params", "BatchEndParam",  # noqa: F822

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+import warnings
 
 from ..model import BatchEndParam
 
@@ -14,6 +15,41 @@ def _as_list(obj):
     if obj is None:
         return []
     return list(obj) if isinstance(obj, (list, tuple)) else [obj]
+
+
+def _check_input_names(symbol, names, typename, throw):
+    args = symbol.list_arguments()
+    for name in names:
+        if name in args:
+            continue
+        candidates = [a for a in args if not a.endswith(("_weight", "_bias", "_gamma", "_beta"))]
+        msg = (f"\033[91mYou created Module with Module(..., {typename}_names={list(names)}) "
+               f"but input with name '{name}' is not found in symbol.list_arguments(). "
+               f"Did you mean one of:\n\t" + "\n\t".join(candidates) + "\033[0m")
+        if throw:
+            raise ValueError(msg)
+        warnings.warn(msg, stacklevel=3)
+
+
+def _parse_data_desc(data_names, label_names, data_shapes, label_shapes):
+    from ..io import DataDesc
+
+    def norm(shapes):
+        return [x if isinstance(x, DataDesc) else DataDesc(*x) for x in shapes]
+
+    data_shapes = norm(data_shapes)
+    names = [d.name for d in data_shapes]
+    if sorted(names) != sorted(data_names):
+        raise ValueError(f"Data provided by data_shapes don't match names specified by "
+                         f"data_names ({data_shapes} vs. {list(data_names)})")
+    if label_shapes is not None:
+        label_shapes = norm(label_shapes)
+    given = [d.name for d in label_shapes or []]
+    if sorted(given) != sorted(label_names or []):  # MXNet only warns for labels
+        warnings.warn(f"Data provided by label_shapes don't match names specified by "
+                      f"label_names ({label_shapes or []} vs. {list(label_names or [])})",
+                      stacklevel=3)
+    return data_shapes, label_shapes
 
 
 def _default_initializer():

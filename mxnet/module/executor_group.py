@@ -26,6 +26,49 @@ def _split_input_slice(batch_size: int, work_load_list) -> list[slice]:
     return slices
 
 
+def _load_general(data, targets, major_axis) -> None:
+    """Copy each source array into its targets: one NDArray, a list of per-device arrays
+    (copied pairwise), or ``(slice, array)`` pairs cut along the batch axis (MXNet 1.x's
+    private helper; custom executor groups import it)."""
+    from .. import ndarray as nd
+
+    for d_src, d_targets, axis in zip(data, targets, major_axis):
+        if isinstance(d_targets, nd.NDArray):
+            d_src.copyto(d_targets)
+        elif isinstance(d_src, (list, tuple)):
+            for src, dst in zip(d_src, d_targets):
+                src.copyto(dst)
+        else:
+            for sl, d_dst in d_targets:
+                if axis >= 0 and (sl.start != 0 or d_src.shape[axis] != sl.stop):
+                    _slice(d_src, axis, sl).copyto(d_dst)
+                else:
+                    d_src.copyto(d_dst)
+
+
+def _load_data(batch, targets, major_axis) -> None:
+    _load_general(batch.data, targets, major_axis)
+
+
+def _load_label(batch, targets, major_axis) -> None:
+    _load_general(batch.label, targets, major_axis)
+
+
+def _merge_multi_context(outputs, major_axis) -> list:
+    """One array per output: per-device pieces concatenated along the batch axis (on the
+    first piece's context), or the first piece where the output has no batch axis."""
+    from .. import ndarray as nd
+
+    rets = []
+    for tensors, axis in zip(outputs, major_axis):
+        if axis >= 0 and len(tensors) > 1:
+            ctx = tensors[0].context
+            rets.append(nd.concat(*[t.as_in_context(ctx) for t in tensors], dim=axis))
+        else:
+            rets.append(tensors[0])
+    return rets
+
+
 def _group2ctx_per_device(group2ctxs, n: int) -> list:
     """One ``{ctx_group: Context}`` (or None) per device, from MXNet's accepted forms: a
     list of such dicts, or one dict whose values are a context or a list of 1 or ``n``."""

@@ -6,71 +6,13 @@ import logging
 import os
 import warnings
 
+from .._model_kv import _create_kvstore
 from ..base import MXNetError
 from ..context import Context, cpu
-from .base_module import BaseModule
+from .base_module import BaseModule, _check_input_names, _parse_data_desc
 from .executor_group import DataParallelExecutorGroup
 
 __all__ = ["Module"]
-
-
-def _check_input_names(symbol, names, typename, throw):
-    args = symbol.list_arguments()
-    for name in names:
-        if name in args:
-            continue
-        candidates = [a for a in args if not a.endswith(("_weight", "_bias", "_gamma", "_beta"))]
-        msg = (f"\033[91mYou created Module with Module(..., {typename}_names={list(names)}) "
-               f"but input with name '{name}' is not found in symbol.list_arguments(). "
-               f"Did you mean one of:\n\t" + "\n\t".join(candidates) + "\033[0m")
-        if throw:
-            raise ValueError(msg)
-        warnings.warn(msg, stacklevel=3)
-
-
-def _parse_data_desc(data_names, label_names, data_shapes, label_shapes):
-    from ..io import DataDesc
-
-    def norm(shapes):
-        return [x if isinstance(x, DataDesc) else DataDesc(*x) for x in shapes]
-
-    data_shapes = norm(data_shapes)
-    names = [d.name for d in data_shapes]
-    if sorted(names) != sorted(data_names):
-        raise ValueError(f"Data provided by data_shapes don't match names specified by "
-                         f"data_names ({data_shapes} vs. {list(data_names)})")
-    if label_shapes is not None:
-        label_shapes = norm(label_shapes)
-    given = [d.name for d in label_shapes or []]
-    if sorted(given) != sorted(label_names or []):  # MXNet only warns for labels
-        warnings.warn(f"Data provided by label_shapes don't match names specified by "
-                      f"label_names ({label_shapes or []} vs. {list(label_names or [])})",
-                      stacklevel=3)
-    return data_shapes, label_shapes
-
-
-def _create_kvstore(kvstore, num_device, arg_params):
-    from .. import kvstore as kvs
-
-    update_on_kvstore = bool(int(os.getenv("MXNET_UPDATE_ON_KVSTORE", "1")))
-    if kvstore is None:
-        kv = None
-    elif isinstance(kvstore, kvs.KVStore):
-        kv = kvstore
-    elif isinstance(kvstore, str):
-        if num_device == 1 and "dist" not in kvstore:
-            kv = None  # a single device needs no store
-        else:
-            kv = kvs.create(kvstore)
-            if kvstore == "local":
-                max_size = max(p.size for p in arg_params.values()) if arg_params else 0
-                if max_size > 1024 * 1024 * 16:
-                    update_on_kvstore = False
-    else:
-        raise TypeError("kvstore must be KVStore, str or None")
-    if kv is None:
-        update_on_kvstore = False
-    return kv, update_on_kvstore
 
 
 _STYPE_CODES = {"0": "default", "1": "row_sparse", "2": "csr"}
