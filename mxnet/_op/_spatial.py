@@ -131,7 +131,10 @@ def _roi_pooling(a, data, rois):
     outs = []
     for r in rois.detach().cpu().tolist():
         b = int(r[0])
-        if not 0 <= b < n:
+        if b < 0:  # MXNet 1.9.1: a negative batch index (padding rois) pools to zeros
+            outs.append(data.new_zeros((c, ph, pw)))
+            continue
+        if b >= n:
             raise MXNetError(f"ROIPooling: batch index {b} out of range for data batch {n}")
         x0, y0, x1, y1 = (_round(v * scale) for v in r[1:])
         rh, rw = max(y1 - y0 + 1, 1), max(x1 - x0 + 1, 1)
@@ -301,7 +304,11 @@ def _roi_align(a, data, rois):
     outs = []
     for r in rois.detach().cpu().tolist():
         b = int(r[0])
-        if not 0 <= b < n:
+        if b < 0:  # MXNet 1.9.1: a negative batch index (the -1 rows NMS pads with, which
+            # GluonCV's FPN RCNN feeds on) gives zeros and no gradient
+            outs.append(data.new_zeros((c // (ph * pw) if psens else c, ph, pw)))
+            continue
+        if b >= n:
             raise MXNetError(f"ROIAlign: batch index {b} out of range for data batch {n}")
         x0, y0, x1, y1 = (v * scale - offset for v in r[1:])
         rh, rw = y1 - y0, x1 - x0

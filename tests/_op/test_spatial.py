@@ -65,3 +65,22 @@ def test_bilinear_resize_modes(mode, h, expected):
     assert out == [(1, 2) + expected]
     assert infer("_contrib_AdaptiveAvgPooling2D", {"output_size": 3}, [(1, 2, 5, 5)])[1] == \
         [(1, 2, 3, 3)]
+
+
+def test_roi_negative_batch_index_gives_zeros():
+    # NMS pads its output with -1 rows; GluonCV's FPN Faster/Mask RCNN feed them to ROIAlign.
+    # MXNet 1.9.1 pools such rows to zeros (and they take no gradient).
+    x = mx.nd.array(np.arange(2 * 2 * 6 * 6, dtype=np.float32).reshape(2, 2, 6, 6))
+    rois = mx.nd.array([[0, 0, 0, 4, 4], [-1, 0, 0, 4, 4], [1, 1, 1, 5, 5], [-1] * 5])
+    x.attach_grad()
+    with mx.autograd.record():
+        o = mx.nd.contrib.ROIAlign(x, rois, pooled_size=(2, 2), spatial_scale=1.0, sample_ratio=2)
+    o.backward()
+    got = o.asnumpy()[:, 0].reshape(4, -1)
+    assert got.tolist() == [[7, 9, 19, 21], [0] * 4, [86, 88, 98, 100], [0] * 4]
+    assert x.grad.asnumpy().sum() == 16.0
+    p = mx.nd.ROIPooling(x, rois, pooled_size=(2, 2), spatial_scale=1.0).asnumpy()[:, 0]
+    assert p.reshape(4, -1).tolist() == [[14, 16, 26, 28], [0] * 4, [93, 95, 105, 107], [0] * 4]
+    with pytest.raises(mx.base.MXNetError, match="batch index 2"):
+        mx.nd.contrib.ROIAlign(x, mx.nd.array([[2, 0, 0, 1, 1]]), pooled_size=(2, 2),
+                               spatial_scale=1.0)
