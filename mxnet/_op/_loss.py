@@ -138,7 +138,11 @@ def _softmax_output_shape(a, s):
         return s  # a label shaped like the data holds class probabilities
     if d is not None:
         if a["multi_output"]:
-            fill(s, 1, (d[0], math.prod(d[2:])))
+            # MXNet 1.9.1 takes (N, H*W...), (N, H, W...) or (N, 1, H, W...) labels
+            spatial = tuple(d[2:])
+            if s[1] is not None and tuple(s[1]) in ((d[0], *spatial), (d[0], 1, *spatial)):
+                return s
+            fill(s, 1, (d[0], math.prod(spatial)))
         else:
             fill(s, 1, tuple(d[:-1]))
     return s
