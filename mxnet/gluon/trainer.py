@@ -355,6 +355,8 @@ class Trainer:
             if param._stype != "default":  # the kvstore updates; rows are pulled on use
                 self._kvstore.push(i, grad_list, priority=-i)
             elif self._update_on_kvstore:
+                if param._grad_stype != "default":  # lazy updates on the store: row_sparse
+                    grad_list = [param._public_grad(g) for g in grad_list]
                 self._kvstore.pushpull(i, grad_list, out=param.list_data(), priority=-i)
             else:
                 self._kvstore.pushpull(i, grad_list, priority=-i)
@@ -435,7 +437,10 @@ class Trainer:
             return
         for updater, upd in zip(self._updaters, updates):
             for i, grad, arr, param, k in upd:
-                updater(i, grad, arr)
+                # a row_sparse gradient (Embedding(sparse_grad=True)) reaches the optimizer
+                # as row_sparse: lazy updates (Adam, SGD momentum) touch only its rows
+                sparse = param._grad_stype != "default"
+                updater(i, param._public_grad(grad) if sparse else grad, arr)
                 self._mark_used(param, k, grad)
 
     def save_states(self, fname):

@@ -67,6 +67,20 @@ def _grouped(pairs):
     return groups
 
 
+def _updater_grad(merged: torch.Tensor, vals, ctx) -> NDArray:
+    """The reduced gradient the store's optimizer sees: row_sparse (the union of the pushed
+    rows) when the pushed values are row_sparse, so lazy updates touch only those rows."""
+    if not vals or any(getattr(v, "stype", "default") != "row_sparse" for v in vals):
+        return NDArray._wrap(merged, ctx)
+    from ..ndarray import sparse
+
+    rows = torch.unique(torch.cat([v.indices._t.to(merged.device).long() for v in vals]))
+    data = NDArray._wrap(merged[rows], ctx)
+    return sparse.row_sparse_array(
+        (data, NDArray._wrap(rows, ctx)), shape=tuple(merged.shape), ctx=ctx
+    )
+
+
 class KVStore(KVStoreBase):
     """A key-value store of one process (``local``, ``device``, ``nccl``), of a group of
     worker processes (``dist_sync``, ``dist_device_sync``) or of workers and parameter
@@ -164,7 +178,7 @@ class KVStore(KVStoreBase):
             elif self._updater is not None:
                 # MXNet hands str keys to the updater as bytes (a C char*)
                 ukey = k.encode() if k.__class__ is str else k
-                self._updater(ukey, NDArray._wrap(merged, stored.context), stored)
+                self._updater(ukey, _updater_grad(merged, vals, stored.context), stored)
             elif tuple(merged.shape) == stored.shape and merged.dtype == stored._t.dtype:
                 stored._t.copy_(merged)
             else:
