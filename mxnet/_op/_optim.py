@@ -199,18 +199,20 @@ def _nag_step(a, w, g, mom, lr, wd, momentum, aliased=False, out=None):
         new = _half_nag(a, w, g, mom, lr, wd, momentum, aliased)
         return new if out is None else out.copy_(new)
     lr, wd, m = _s(lr), _s(wd), _s(momentum)
-    step = _prep(a, g)
-    step = step + w * wd if wd != 0.0 else step  # clipping comes before weight decay here
-    step = step.mul_(lr) if step is not g else step * lr  # lr * (g + wd * w)
-    mom.mul_(m).sub_(step)  # momentum * mom - step
-    if out is None:
-        new_w = w - step + mom * m
-    else:
-        new_w = out.sub_(step).add_(mom, alpha=m)
+    cg = _prep(a, g)  # clipping comes before weight decay here
+
+    def step_for(weight):  # lr * (clip(rescale * g) + wd * w)
+        return (cg + weight * wd if wd != 0.0 else cg) * lr
+
+    # MXNet's kernel form, each product rounded:
+    # mom1 = momentum * mom; w' = (w - mom1) + (momentum + 1) * (mom1 - step); mom = mom1 - step
+    step = step_for(w)
+    m1 = mom * m
+    new_w = (w - m1) + (m1 - step) * _s(_f32(m) + _f32(1))
     if aliased and wd != 0.0:
-        # the momentum uses the new weight: subtract lr * wd * (new_w - w)
-        mom.sub_(mom * m - step, alpha=lr * wd)
-    return new_w
+        step = step_for(new_w)  # the momentum reads the weight after it was written
+    mom.copy_(m1 - step)
+    return new_w if out is None else out.copy_(new_w)
 
 
 def nag_inplace(weight, grad, mom, lr, wd, momentum, rescale_grad=1.0, clip_gradient=-1.0):
@@ -457,16 +459,16 @@ def _clip_w(a, w):
 def _rmsprop(a, w, g, n):
     g = _clip(g * _s(a["rescale_grad"]) + w * _s(a["wd"]), _s(a["clip_gradient"]))
     g1 = _s(a["gamma1"])
-    n.mul_(g1).add_(g.square() * _s(1 - _f32(g1)))
-    return _clip_w(a, w - g * _s(a["lr"]) / (n + _s(a["epsilon"])).sqrt())
+    n.mul_(g1).add_(g.square() * _s(1 - _f32(g1)))  # (1 - gamma1) * (g * g)
+    return _clip_w(a, w - (g / _exact_sqrt(n + _s(a["epsilon"]))) * _s(a["lr"]))
 
 
 def _rmspropalex(a, w, g, n, gm, delta):
     g = _clip(g * _s(a["rescale_grad"]) + w * _s(a["wd"]), _s(a["clip_gradient"]))
     g1, g2 = _s(a["gamma1"]), _s(a["gamma2"])
-    n.mul_(g1).add_(g.square() * _s(1 - _f32(g1)))
+    n.mul_(g1).add_(g * _s(1 - _f32(g1)) * g)  # (1 - gamma1) * g * g, left to right
     gm.mul_(g1).add_(g * _s(1 - _f32(g1)))
-    delta.mul_(g2).sub_(g * _s(a["lr"]) / (n - gm.square() + _s(a["epsilon"])).sqrt())
+    delta.mul_(g2).sub_(g * _s(a["lr"]) / _exact_sqrt(n - gm.square() + _s(a["epsilon"])))
     return _clip_w(a, w + delta)
 
 
@@ -510,11 +512,11 @@ register(
 def _ftrl(a, w, g, z, n):
     g = _rescaled(a, g)
     lr = _s(a["lr"])
-    z.add_(g - ((n + g.square()).sqrt() - n.sqrt()) * w / lr)
+    z.add_(g - (_exact_sqrt(n + g.square()) - _exact_sqrt(n)) * w / lr)
     n.add_(g.square())
     l1 = _s(a["lamda1"])
     num = torch.sign(z) * l1 - z
-    den = (n.sqrt() + _s(a["beta"])) / lr + _s(a["wd"])
+    den = (_exact_sqrt(n) + _s(a["beta"])) / lr + _s(a["wd"])
     return num / den * (z.abs() > l1).to(w.dtype)
 
 

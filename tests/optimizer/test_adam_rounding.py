@@ -83,3 +83,61 @@ def test_sgd_optimizer_step_uses_the_multi_sgd_kernel_form():
     W2 = mx.nd.array(w)
     mx.nd.sgd_update(W2, mx.nd.array(g), lr=0.1, wd=1e-3, rescale_grad=0.3, out=W2)
     np.testing.assert_array_equal(W2.asnumpy(), f(f(1) - lw) * w - lr_r * g)
+
+
+def _nag_data():
+    rng = np.random.RandomState(0)
+    return (rng.randn(20000).astype(f) for _ in range(3))
+
+
+def test_nag_mom_update_kernel_form():
+    # mom1 = m*mom; w' = (w - mom1) + (m + 1) * (mom1 - lr*(r*g + wd*w)); mom = mom1 - step
+    w, g, m0 = _nag_data()
+    for wd in (0.0, 1e-3):
+        W, M = mx.nd.array(w), mx.nd.array(m0)
+        out = mx.nd.nag_mom_update(
+            W, mx.nd.array(g), M, lr=0.1, momentum=0.9, wd=wd, rescale_grad=0.3
+        )
+        step = f(0.1) * (f(0.3) * g + f(wd) * w)
+        m1 = f(0.9) * m0
+        np.testing.assert_array_equal(out.asnumpy(), (w - m1) + (f(0.9) + f(1)) * (m1 - step))
+        np.testing.assert_array_equal(M.asnumpy(), m1 - step)
+
+
+def test_rmsprop_ftrl_rmspropalex_kernel_forms():
+    w, g, m0 = _nag_data()
+    n0 = np.abs(m0)
+    W = mx.nd.array(w)
+    mx.nd.rmsprop_update(
+        W, mx.nd.array(g), mx.nd.array(n0), lr=0.01, wd=1e-3, rescale_grad=0.3, out=W
+    )
+    gr = f(0.3) * g + f(1e-3) * w
+    n = (f(1) - f(0.95)) * (gr * gr) + f(0.95) * n0
+    np.testing.assert_array_equal(W.asnumpy(), w - f(0.01) * (gr / np.sqrt(n + f(1e-8))))
+
+    W = mx.nd.array(w)
+    mx.nd.rmspropalex_update(
+        W,
+        mx.nd.array(g),
+        mx.nd.array(n0),
+        mx.nd.array(m0 * f(0.1)),
+        mx.nd.zeros(w.size),
+        lr=0.01,
+        rescale_grad=0.3,
+        out=W,
+    )
+    gr = f(0.3) * g
+    n = (f(1) - f(0.95)) * gr * gr + f(0.95) * n0
+    gm = (f(1) - f(0.95)) * gr + f(0.95) * (m0 * f(0.1))
+    delta = f(0.9) * f(0) - (f(0.01) * gr / np.sqrt(n - gm * gm + f(1e-8)))
+    np.testing.assert_array_equal(W.asnumpy(), w + delta)
+
+    W, Z, N = mx.nd.array(w), mx.nd.array(m0), mx.nd.array(n0)
+    mx.nd.ftrl_update(W, mx.nd.array(g), Z, N, lr=0.1, wd=1e-3, rescale_grad=0.3, out=W)
+    gr = f(0.3) * g
+    z = m0 + (gr - (np.sqrt(n0 + gr * gr) - np.sqrt(n0)) * w / f(0.1))
+    n = n0 + gr * gr
+    ref = (np.sign(z) * f(0.01) - z) / ((f(1) + np.sqrt(n)) / f(0.1) + f(1e-3))
+    ref = ref * (np.abs(z) > f(0.01))
+    np.testing.assert_array_equal(Z.asnumpy(), z)
+    np.testing.assert_array_equal(W.asnumpy(), ref)
