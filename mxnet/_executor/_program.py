@@ -287,10 +287,13 @@ class Program:
                 outs = self._checked(inputs, aux, monitor, monitor_all)
             elif compile:
                 if self._compiled is None:
-                    from .._op import _conv_native, _norm_ops
+                    from .._op import _conv_native, _norm, _norm_ops
 
                     _norm_ops.ready()  # build/load the native kernels: tracing reads the answer
                     _conv_native.ready()
+                    for step in self.steps:  # memoise outside tracing (a write there breaks it)
+                        if isinstance(step[1], dict) and "momentum" in step[1]:
+                            _norm._momentum_weights(float(step[1]["momentum"]))
                     steps = None
                     if not self.partial and fusion_enabled():
                         from ._fuse_train import bn_relu_steps
@@ -299,6 +302,8 @@ class Program:
                         steps = bn_relu_steps(self.steps, keep | set(self.heads))
                     self._compiled = torch.compile(
                         functools.partial(self._raw, steps=steps), dynamic=False)
+                if self.cl_inputs:  # memoise the layout choice outside tracing (see above)
+                    self._channels_last_pays(inputs)
                 outs = self._compiled(list(inputs), list(aux))
             else:
                 fused = None

@@ -53,3 +53,23 @@ def test_compiled_native_batchnorm_matches_eager(monkeypatch):
         np.testing.assert_allclose(comp.aux_dict[name].asnumpy(),
                                    eager.aux_dict[name].asnumpy(), rtol=1e-5, atol=1e-6)
         assert not np.allclose(comp.aux_dict[name].asnumpy(), 1.0 if "var" in name else 0.0)
+
+
+def test_compiled_graph_has_no_breaks_or_recompiles(monkeypatch):
+    """The whole training graph is one compiled frame: memo writes (BatchNorm momentum
+    weights, the channels-last choice) happen outside tracing, so nothing breaks the graph
+    and later steps reuse it."""
+    from torch._dynamo.utils import counters
+
+    from mxnet._op import _norm
+
+    monkeypatch.setattr(_norm, "_WEIGHTS", {})  # nothing memoised by an earlier test
+    counters.clear()
+    ex = _run(True, monkeypatch, [])
+    assert not counters["graph_break"], dict(counters["graph_break"])
+    assert counters["frames"]["total"] <= 1, dict(counters["frames"])  # 0: an earlier test's
+    counters.clear()
+    for _ in range(2):
+        ex.forward(is_train=True)
+        ex.backward()
+    assert not counters["graph_break"] and not counters["frames"]["total"], dict(counters)
