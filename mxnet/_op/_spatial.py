@@ -108,18 +108,26 @@ def _round(v: float) -> int:
     return int(math.floor(v + 0.5)) if v >= 0 else -int(math.floor(-v + 0.5))
 
 
-def _bin_mask(start: int, size: int, pooled: int, limit: int, device) -> torch.Tensor:
-    """(pooled, limit) bool mask of the cells of each bin along one axis."""
+def _bin_bounds(start: int, size: int, pooled: int, limit: int) -> list[tuple[int, int]]:
+    """``[lo, hi)`` cells of each ROIPooling bin along one axis, clipped to the map."""
     bin_size = size / pooled
-    rows = []
-    for p in range(pooled):
-        lo = min(max(math.floor(p * bin_size) + start, 0), limit)
-        hi = min(max(math.ceil((p + 1) * bin_size) + start, 0), limit)
-        rows.append((lo, hi))
-    idx = torch.arange(limit, device=device)
-    lo_t = torch.tensor([r[0] for r in rows], device=device).reshape(-1, 1)
-    hi_t = torch.tensor([r[1] for r in rows], device=device).reshape(-1, 1)
-    return (idx >= lo_t) & (idx < hi_t)
+    return [(min(max(math.floor(p * bin_size) + start, 0), limit),
+             min(max(math.ceil((p + 1) * bin_size) + start, 0), limit)) for p in range(pooled)]
+
+
+def _max_bins(x: torch.Tensor, bounds: list[tuple[int, int]], dim: int) -> torch.Tensor:
+    """Max of each ``[lo, hi)`` slice of ``x`` along ``dim``, stacked as the last axis (an
+    empty bin gives -inf). ``max(dim).values`` sends the gradient to the first maximum, as
+    MXNet's argmax-based backward."""
+    outs = []
+    for lo, hi in bounds:
+        if hi > lo:
+            outs.append(x.narrow(dim, lo, hi - lo).max(dim).values)
+        else:
+            shape = list(x.shape)
+            del shape[dim]
+            outs.append(x.new_full(shape, -math.inf))
+    return torch.stack(outs, -1)
 
 
 def _roi_pooling(a, data, rois):
@@ -138,13 +146,19 @@ def _roi_pooling(a, data, rois):
             raise MXNetError(f"ROIPooling: batch index {b} out of range for data batch {n}")
         x0, y0, x1, y1 = (_round(v * scale) for v in r[1:])
         rh, rw = max(y1 - y0 + 1, 1), max(x1 - x0 + 1, 1)
-        mh = _bin_mask(y0, rh, ph, h, data.device)  # (ph, h)
-        mw = _bin_mask(x0, rw, pw, w, data.device)  # (pw, w)
-        x = data[b]  # (c, h, w)
-        neg = torch.tensor(-math.inf, dtype=data.dtype, device=data.device)
-        t = torch.where(mw.reshape(1, 1, pw, w), x.unsqueeze(2), neg).amax(-1)  # (c, h, pw)
-        o = torch.where(mh.reshape(1, ph, h, 1), t.unsqueeze(1), neg).amax(2)  # (c, ph, pw)
-        outs.append(torch.where(torch.isinf(o), torch.zeros_like(o), o))
+        hb = _bin_bounds(y0, rh, ph, h)
+        wb = _bin_bounds(x0, rw, pw, w)
+        rows = [(lo, hi) for lo, hi in hb if hi > lo]
+        if not rows or all(hi <= lo for lo, hi in wb):
+            outs.append(data.new_zeros((c, ph, pw)))
+            continue
+        # only the rows some bin covers: per column bin a max over columns, then per row
+        # bin a max over those rows (row-major first maximum, MXNet's argmax)
+        r0, r1 = min(lo for lo, _ in rows), max(hi for _, hi in rows)
+        t = _max_bins(data[b, :, r0:r1], wb, 2)  # (c, r1 - r0, pw)
+        o = _max_bins(t, [(lo - r0, hi - r0) if hi > lo else (0, 0) for lo, hi in hb], 1)
+        o = o.transpose(1, 2)  # (c, ph, pw)
+        outs.append(torch.where(torch.isinf(o) & (o < 0), torch.zeros_like(o), o))
     if not outs:
         return data.new_zeros((0, c, ph, pw))
     return torch.stack(outs)
