@@ -11,7 +11,7 @@ from __future__ import annotations
 import torch
 
 from ..base import MXNetError
-from ._optim import _rescaled, _s
+from ._optim import _exact_sqrt, _rescaled, _s
 from ._params import Param
 from ._registry import OpDef, register
 
@@ -80,7 +80,7 @@ def _adagrad(
         )
     g = _rescaled(attrs, grad)
     history.add_(g.square())
-    step = g / (history + _s(attrs["epsilon"])).sqrt()
+    step = g / _exact_sqrt(history + _s(attrs["epsilon"]))  # sqrtf: correctly rounded
     return weight - step * _s(attrs["lr"])
 
 

@@ -8,7 +8,7 @@ import os
 import numpy
 import torch
 
-from .._op._optim import adam_inplace
+from .._op._optim import _exact_sqrt, adam_inplace
 from ..ndarray import NDArray, zeros
 from ._rows import apply_update, check_sparse_wd, op_inplace
 from ._sgd import _op, _public, _q
@@ -126,7 +126,7 @@ class AdaGrad(Optimizer):
             if self.clip_gradient is not None:
                 g = torch.clamp(g, -self.clip_gradient, self.clip_gradient)
             s[0].add_(g.square())
-            div = g / (s[0] + self.float_stable_eps).sqrt()
+            div = g / _exact_sqrt(s[0] + self.float_stable_eps)  # sqrtf: correctly rounded
             w.add_((div + w * wd) * -lr)
 
         apply_update(weight, grad, [state], step, lazy=True)
@@ -215,7 +215,7 @@ class AdaDelta(Optimizer):
                 g = torch.clamp(g, -self.clip_gradient, self.clip_gradient)
             acc_g, acc_delta = state[0]._t, state[1]._t
             acc_g.mul_(rho).add_((1.0 - rho) * g * g)
-            cur = (acc_delta + eps).sqrt() / (acc_g + eps).sqrt() * g
+            cur = _exact_sqrt(acc_delta + eps) / _exact_sqrt(acc_g + eps) * g
             acc_delta.mul_(rho).add_((1.0 - rho) * cur * cur)
             w = weight._t
             w.sub_(cur + wd * w)
@@ -340,7 +340,7 @@ class Nadam(Optimizer):
             m_prime = m / _q(1.0 - m_schedule_next, m)
             v_prime = v / _q(1.0 - pow(self.beta2, t), v)
             m_bar = _q(1.0 - mom_t, g) * g_prime + _q(mom_t1, m) * m_prime
-            weight._t.sub_(_q(lr, m) * m_bar / (v_prime.sqrt() + _q(self.epsilon, v)))
+            weight._t.sub_(_q(lr, m) * m_bar / (_exact_sqrt(v_prime) + _q(self.epsilon, v)))
 
 
 @_public

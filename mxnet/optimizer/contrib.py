@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 
+from .._op._optim import _exact_sqrt
 from ..ndarray import NDArray, zeros
 from ._rows import apply_update
 from .optimizer import Optimizer, register
@@ -41,7 +42,7 @@ class GroupAdaGrad(Optimizer):
             if self.clip_gradient is not None:
                 g = torch.clamp(g, -self.clip_gradient, self.clip_gradient)
             s[0].add_(g.square().mean(dim=1, keepdim=True))
-            w.sub_(lr * g / (s[0] + self.float_stable_eps).sqrt())
+            w.sub_(lr * g / _exact_sqrt(s[0] + self.float_stable_eps))
 
         # sparse storage: only the gradient's rows change (as in MXNet's sparse kernel)
         apply_update(weight, grad, [state], step, lazy=True)

@@ -141,3 +141,23 @@ def test_rmsprop_ftrl_rmspropalex_kernel_forms():
     ref = ref * (np.abs(z) > f(0.01))
     np.testing.assert_array_equal(Z.asnumpy(), z)
     np.testing.assert_array_equal(W.asnumpy(), ref)
+
+
+def test_adagrad_dense_and_sparse_use_a_correctly_rounded_sqrt():
+    rng = np.random.RandomState(0)
+    w, g = rng.randn(200, 100).astype(f), rng.randn(200, 100).astype(f)
+    h0 = np.abs(rng.randn(200, 100)).astype(f)
+    opt = mx.optimizer.AdaGrad(learning_rate=0.1, wd=1e-3)
+    W = mx.nd.array(w)
+    st = opt.create_state(0, W)
+    st[:] = h0
+    opt.update(0, W, mx.nd.array(g), st)
+    h = h0 + g * g
+    ref = w + (g / np.sqrt(h + f(1e-7)) + w * f(1e-3)) * -f(0.1)
+    np.testing.assert_array_equal(W.asnumpy(), ref)
+    # the row_sparse kernel: w - (g / sqrt(h + eps)) * lr
+    W, H = mx.nd.array(w), mx.nd.array(h0)
+    mx.nd.sparse.adagrad_update(
+        W, mx.nd.array(g).tostype("row_sparse"), H, lr=0.1, epsilon=1e-7, out=W
+    )
+    np.testing.assert_array_equal(W.asnumpy(), w - (g / np.sqrt(h + f(1e-7))) * f(0.1))
