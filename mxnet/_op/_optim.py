@@ -682,10 +682,21 @@ register(
 )
 
 
+def _row_mean_sq(g: torch.Tensor) -> torch.Tensor:
+    """Per-row mean of squares as MXNet's group AdaGrad kernel forms it: the squares summed
+    one after another in the array's dtype, then divided by the row length; ``(rows, 1)``."""
+    g2 = g.reshape(g.shape[0], -1)
+    if g2.device.type == "cpu" and g2.dtype in _NP_SQRT and g2.shape[1] > 0:
+        x = g2.detach().numpy()
+        ssq = np.add.accumulate(x * x, axis=1, dtype=x.dtype)[:, -1:]
+        return torch.from_numpy(ssq / x.dtype.type(g2.shape[1]))
+    return g2.square().mean(dim=1, keepdim=True)
+
+
 def _group_adagrad(a, w, g, history):
     g = _rescaled(a, g)
-    history.add_(g.square().mean(dim=1, keepdim=True))
-    return w - g / (history + _s(a["epsilon"])).sqrt() * _s(a["lr"])
+    history.add_(_row_mean_sq(g).reshape(history.shape))
+    return w - g * _s(a["lr"]) / _exact_sqrt(history + _s(a["epsilon"]))  # (lr * g) / sqrt
 
 
 register(

@@ -10,7 +10,7 @@ import numpy as np
 import torch
 
 from ..base import MXNetError
-from ._optim import _sgd_mom_step, _sgd_step
+from ._optim import _exact_sqrt, _sgd_mom_step, _sgd_step
 from ._params import Param
 from ._registry import OpDef, register
 
@@ -149,8 +149,8 @@ register(
 
 
 def _multi_lars(a, lrs, w_sq, g_sq, wds):
-    w_norm = w_sq.sqrt()
-    g_norm = g_sq.sqrt()
+    w_norm = _exact_sqrt(w_sq)
+    g_norm = _exact_sqrt(g_sq)
     scaled = lrs * a["eta"] * w_norm / (g_norm * a["rescale_grad"] + wds * w_norm + a["eps"])
     return torch.where((w_norm > 0) & (g_norm > 0), scaled, lrs)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from .._op._optim import _exact_sqrt
+from .._op._optim import _exact_sqrt, _row_mean_sq
 from ..ndarray import NDArray, zeros
 from ._rows import apply_update
 from .optimizer import Optimizer, register
@@ -41,7 +41,7 @@ class GroupAdaGrad(Optimizer):
             g = g * self.rescale_grad
             if self.clip_gradient is not None:
                 g = torch.clamp(g, -self.clip_gradient, self.clip_gradient)
-            s[0].add_(g.square().mean(dim=1, keepdim=True))
+            s[0].add_(_row_mean_sq(g).reshape(s[0].shape))
             w.sub_(lr * g / _exact_sqrt(s[0] + self.float_stable_eps))
 
         # sparse storage: only the gradient's rows change (as in MXNet's sparse kernel)

@@ -161,3 +161,16 @@ def test_adagrad_dense_and_sparse_use_a_correctly_rounded_sqrt():
         W, mx.nd.array(g).tostype("row_sparse"), H, lr=0.1, epsilon=1e-7, out=W
     )
     np.testing.assert_array_equal(W.asnumpy(), w - (g / np.sqrt(h + f(1e-7))) * f(0.1))
+
+
+def test_group_adagrad_row_sums_sequential():
+    # MXNet: history += (sequential float32 sum of the row's squares) / row_length;
+    # w -= lr * g / sqrt(history + eps)
+    rng = np.random.RandomState(0)
+    w, g = rng.randn(200, 100).astype(f), rng.randn(200, 100).astype(f)
+    h0 = np.abs(rng.randn(200, 1)).astype(f)
+    W, H = mx.nd.array(w), mx.nd.array(h0)
+    mx.nd.contrib.group_adagrad_update(W, mx.nd.array(g).tostype("row_sparse"), H, lr=0.1, out=W)
+    h = h0 + np.cumsum(g * g, axis=1, dtype=f)[:, -1:] / f(100)
+    np.testing.assert_array_equal(H.asnumpy(), h)
+    np.testing.assert_array_equal(W.asnumpy(), w - f(0.1) * g / np.sqrt(h + f(1e-5)))
