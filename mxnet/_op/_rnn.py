@@ -273,21 +273,25 @@ def _param_concat_out(a, shapes):
 
 
 def _param_concat_back(a, ins, outs):
-    """The one input of unknown size is what the known ones leave of the output (MXNet
-    infers a layer's input-to-hidden weight from the RNN's parameter vector so)."""
+    """Inputs of unknown size share evenly what the known ones leave of the output (MXNet's
+    RNNParamConcatShape: a layer's input-to-hidden weights -- two of them for a
+    bidirectional layer -- are inferred from the RNN's parameter vector so)."""
     unknown = [k for k, s in enumerate(ins) if s is None or 0 in s]
-    if len(unknown) != 1 or not outs or outs[0] is None:
+    if not unknown or not outs or outs[0] is None:
         return [None] * len(ins)
-    k = unknown[0]
-    rest = outs[0][0] - sum(math.prod(s) for j, s in enumerate(ins) if j != k)
-    s = ins[k]
+    rest = outs[0][0] - sum(math.prod(s) for j, s in enumerate(ins) if j not in unknown)
     res = [None] * len(ins)
-    if s is None or len(s) == 1:
-        res[k] = (rest,) if rest > 0 else None
-    elif s.count(0) == 1:
-        known = math.prod(d for d in s if d)
-        if known and rest > 0 and rest % known == 0:
-            res[k] = tuple(rest // known if d == 0 else d for d in s)
+    if rest <= 0 or rest % len(unknown):
+        return res
+    each = rest // len(unknown)
+    for k in unknown:
+        s = ins[k]
+        if s is None or len(s) == 1:
+            res[k] = (each,)
+        elif s.count(0) == 1:
+            known = math.prod(d for d in s if d)
+            if known and each % known == 0:
+                res[k] = tuple(each // known if d == 0 else d for d in s)
     return res
 
 
