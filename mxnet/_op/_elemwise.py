@@ -87,8 +87,18 @@ _UNARY = {
         "Round toward zero.",
     ),
     "square": (torch.square, True, (), "Element-wise square."),
-    "sqrt": (_float_only(torch.sqrt), True, (), "Element-wise square root."),
-    "rsqrt": (_float_only(torch.rsqrt), True, (), "Element-wise inverse square root."),
+    "sqrt": (
+        _float_only(lambda x: _Pointwise.apply(x, "sqrt")),
+        True,
+        (),
+        "Element-wise square root.",
+    ),
+    "rsqrt": (
+        _float_only(lambda x: _Pointwise.apply(x, "rsqrt")),
+        True,
+        (),
+        "Element-wise inverse square root.",
+    ),
     "cbrt": (
         _float_only(lambda x: _Pointwise.apply(x, "cbrt")),
         True,
@@ -122,7 +132,12 @@ _UNARY = {
     "degrees": (_float_only(lambda x: x * DEG_PER_RAD), True, (), "Radians to degrees."),
     "radians": (_float_only(lambda x: x * RAD_PER_DEG), True, (), "Degrees to radians."),
     "sigmoid": (_float_only(torch.sigmoid), True, (), "Logistic sigmoid, element-wise."),
-    "relu": (lambda x: _relu.relu(x, keep_nan=True), True, (), "Rectified linear unit, element-wise."),
+    "relu": (
+        lambda x: _relu.relu(x, keep_nan=True),
+        True,
+        (),
+        "Rectified linear unit, element-wise.",
+    ),
     "softsign": (
         _float_only(lambda x: _Pointwise.apply(x, "softsign")),
         False,

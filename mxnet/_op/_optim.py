@@ -15,6 +15,7 @@ import torch
 
 from ._params import Param
 from ._registry import OpDef, get_op, register
+from ._unary_grad import exact_sqrt
 
 _f32 = np.float32
 
@@ -35,19 +36,7 @@ def _clip(g: torch.Tensor, bound: float) -> torch.Tensor:
     return g
 
 
-def _exact_sqrt(x: torch.Tensor) -> torch.Tensor:
-    """Correctly rounded square root, as MXNet's ``sqrtf``: torch's vectorised float32 sqrt
-    is 1 ulp off for ~16% of inputs on CPU. NumPy's is exact (and faster there); a float64
-    root rounded back is exact too. CUDA's float sqrt is already correctly rounded."""
-    if x.device.type != "cpu":
-        return x.sqrt()
-    if not x.requires_grad and x.dtype in _NP_SQRT:
-        return torch.from_numpy(np.sqrt(x.numpy()))
-    if x.dtype in (torch.float32, torch.float16, torch.bfloat16):
-        return x.double().sqrt().to(x.dtype)
-    return x.sqrt()
-
-
+_exact_sqrt = exact_sqrt  # MXNet's sqrtf: correctly rounded (see _unary_grad)
 _NP_SQRT = (torch.float16, torch.float32, torch.float64)
 
 
