@@ -21,7 +21,7 @@ from ._elemwise import DEG_PER_RAD, RAD_PER_DEG, _f32, _rint
 from ._params import Param
 from ._registry import OpDef, register
 from ._tanh import tanh as fast_tanh
-from ._unary_grad import acosh_mx, asinh_mx
+from ._unary_grad import _Pointwise, acosh_mx, asinh_mx
 
 __all__ = ["UNARY_NAMES", "BINARY_NAMES"]
 
@@ -131,7 +131,7 @@ _UNARY = {
     "log10": (_float_math, torch.log10, "Base-10 logarithm"),
     "log2": (_float_math, torch.log2, "Base-2 logarithm"),
     "log1p": (_float_math, torch.log1p, "``log(1 + x)``"),
-    "sqrt": (_float_math, torch.sqrt, "Square root"),
+    "sqrt": (_float_math, lambda x: _Pointwise.apply(x, "sqrt"), "Square root"),
     "cbrt": (_float_math, lambda x: _Cbrt.apply(x), "Cube root"),
     "reciprocal": (_float_math, torch.reciprocal, "Reciprocal ``1/x``"),
     "sin": (_float_math, torch.sin, "Sine"), "cos": (_float_math, torch.cos, "Cosine"),

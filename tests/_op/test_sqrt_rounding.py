@@ -50,3 +50,14 @@ def test_sqrt_of_negative_is_nan_without_warning():
         out = mx.nd.sqrt(mx.nd.array([-1.0, -0.0, 0.0, 4.0])).asnumpy()
     assert np.isnan(out[0]) and out[2] == 0 and out[3] == 2
     assert np.signbit(out[1])
+
+
+def test_np_sqrt_bit_exact():
+    x = _x()
+    a = mx.np.array(x)
+    a.attach_grad()
+    with mx.autograd.record():
+        y = mx.np.sqrt(a)
+    y.backward()
+    np.testing.assert_array_equal(y.asnumpy(), np.sqrt(x))
+    np.testing.assert_array_equal(a.grad.asnumpy(), f(0.5) / np.sqrt(x))
