@@ -18,6 +18,7 @@ from ..base import MXNetError
 from ._params import Param
 from ._registry import _REGISTRY as _REG
 from ._registry import OpDef, register
+from ._sort_ties import tie_aware_indices
 
 __all__: list[str] = []
 
@@ -46,6 +47,11 @@ def _sorted(name: str, attrs, x: torch.Tensor, want_index: bool):
     if x.dim() == 0:
         x = x.reshape(1)
     axis = _axis(name, axis, x.dim())
+    if x.device.type == "cpu" and not torch.compiler.is_compiling():
+        # MXNet 1.9.1 runs these through its (unstable) CPU TopK sort: equal values in
+        # its order, not NumPy's
+        idx = tie_aware_indices(x, axis, x.shape[axis], attrs["is_ascend"])
+        return idx if want_index else torch.gather(x, axis, idx)
     vals, idx = torch.sort(x, dim=axis, descending=not attrs["is_ascend"], stable=True)
     return idx if want_index else vals
 

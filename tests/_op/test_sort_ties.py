@@ -59,3 +59,12 @@ def test_gnu_sort_order_is_a_sort():
     assert [vals[i] for i in order] == sorted(vals)
     part = gnu_sort_order(vals, 10, False)[:10]
     assert [vals[i] for i in part] == [3.0] * 10
+
+
+def test_np_argsort_ties_follow_mxnet_order():
+    # mx.np.argsort/sort run through the same CPU TopK sort in MXNet 1.9.1 (not NumPy's)
+    x = mx.np.array(np.random.RandomState(0).randint(0, 3, 40).astype("float32"))
+    got = mx.np.argsort(x).asnumpy().astype(int).tolist()
+    assert got[:12] == [0, 22, 20, 23, 26, 28, 15, 32, 10, 9, 8, 6]
+    assert mx.np.sort(x).asnumpy().tolist() == sorted(x.asnumpy().tolist())
+    assert mx.np.argsort(mx.np.array([])).shape == (0,)
