@@ -77,6 +77,16 @@ typedef float vec;
 /* The input channels a tile covers: mxng_wgrad_1x1 needs CI to be a multiple of it. */
 int64_t mxng_wgrad_tile(void) { return RC; }
 
+/* off[m] = where the input row of output pixel m0 + m starts: output pixel (n, i, j) of an
+ * [N, Ho, Wo] grid reads input pixel (n, i*s, j*s) of [N, H, W], rows of K floats. */
+static void row_offsets(int64_t *off, int64_t m0, int64_t cnt, int64_t Ho, int64_t Wo,
+                        int64_t H, int64_t W, int64_t s, int64_t K) {
+    for (int64_t m = 0; m < cnt; ++m) {
+        int64_t q = m0 + m, j = q % Wo, i = (q / Wo) % Ho, n = q / (Wo * Ho);
+        off[m] = ((n * H + i * s) * W + j * s) * K;
+    }
+}
+
 /* dw[o0:o0+R, i0:i0+RC] += sum over the kb rows of dy[m, o] * x[xoff[m], i]. */
 static inline __attribute__((always_inline)) void tile(const float *dy, const float *x,
                                                        const int64_t *xoff, float *dw,
@@ -126,10 +136,7 @@ void mxng_wgrad_1x1(const float *dy, const float *x, float *dw, int64_t N, int64
 #endif
         for (int64_t m0 = 0; m0 < M && t0 < t1; m0 += KB) {
             int64_t kb = M - m0 < KB ? M - m0 : KB;
-            for (int64_t m = 0; m < kb; ++m) {
-                int64_t q = m0 + m, j = q % Wo, i = (q / Wo) % Ho, n = q / (Wo * Ho);
-                xoff[m] = ((n * H + i * s) * W + j * s) * CI;
-            }
+            row_offsets(xoff, m0, kb, Ho, Wo, H, W, s, CI);
             for (int64_t i0 = 0; i0 < CI; i0 += RC)
                 for (int64_t t = t0; t < t1; ++t) {
                     const float *g = dy + m0 * CO + t * RO, *xs = x + i0;
@@ -216,10 +223,7 @@ int64_t mxng_rows_gemm(const float *A, const float *B, float *C, int64_t M, int6
 #pragma omp parallel for num_threads(nthr) schedule(static) if (nthr > 1)
     for (int64_t blk = 0; blk < blocks; ++blk) {
         int64_t aoff[MB], m0 = blk * MB, mb = M - m0 < MB ? M - m0 : MB;
-        for (int64_t m = 0; m < mb; ++m) {
-            int64_t q = m0 + m, j = q % Wo, i = (q / Wo) % Ho, n = q / (Wo * Ho);
-            aoff[m] = ((n * H + i * s) * W + j * s) * K;
-        }
+        row_offsets(aoff, m0, mb, Ho, Wo, H, W, s, K);
         for (int64_t p = 0; p < P; ++p) {
             const float *bp = Bp + p * K * RC;
             float *c = C + m0 * N + p * RC;
