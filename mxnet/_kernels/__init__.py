@@ -54,6 +54,8 @@ _SIGNATURES = {
         "mxng_wgrad_1x1": [_P, _P, _P, _I, _I, _I, _I, _I, _I, _I, _I, _N],
         "mxng_wgrad_tile": ([], _I),
         "mxng_rows_gemm": ([_P, _P, _P, _I, _I, _I, _I, _I, _I, _I, _I, _N, _N], _I),
+        "mxng_wino_weights": [_P, _P, _I, _I, _N],
+        "mxng_wino_conv": ([_P, _P, _P, _I, _I, _I, _I, _I, _N], _I),
     },
     "dwconv": {
         "mxng_dw_fwd": ([_P, _P, _P, _P] + [_I] * 12, _I),

@@ -14,6 +14,7 @@ import torch
 import torch.nn.functional as F
 
 from ..base import MXNetError
+from . import _conv_wino as wino
 from . import _dwconv as dwconv
 from ._conv_native import applies as conv1x1_applies
 from ._conv_native import conv1x1
@@ -177,6 +178,8 @@ def _conv(a, x, w, b=None):
             out = _pointwise_mm(x, w, b)
         elif nd == 2 and conv1x1_applies(x, w, s, p, d, a["num_group"]):
             out = conv1x1(x, w, b, s)  # native weight gradient
+        elif nd == 2 and wino.applies(x, w, s, p, d, a["num_group"]):
+            out = wino.conv3x3(x, w, b)  # Winograd forward and input gradient
         else:
             out = _CONV[nd](x, w, b, s, p, d, a["num_group"])
     return to_cl(out) if cl else out

@@ -1,0 +1,146 @@
+"""3x3 convolutions (stride 1, padding 1) by Winograd's F(2x2, 3x3) on the native kernels.
+
+The forward pass and the input gradient of a dense 3x3 convolution with stride 1 and
+padding 1 are the same product (the input gradient convolves the output gradient with the
+transposed weight turned by 180 degrees). ``mxnet/_kernels/gemm.c`` computes it with
+Winograd's minimal filtering: each 2x2 block of outputs reads a 4x4 block of inputs, which
+after fixed linear transforms of the inputs, the weight and the result needs 16
+multiply-adds per channel pair instead of the direct method's 36. On one core (AVX-512) at
+ResNet-50's shapes with batch 32, forward and input gradient each take 0.52-0.61x oneDNN's
+channels-last time at 56x56 to 14x14 maps and 0.75-0.85x at 7x7 (whose 2x2 blocks overrun
+the map). The weight gradient stays oneDNN's.
+
+The results are no less accurate than the direct sums: the inner products run over the
+input channels only (not channels x 9 taps), and the transforms add a few roundings; against
+a float64 reference the largest relative error measured 3-9e-7, oneDNN's 1-2.5e-6.
+
+Used for float32 CPU channels-last data, a 3x3 kernel with stride 1, padding 1, no
+dilation or groups, channel counts that are multiples of the kernel's tile (64 with
+AVX-512; the route is off on other builds), at least ``MIN_MACS`` multiply-adds, when the
+kernel library could be built (:mod:`mxnet._kernels`); inside ``torch.compile`` as the opaque
+operator ``mxng::wino3x3``. ``MXNET_NG_WINOGRAD=0`` turns the route off (read once, at
+the first convolution). A gradient of the gradient (``create_graph=True``) runs on
+PyTorch's kernels.
+
+Examples
+--------
+>>> import torch
+>>> from mxnet._op import _conv_wino as cw
+>>> x = torch.randn(2, 64, 8, 8).to(memory_format=torch.channels_last)
+>>> w = torch.randn(64, 64, 3, 3)
+>>> y = cw.conv3x3(x, w, None) if cw.applies(x, w, (1, 1), (1, 1), (1, 1), 1, 0) else None
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+
+import torch
+
+from .. import _kernels
+from ._conv_native import _tile
+
+__all__ = ["applies", "conv3x3", "MIN_MACS"]
+
+CL = torch.channels_last
+
+# below this many multiply-adds (direct method) the weight transforms and the Python
+# autograd node cost more than the product saves
+MIN_MACS = 50_000_000
+
+_ON: list[bool] = []
+
+
+def _enabled() -> bool:
+    """Whether the route is on: the kernel has 64-channel tiles (AVX-512) and
+    ``MXNET_NG_WINOGRAD`` is not ``0``; decided on the first call outside tracing."""
+    if not _ON and not torch.compiler.is_compiling():
+        _ON.append(os.environ.get("MXNET_NG_WINOGRAD", "1") != "0" and _tile() >= 64)
+    return bool(_ON and _ON[0])
+
+
+def applies(x: torch.Tensor, w: torch.Tensor, stride, pad, dilate, groups: int,
+            min_macs: int = MIN_MACS) -> bool:
+    """Whether :func:`conv3x3` runs ``conv2d(x, w, b, stride, pad, dilate, groups)``."""
+    if not (x.dim() == 4 and tuple(w.shape[2:]) == (3, 3) and groups == 1
+            and tuple(stride) == (1, 1) and tuple(pad) == (1, 1) and tuple(dilate) == (1, 1)
+            and x.dtype == torch.float32 and w.dtype == torch.float32
+            and x.device.type == "cpu" and w.device.type == "cpu"
+            and x.is_contiguous(memory_format=CL) and _enabled()):
+        return False
+    n, c, h, wd = x.shape
+    tile = _tile()
+    return (c % tile == 0 and w.shape[0] % tile == 0 and w.shape[1] == c
+            and n * h * wd * c * w.shape[0] * 9 >= min_macs)
+
+
+def _impl(a: torch.Tensor, w: torch.Tensor, flip: bool) -> torch.Tensor:
+    """``conv2d(a, w, padding=1)``, or (``flip``) ``conv_transpose2d(a, w, padding=1)``."""
+    lib = _kernels.library("gemm")
+    a = a.contiguous(memory_format=CL)
+    n, i, h, wd = a.shape
+    o = w.shape[1] if flip else w.shape[0]
+    # the weight as [in][3][3][out], the kernel's vectors running over the output channels
+    wt = (w.permute(0, 2, 3, 1) if flip else w.permute(1, 2, 3, 0)).contiguous()
+    u = torch.empty(16 * i * o, dtype=torch.float32)
+    lib.mxng_wino_weights(ctypes.c_void_p(wt.data_ptr()), ctypes.c_void_p(u.data_ptr()), o, i,
+                          int(flip))
+    out = torch.empty((n, o, h, wd), dtype=torch.float32, memory_format=CL)
+    rc = lib.mxng_wino_conv(ctypes.c_void_p(a.data_ptr()), ctypes.c_void_p(u.data_ptr()),
+                            ctypes.c_void_p(out.data_ptr()), n, h, wd, i, o, _kernels.threads())
+    if rc != 0:
+        raise MemoryError("Convolution (3x3 Winograd): could not allocate the block buffers")
+    return out
+
+
+_op = torch.library.custom_op("mxng::wino3x3", mutates_args=())(_impl)
+
+
+@_op.register_fake
+def _(a, w, flip):
+    o = w.shape[1] if flip else w.shape[0]
+    return torch.empty((a.shape[0], o, a.shape[2], a.shape[3]), dtype=torch.float32,
+                       memory_format=CL)
+
+
+def _run(a: torch.Tensor, w: torch.Tensor, flip: bool) -> torch.Tensor:
+    if torch.compiler.is_compiling():
+        return torch.ops.mxng.wino3x3(a, w, flip)
+    return _impl(a, w, flip)  # eager: skip the dispatcher's Python round trip
+
+
+class _Conv3x3(torch.autograd.Function):
+    """``conv2d(x, w, b, padding=1)`` of a 3x3 ``w``: forward and input gradient by
+    Winograd's F(2x2, 3x3), weight and bias gradients by oneDNN."""
+
+    @staticmethod
+    def forward(ctx, x, w, b):
+        ctx.save_for_backward(x, w)
+        ctx.has_b = b is not None
+        y = _run(x, w, False)
+        if b is not None:
+            y = y.add_(b.view(1, -1, 1, 1))
+        return y
+
+    @staticmethod
+    def backward(ctx, g):
+        x, w = ctx.saved_tensors
+        need = ctx.needs_input_grad
+        g = g.contiguous(memory_format=CL)
+        gx = gw = gb = None
+        wino_x = need[0] and not torch.is_grad_enabled()  # create_graph: torch's kernels
+        mask = [bool(need[0]) and not wino_x, bool(need[1]), bool(ctx.has_b and need[2])]
+        if any(mask):
+            gx, gw, gb = torch.ops.aten.convolution_backward(
+                g, x, w, [w.shape[0]] if ctx.has_b else None, [1, 1], [1, 1], [1, 1], False,
+                [0, 0], 1, mask)
+        if wino_x:
+            gx = _run(g, w, True)
+        return gx, gw, gb
+
+
+def conv3x3(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor | None) -> torch.Tensor:
+    """``F.conv2d(x, w, b, 1, 1)`` for a 3x3 ``w`` (see :func:`applies`): channels-last
+    result, forward and input gradient by the Winograd kernel."""
+    return _Conv3x3.apply(x, w, b)
