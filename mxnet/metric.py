@@ -15,14 +15,35 @@ from collections import OrderedDict
 import numpy
 import torch
 
-from . import registry
+from . import ndarray, registry  # noqa: F401  (``from mxnet.metric import ndarray`` works in 1.x)
 from .base import AbstractMethodError, abstract, numeric_types, string_types
 from .ndarray import NDArray
 
-__all__ = ["EvalMetric", "CompositeEvalMetric", "Accuracy", "TopKAccuracy", "F1", "MCC",
-           "Perplexity", "MAE", "MSE", "RMSE", "CrossEntropy", "NegativeLogLikelihood",
-           "PearsonCorrelation", "PCC", "Loss", "Torch", "Caffe", "CustomMetric", "np",
-           "create", "register", "alias", "check_label_shapes"]
+__all__ = [
+    "EvalMetric",
+    "CompositeEvalMetric",
+    "Accuracy",
+    "TopKAccuracy",
+    "F1",
+    "MCC",
+    "Perplexity",
+    "MAE",
+    "MSE",
+    "RMSE",
+    "CrossEntropy",
+    "NegativeLogLikelihood",
+    "PearsonCorrelation",
+    "PCC",
+    "Loss",
+    "Torch",
+    "Caffe",
+    "CustomMetric",
+    "np",
+    "create",
+    "register",
+    "alias",
+    "check_label_shapes",
+]
 
 
 def check_label_shapes(labels, preds, wrap=False, shape=False):
@@ -33,8 +54,9 @@ def check_label_shapes(labels, preds, wrap=False, shape=False):
     else:
         label_shape, pred_shape = labels.shape, preds.shape
     if label_shape != pred_shape:
-        raise ValueError(f"Shape of labels {label_shape} does not match shape of predictions "
-                         f"{pred_shape}")
+        raise ValueError(
+            f"Shape of labels {label_shape} does not match shape of predictions {pred_shape}"
+        )
     if wrap:
         if isinstance(labels, NDArray):
             labels = [labels]
@@ -80,16 +102,28 @@ class EvalMetric:
     def get_config(self):
         """The constructor arguments, so that ``create(**config)`` rebuilds the metric."""
         config = self._kwargs.copy()
-        config.update({"metric": self.__class__.__name__, "name": self.name,
-                       "output_names": self.output_names, "label_names": self.label_names})
+        config.update(
+            {
+                "metric": self.__class__.__name__,
+                "name": self.name,
+                "output_names": self.output_names,
+                "label_names": self.label_names,
+            }
+        )
         return config
 
     def update_dict(self, label, pred):
         """Update from dicts of named labels and outputs (``output_names``/``label_names``)."""
-        pred = [pred[n] for n in self.output_names] if self.output_names is not None \
+        pred = (
+            [pred[n] for n in self.output_names]
+            if self.output_names is not None
             else list(pred.values())
-        label = [label[n] for n in self.label_names] if self.label_names is not None \
+        )
+        label = (
+            [label[n] for n in self.label_names]
+            if self.label_names is not None
             else list(label.values())
+        )
         self.update(label, pred)
 
     def update(self, labels, preds):
@@ -181,8 +215,9 @@ class CompositeEvalMetric(EvalMetric):
     """
 
     def __init__(self, metrics=None, name="composite", output_names=None, label_names=None):
-        super().__init__(name, output_names=output_names, label_names=label_names,
-                         has_global_stats=True)
+        super().__init__(
+            name, output_names=output_names, label_names=label_names, has_global_stats=True
+        )
         self.metrics = [create(i) for i in (metrics or [])]
 
     def add(self, metric):
@@ -266,8 +301,13 @@ class Accuracy(_Counting):
     """
 
     def __init__(self, axis=1, name="accuracy", output_names=None, label_names=None):
-        super().__init__(name, axis=axis, output_names=output_names, label_names=label_names,
-                         has_global_stats=True)
+        super().__init__(
+            name,
+            axis=axis,
+            output_names=output_names,
+            label_names=label_names,
+            has_global_stats=True,
+        )
         self.axis = axis
 
     def update(self, labels, preds):
@@ -296,8 +336,13 @@ class TopKAccuracy(_Counting):
     """
 
     def __init__(self, top_k=1, name="top_k_accuracy", output_names=None, label_names=None):
-        super().__init__(name, top_k=top_k, output_names=output_names, label_names=label_names,
-                         has_global_stats=True)
+        super().__init__(
+            name,
+            top_k=top_k,
+            output_names=output_names,
+            label_names=label_names,
+            has_global_stats=True,
+        )
         self.top_k = top_k
         assert self.top_k > 1, "Please use Accuracy if top_k is no more than 1"
         self.name += f"_{self.top_k}"
@@ -339,8 +384,9 @@ class MAE(_Regression):
     """Mean absolute error (averaged per batch). ``mx.metric.MAE()``"""
 
     def __init__(self, name="mae", output_names=None, label_names=None):
-        super().__init__(name, output_names=output_names, label_names=label_names,
-                         has_global_stats=True)
+        super().__init__(
+            name, output_names=output_names, label_names=label_names, has_global_stats=True
+        )
 
     @staticmethod
     def _score(label, pred):
@@ -352,8 +398,9 @@ class MSE(_Regression):
     """Mean squared error (averaged per batch). ``mx.metric.MSE()``"""
 
     def __init__(self, name="mse", output_names=None, label_names=None):
-        super().__init__(name, output_names=output_names, label_names=label_names,
-                         has_global_stats=True)
+        super().__init__(
+            name, output_names=output_names, label_names=label_names, has_global_stats=True
+        )
 
     @staticmethod
     def _score(label, pred):
@@ -365,8 +412,9 @@ class RMSE(_Regression):
     """Root mean squared error (averaged per batch). ``mx.metric.RMSE()``"""
 
     def __init__(self, name="rmse", output_names=None, label_names=None):
-        super().__init__(name, output_names=output_names, label_names=label_names,
-                         has_global_stats=True)
+        super().__init__(
+            name, output_names=output_names, label_names=label_names, has_global_stats=True
+        )
 
     @staticmethod
     def _score(label, pred):
@@ -390,8 +438,9 @@ class CrossEntropy(_LogLoss):
     """Mean of ``-log(p[label] + eps)``. ``mx.metric.CrossEntropy()``"""
 
     def __init__(self, eps=1e-12, name="cross-entropy", output_names=None, label_names=None):
-        super().__init__(name, eps=eps, output_names=output_names, label_names=label_names,
-                         has_global_stats=True)
+        super().__init__(
+            name, eps=eps, output_names=output_names, label_names=label_names, has_global_stats=True
+        )
         self.eps = eps
 
 
@@ -401,8 +450,9 @@ class NegativeLogLikelihood(_LogLoss):
     """Mean negative log likelihood of the label. ``mx.metric.NegativeLogLikelihood()``"""
 
     def __init__(self, eps=1e-12, name="nll-loss", output_names=None, label_names=None):
-        super().__init__(name, eps=eps, output_names=output_names, label_names=label_names,
-                         has_global_stats=True)
+        super().__init__(
+            name, eps=eps, output_names=output_names, label_names=label_names, has_global_stats=True
+        )
         self.eps = eps
 
 
@@ -412,8 +462,9 @@ class Loss(_Counting):
     ``mx.metric.Loss()``"""
 
     def __init__(self, name="loss", output_names=None, label_names=None):
-        super().__init__(name, output_names=output_names, label_names=label_names,
-                         has_global_stats=True)
+        super().__init__(
+            name, output_names=output_names, label_names=label_names, has_global_stats=True
+        )
 
     def update(self, _, preds):
         if isinstance(preds, NDArray):
@@ -447,15 +498,21 @@ class CustomMetric(_Counting):
     >>> m = mx.metric.CustomMetric(lambda l, p: float((l == p.argmax(1)).mean()), name='my')
     """
 
-    def __init__(self, feval, name=None, allow_extra_outputs=False, output_names=None,
-                 label_names=None):
+    def __init__(
+        self, feval, name=None, allow_extra_outputs=False, output_names=None, label_names=None
+    ):
         if name is None:
             name = feval.__name__
             if name.find("<") != -1:
                 name = f"custom({name})"
-        super().__init__(name, feval=feval, allow_extra_outputs=allow_extra_outputs,
-                         output_names=output_names, label_names=label_names,
-                         has_global_stats=True)
+        super().__init__(
+            name,
+            feval=feval,
+            allow_extra_outputs=allow_extra_outputs,
+            output_names=output_names,
+            label_names=label_names,
+            has_global_stats=True,
+        )
         self._feval = feval
         self._allow_extra_outputs = allow_extra_outputs
 
@@ -484,6 +541,7 @@ def np(numpy_feval, name=None, allow_extra_outputs=False):
     >>> m.name
     'err'
     """
+
     def feval(label, pred):
         return numpy_feval(label, pred)
 

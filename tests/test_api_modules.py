@@ -123,3 +123,18 @@ def test_contrib_quant_alias():
 
     assert mx.contrib.quant is quantization
     assert callable(mx.contrib.quant.quantize_model)
+
+
+def test_module_level_names_third_party_code_imports():
+    # GluonTS imports these private/module-level names from MXNet 1.x modules
+    from mxnet.gluon.block import _flatten, _regroup
+    from mxnet.metric import ndarray
+
+    assert ndarray is mx.nd
+    a = mx.nd.ones((2,))
+    flat, fmt = _flatten([a, [a, a], None], "input")
+    assert fmt == [0, [0, 0], -1] and len(flat) == 4 and flat[3] is None
+    grouped, rest = _regroup(flat, fmt)
+    assert rest == [] and grouped[1][1] is a and grouped[2] is None
+    with pytest.raises(ValueError, match="input"):
+        _flatten(3, "input")

@@ -355,6 +355,10 @@ class HybridBlock(Block):
             s = shapes.get(p.name)
             if s is not None and shape_is_known(s):
                 p.shape = s
+        # MXNet's CachedOp finishes deferred parameters in the order of the graph's
+        # ``list_inputs()`` (that order decides which random draws each initializer gets)
+        order = {n: i for i, n in enumerate(out.list_inputs())}
+        pending.sort(key=lambda q: order.get(q.name, len(order)))
         if args is not None and any(not shape_is_known(p.shape) for p in pending):
             # some shapes only follow from imperative code (e.g. fused RNN layers): run one
             # imperative pass, which finishes every deferred initialization on the way

@@ -102,10 +102,13 @@ def _check_np_outputs(out) -> None:
     from ..symbol.numpy import _Symbol
 
     if (isinstance(out, ndarray.NDArray) and not isinstance(out, np_ndarray)) or (
-            isinstance(out, Symbol) and not isinstance(out, _Symbol)):
-        raise TypeError(f"Block's output must be of type mxnet.numpy.ndarray or "
-                        f"mxnet.symbol.numpy._Symbol in NumPy mode, got {type(out)}; call "
-                        "as_np_ndarray() on it")
+        isinstance(out, Symbol) and not isinstance(out, _Symbol)
+    ):
+        raise TypeError(
+            f"Block's output must be of type mxnet.numpy.ndarray or "
+            f"mxnet.symbol.numpy._Symbol in NumPy mode, got {type(out)}; call "
+            "as_np_ndarray() on it"
+        )
 
 
 class HookHandle:
@@ -171,16 +174,21 @@ class Block:
         self._forward_pre_hooks = OrderedDict()
 
     def __repr__(self):
-        modstr = "\n".join(f"  ({key}): {_indent(repr(block), 2)}"
-                           for key, block in self.__dict__.items() if isinstance(block, Block))
+        modstr = "\n".join(
+            f"  ({key}): {_indent(repr(block), 2)}"
+            for key, block in self.__dict__.items()
+            if isinstance(block, Block)
+        )
         return f"{self.__class__.__name__}(\n{modstr}\n)"
 
     def __setattr__(self, name, value):
         if hasattr(self, name):
             existing = getattr(self, name)
             if isinstance(existing, (Parameter, Block)) and not isinstance(value, type(existing)):
-                raise TypeError(f"Changing attribute type for {name} from {type(existing)} to "
-                                f"{type(value)}is not allowed.")
+                raise TypeError(
+                    f"Changing attribute type for {name} from {type(existing)} to "
+                    f"{type(value)}is not allowed."
+                )
         if isinstance(value, Block):
             self.register_child(value, name)
         elif isinstance(value, Parameter):
@@ -188,7 +196,8 @@ class Block:
                 raise AssertionError(
                     f"Overriding Parameter attribute {name} is not allowed. If you want to "
                     "share parameters between blocks, please set 'params' at Block "
-                    "construction instead.")
+                    "construction instead."
+                )
             self._reg_params[name] = value
         super().__setattr__(name, value)
 
@@ -203,15 +212,16 @@ class Block:
             return isinstance(data, Block) and id(data) not in children
 
         for k, v in self.__dict__.items():
-            if isinstance(v, (list, tuple, dict)) and not (k.startswith("__")
-                                                         or k == "_children"):
+            if isinstance(v, (list, tuple, dict)) and not (k.startswith("__") or k == "_children"):
                 if find(v):
                     warnings.warn(
                         f'"{self.__class__.__name__}.{k}" is an unregistered container with '
                         "Blocks. Note that Blocks inside the list, tuple or dict will not be "
                         "registered automatically. Make sure to register them using "
                         "register_child() or switching to nn.Sequential/nn.HybridSequential "
-                        "instead. ", stacklevel=3)
+                        "instead. ",
+                        stacklevel=3,
+                    )
 
     def _alias(self):
         return self.__class__.__name__.lower()
@@ -275,18 +285,29 @@ class Block:
 
     def save_params(self, filename):
         """Deprecated: save with prefixed names; use :meth:`save_parameters`."""
-        warnings.warn("save_params is deprecated. Please use save_parameters. Note that if "
-                      "you want load from SymbolBlock later, please use export instead. For "
-                      "details, see https://mxnet.apache.org/tutorials/gluon/save_load_"
-                      "params.html", stacklevel=2)
+        warnings.warn(
+            "save_params is deprecated. Please use save_parameters. Note that if "
+            "you want load from SymbolBlock later, please use export instead. For "
+            "details, see https://mxnet.apache.org/tutorials/gluon/save_load_"
+            "params.html",
+            stacklevel=2,
+        )
         try:
             self.collect_params().save(filename, strip_prefix=self.prefix)
         except ValueError as e:
-            raise ValueError(f"{e}\nsave_params is deprecated. Using save_parameters may "
-                             "resolve this error.") from None
+            raise ValueError(
+                f"{e}\nsave_params is deprecated. Using save_parameters may resolve this error."
+            ) from None
 
-    def load_parameters(self, filename, ctx=None, allow_missing=False, ignore_extra=False,
-                        cast_dtype=False, dtype_source="current"):
+    def load_parameters(
+        self,
+        filename,
+        ctx=None,
+        allow_missing=False,
+        ignore_extra=False,
+        cast_dtype=False,
+        dtype_source="current",
+    ):
         """Load parameters written by :meth:`save_parameters` (or legacy prefixed files).
 
         Nothing is changed when a name, shape or dtype check fails.
@@ -297,22 +318,33 @@ class Block:
         if isinstance(loaded, list) and not loaded:
             loaded = {}  # an empty dict is saved as an empty list
         if isinstance(loaded, list):
-            raise MXNetError(f"load_parameters: '{filename}' holds an unnamed list of arrays, "
-                             "not a name->array dict")
+            raise MXNetError(
+                f"load_parameters: '{filename}' holds an unnamed list of arrays, "
+                "not a name->array dict"
+            )
         params = self._collect_params_with_prefix()
         if not loaded and not params:
             return
         if not any("." in k for k in loaded.keys()):
             # legacy file (save_params / export): prefixed names, maybe arg:/aux:
             del loaded
-            self.collect_params().load(filename, ctx, allow_missing, ignore_extra, self.prefix,
-                                       cast_dtype=cast_dtype, dtype_source=dtype_source)
+            self.collect_params().load(
+                filename,
+                ctx,
+                allow_missing,
+                ignore_extra,
+                self.prefix,
+                cast_dtype=cast_dtype,
+                dtype_source=dtype_source,
+            )
             return
-        self._load_structural(loaded, params, filename, ctx, allow_missing, ignore_extra,
-                              cast_dtype, dtype_source)
+        self._load_structural(
+            loaded, params, filename, ctx, allow_missing, ignore_extra, cast_dtype, dtype_source
+        )
 
-    def _load_structural(self, loaded, params, filename, ctx, allow_missing, ignore_extra,
-                         cast_dtype, dtype_source):
+    def _load_structural(
+        self, loaded, params, filename, ctx, allow_missing, ignore_extra, cast_dtype, dtype_source
+    ):
         if not allow_missing:
             params_inv = defaultdict(list)
             for k, v in params.items():
@@ -322,7 +354,8 @@ class Block:
                     raise AssertionError(
                         f"Parameter '{name}' is missing in file '{filename}', which contains "
                         f"parameters: {_brief_print_list(loaded.keys())}. Set "
-                        "allow_missing=True to ignore missing parameters.")
+                        "allow_missing=True to ignore missing parameters."
+                    )
         todo = []
         for name, value in loaded.items():
             if name not in params:
@@ -332,13 +365,13 @@ class Block:
                         f"ParameterDict, which contains parameters "
                         # MXNet lists the block's own parameters here (none for containers)
                         f"{_brief_print_list(self.params.keys())}. Set ignore_extra=True to "
-                        "ignore. ")
+                        "ignore. "
+                    )
                 continue
             params[name]._check_load(value, cast_dtype, dtype_source)
             todo.append((name, value))
         for name, value in todo:
-            params[name]._load_init(value, ctx, cast_dtype=cast_dtype,
-                                    dtype_source=dtype_source)
+            params[name]._load_init(value, ctx, cast_dtype=cast_dtype, dtype_source=dtype_source)
 
     def save(self, prefix):
         """Save the block tree (names and traced graphs) to ``prefix-model.json`` and the
@@ -442,6 +475,7 @@ class Block:
 
 
 from ._hybrid import HybridBlock  # noqa: E402
+from ._hybrid_util import _flatten, _regroup  # noqa: E402, F401  (third-party code imports these)
 from ._symbol_block import SymbolBlock  # noqa: E402
 
 __all__ += ["DeferredInitializationError"]
