@@ -582,6 +582,13 @@ def _where_shape(attrs, s):
     return s
 
 
+def _where_back(attrs, ins, outs):
+    """MXNet 1.9.1 also gives x and y the output's shape (symbolic inference backwards):
+    ``where(c, zeros((0, n)), ...)`` feeding an element-wise op (GluonTS's DeepAR)."""
+    out = tuple(outs[0])
+    return [ins[0], out, out]
+
+
 def _where_out(attrs, s):
     cond, x, y = (tuple(v) for v in s)
     if cond != x and (len(cond) != 1 or not x or cond[0] != x[0]):
@@ -602,6 +609,7 @@ register(
         infer_type=_where_type,
         infer_shape=_where_shape,
         infer_out=_where_out,
+        infer_back=_where_back,
         doc="Return elements chosen from x or y depending on condition.",
     )
 )
