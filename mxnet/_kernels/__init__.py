@@ -56,6 +56,7 @@ _SIGNATURES = {
         "mxng_rows_gemm": ([_P, _P, _P, _I, _I, _I, _I, _I, _I, _I, _I, _N, _N], _I),
         "mxng_wino_weights": [_P, _P, _I, _I, _N],
         "mxng_wino_conv": ([_P, _P, _P, _I, _I, _I, _I, _I, _N], _I),
+        "mxng_wino_wgrad": ([_P, _P, _P, _I, _I, _I, _I, _I, _N], _I),
     },
     "dwconv": {
         "mxng_dw_fwd": ([_P, _P, _P, _P] + [_I] * 12, _I),

@@ -398,3 +398,92 @@ int64_t mxng_wino_conv(const float *x, const float *U, float *y, int64_t N, int6
     }
     return fail ? -1 : 0;
 }
+
+/* D[xi][t][o0:o0+VW] = (A dY A^T)[xi] of the 2x2 output-gradient block whose top-left pixel
+ * is (r0, c0) of image n (pixels outside the map contribute 0). */
+static inline void wino_gout(const float *dy, float *D, int64_t n, int64_t r0, int64_t c0,
+                             int64_t H, int64_t W, int64_t O, int64_t t) {
+    for (int64_t o0 = 0; o0 < O; o0 += VW) {
+        vec g[2][2], e[4][2];
+#pragma GCC unroll 2
+        for (int a = 0; a < 2; ++a)
+#pragma GCC unroll 2
+            for (int b = 0; b < 2; ++b)
+                g[a][b] = r0 + a < H && c0 + b < W
+                              ? VLOAD(dy + ((n * H + r0 + a) * W + c0 + b) * O + o0)
+                              : VZERO();
+#pragma GCC unroll 2
+        for (int b = 0; b < 2; ++b) { /* A dY: rows g0, g0+g1, g0-g1, -g1 */
+            e[0][b] = g[0][b];
+            e[1][b] = VADD(g[0][b], g[1][b]);
+            e[2][b] = VSUB(g[0][b], g[1][b]);
+            e[3][b] = VSUB(VZERO(), g[1][b]);
+        }
+#pragma GCC unroll 4
+        for (int a = 0; a < 4; ++a) { /* (A dY) A^T */
+            float *d = D + (4 * a * WT + t) * O + o0;
+            VSTORE(d, e[a][0]);
+            VSTORE(d + WT * O, VADD(e[a][0], e[a][1]));
+            VSTORE(d + 2 * WT * O, VSUB(e[a][0], e[a][1]));
+            VSTORE(d + 3 * WT * O, VSUB(VZERO(), e[a][1]));
+        }
+    }
+}
+
+/* Weight gradient dw[O][I][3][3] (overwritten) of the 3x3 convolution (stride 1, padding 1)
+ * of x[N, H, W, I] giving dy[N, H, W, O], both channels-last and dense: the 16 products
+ * dU[xi] = sum over tiles of D[xi]^T V[xi] (each block of WT tiles summed in registers, then
+ * added to dU), then dw = G^T dU G in double. Threads split each block's transforms and
+ * the 16 products, so the result does not depend on their number. I % RC == 0,
+ * O % VW == 0. Returns 0, or -1 when a buffer could not be allocated. */
+int64_t mxng_wino_wgrad(const float *x, const float *dy, float *dw, int64_t N, int64_t H,
+                        int64_t W, int64_t I, int64_t O, int nthr) {
+    const int64_t th = (H + 1) / 2, tw = (W + 1) / 2, T = N * th * tw;
+    const int64_t blocks = (T + WT - 1) / WT;
+    float *buf = malloc(sizeof(float) * 16 * (WT * (I + O) + O * I));
+    if (!buf) return -1;
+    float *const V = buf, *const D = buf + 16 * WT * I, *const dU = D + 16 * WT * O;
+    memset(dU, 0, sizeof(float) * 16 * O * I);
+    int64_t aoff[WT];
+    for (int64_t r = 0; r < WT; ++r) aoff[r] = r * I;
+#pragma omp parallel num_threads(nthr) if (nthr > 1)
+    for (int64_t blk = 0; blk < blocks; ++blk) {
+        const int64_t t0 = blk * WT, tb = T - t0 < WT ? T - t0 : WT;
+#pragma omp for schedule(static)
+        for (int64_t t = 0; t < tb; ++t) {
+            const int64_t q = t0 + t, tj = q % tw, ti = (q / tw) % th, n = q / (tw * th);
+            wino_in(x, V, n, 2 * ti - 1, 2 * tj - 1, H, W, I, t);
+            wino_gout(dy, D, n, 2 * ti, 2 * tj, H, W, O, t);
+        }
+#pragma omp for schedule(static) collapse(2)
+        for (int xi = 0; xi < 16; ++xi)
+            for (int64_t o0 = 0; o0 < O; o0 += RO)
+                for (int64_t i0 = 0; i0 < I; i0 += RC) {
+                    const float *d = D + xi * WT * O, *v = V + xi * WT * I + i0;
+                    float *u = dU + xi * O * I + i0;
+                    if (o0 + RO <= O)
+                        tile(d + o0, v, aoff, u + o0 * I, tb, O, I, RO);
+                    else
+                        for (int64_t o = o0; o < O; ++o) tile(d + o, v, aoff, u + o * I, tb, O, I, 1);
+                }
+    }
+#pragma omp parallel for num_threads(nthr) schedule(static) if (nthr > 1)
+    for (int64_t o = 0; o < O; ++o)
+        for (int64_t i = 0; i < I; ++i) {
+            double u[4][4], s[3][4];
+            for (int xi = 0; xi < 16; ++xi) u[xi / 4][xi % 4] = dU[(xi * O + o) * I + i];
+            for (int b = 0; b < 4; ++b) { /* G^T dU: rows u0+(u1+u2)/2, (u1-u2)/2, (u1+u2)/2+u3 */
+                s[0][b] = u[0][b] + 0.5 * (u[1][b] + u[2][b]);
+                s[1][b] = 0.5 * (u[1][b] - u[2][b]);
+                s[2][b] = 0.5 * (u[1][b] + u[2][b]) + u[3][b];
+            }
+            float *o9 = dw + (o * I + i) * 9;
+            for (int a = 0; a < 3; ++a) { /* (G^T dU) G */
+                o9[a * 3] = (float)(s[a][0] + 0.5 * (s[a][1] + s[a][2]));
+                o9[a * 3 + 1] = (float)(0.5 * (s[a][1] - s[a][2]));
+                o9[a * 3 + 2] = (float)(0.5 * (s[a][1] + s[a][2]) + s[a][3]);
+            }
+        }
+    free(buf);
+    return 0;
+}

@@ -8,7 +8,8 @@ after fixed linear transforms of the inputs, the weight and the result needs 16
 multiply-adds per channel pair instead of the direct method's 36. On one core (AVX-512) at
 ResNet-50's shapes with batch 32, forward and input gradient each take 0.52-0.61x oneDNN's
 channels-last time at 56x56 to 14x14 maps and 0.75-0.85x at 7x7 (whose 2x2 blocks overrun
-the map). The weight gradient stays oneDNN's.
+the map). The weight gradient is the same transform run backwards: 16 products summed over
+the 2x2 blocks (in blocks of 96, then added up), 0.55-0.65x oneDNN's time.
 
 The results are no less accurate than the direct sums: the inner products run over the
 input channels only (not channels x 9 taps), and the transforms add a few roundings; against
@@ -18,7 +19,7 @@ Used for float32 CPU channels-last data, a 3x3 kernel with stride 1, padding 1, 
 dilation or groups, channel counts that are multiples of the kernel's tile (64 with
 AVX-512; the route is off on other builds), at least ``MIN_MACS`` multiply-adds, when the
 kernel library could be built (:mod:`mxnet._kernels`); inside ``torch.compile`` as the opaque
-operator ``mxng::wino3x3``. ``MXNET_NG_WINOGRAD=0`` turns the route off (read once, at
+operators ``mxng::wino3x3`` and ``mxng::wino3x3_wgrad``. ``MXNET_NG_WINOGRAD=0`` turns the route off (read once, at
 the first convolution). A gradient of the gradient (``create_graph=True``) runs on
 PyTorch's kernels.
 
@@ -110,9 +111,39 @@ def _run(a: torch.Tensor, w: torch.Tensor, flip: bool) -> torch.Tensor:
     return _impl(a, w, flip)  # eager: skip the dispatcher's Python round trip
 
 
+def _wgrad_impl(x: torch.Tensor, g: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    """The weight gradient of ``conv2d(x, w, padding=1)`` for the output gradient ``g``."""
+    lib = _kernels.library("gemm")
+    x = x.contiguous(memory_format=CL)
+    g = g.contiguous(memory_format=CL)
+    n, i, h, wd = x.shape
+    dw = torch.empty(w.shape, dtype=torch.float32)
+    rc = lib.mxng_wino_wgrad(ctypes.c_void_p(x.data_ptr()), ctypes.c_void_p(g.data_ptr()),
+                             ctypes.c_void_p(dw.data_ptr()), n, h, wd, i, w.shape[0],
+                             _kernels.threads())
+    if rc != 0:
+        raise MemoryError("Convolution (3x3 Winograd): could not allocate the weight-gradient "
+                          "buffers")
+    return dw
+
+
+_wgrad_op = torch.library.custom_op("mxng::wino3x3_wgrad", mutates_args=())(_wgrad_impl)
+
+
+@_wgrad_op.register_fake
+def _(x, g, w):
+    return torch.empty(w.shape, dtype=torch.float32)
+
+
+def _wgrad(x: torch.Tensor, g: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    if torch.compiler.is_compiling():
+        return torch.ops.mxng.wino3x3_wgrad(x, g, w)
+    return _wgrad_impl(x, g, w)
+
+
 class _Conv3x3(torch.autograd.Function):
-    """``conv2d(x, w, b, padding=1)`` of a 3x3 ``w``: forward and input gradient by
-    Winograd's F(2x2, 3x3), weight and bias gradients by oneDNN."""
+    """``conv2d(x, w, b, padding=1)`` of a 3x3 ``w``: forward, input and weight gradients
+    by Winograd's F(2x2, 3x3)."""
 
     @staticmethod
     def forward(ctx, x, w, b):
@@ -129,18 +160,19 @@ class _Conv3x3(torch.autograd.Function):
         need = ctx.needs_input_grad
         g = g.contiguous(memory_format=CL)
         gx = gw = gb = None
-        wino_x = need[0] and not torch.is_grad_enabled()  # create_graph: torch's kernels
-        mask = [bool(need[0]) and not wino_x, bool(need[1]), bool(ctx.has_b and need[2])]
-        if any(mask):
+        native = not torch.is_grad_enabled()  # create_graph: torch's differentiable kernels
+        if native:
+            gx = _run(g, w, True) if need[0] else None
+            gw = _wgrad(x, g, w) if need[1] else None
+            gb = g.sum((0, 2, 3)) if ctx.has_b and need[2] else None
+        elif any(need):
             gx, gw, gb = torch.ops.aten.convolution_backward(
                 g, x, w, [w.shape[0]] if ctx.has_b else None, [1, 1], [1, 1], [1, 1], False,
-                [0, 0], 1, mask)
-        if wino_x:
-            gx = _run(g, w, True)
+                [0, 0], 1, [bool(need[0]), bool(need[1]), bool(ctx.has_b and need[2])])
         return gx, gw, gb
 
 
 def conv3x3(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor | None) -> torch.Tensor:
     """``F.conv2d(x, w, b, 1, 1)`` for a 3x3 ``w`` (see :func:`applies`): channels-last
-    result, forward and input gradient by the Winograd kernel."""
+    result, forward and gradients by the Winograd kernels."""
     return _Conv3x3.apply(x, w, b)

@@ -112,3 +112,23 @@ def test_compiled_graph_keeps_the_kernel_opaque():
     w = torch.randn(64, 64, 3, 3) * 0.05
     f = torch.compile(lambda a, b: cw._run(a, b, False), fullgraph=True)
     torch.testing.assert_close(f(x, w), cw._impl(x, w, False), rtol=0, atol=0)
+
+
+def test_weight_gradient_does_not_depend_on_the_thread_count():
+    import ctypes
+
+    lib = mx._kernels.library("gemm")
+    g = torch.Generator().manual_seed(3)
+    x = torch.randn(3, 64, 9, 7, generator=g).contiguous(memory_format=CL)
+    dy = torch.randn(3, 64, 9, 7, generator=g).contiguous(memory_format=CL)
+    out = []
+    for nthr in (1, 2, 3):
+        dw = torch.empty(64, 64, 3, 3)
+        assert lib.mxng_wino_wgrad(ctypes.c_void_p(x.data_ptr()), ctypes.c_void_p(dy.data_ptr()),
+                                   ctypes.c_void_p(dw.data_ptr()), 3, 9, 7, 64, 64, nthr) == 0
+        out.append(dw)
+    assert torch.equal(out[0], out[1]) and torch.equal(out[0], out[2])
+    ref = torch.ops.aten.convolution_backward(dy.double(), x.double(), out[0].double(), None,
+                                              [1, 1], [1, 1], [1, 1], False, [0, 0], 1,
+                                              [False, True, False])[1]
+    assert _rel(out[0], ref) < 1e-6
