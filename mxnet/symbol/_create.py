@@ -21,8 +21,17 @@ _AUX_INIT = {"moving_mean": '["zero", {}]', "moving_var": '["one", {}]'}
 _ARG_INIT = {("LeakyReLU", "gamma"): '["Constant", {"value": 0.25}]'}
 
 
-def Variable(name: str, attr: dict | None = None, shape=None, lr_mult=None, wd_mult=None,
-             dtype=None, init=None, stype=None, **kwargs) -> Symbol:
+def Variable(
+    name: str,
+    attr: dict | None = None,
+    shape=None,
+    lr_mult=None,
+    wd_mult=None,
+    dtype=None,
+    init=None,
+    stype=None,
+    **kwargs,
+) -> Symbol:
     """Create a symbolic variable (a free input of a graph).
 
     Parameters
@@ -63,8 +72,10 @@ def Variable(name: str, attr: dict | None = None, shape=None, lr_mult=None, wd_m
         if k.startswith("__") and k.endswith("__"):
             a[k] = str(v)
         else:
-            raise ValueError(f"Attribute name={k} is not supported. Additional attributes must "
-                             "start and end with double underscores, e.g, __yourattr__")
+            raise ValueError(
+                f"Attribute name={k} is not supported. Additional attributes must "
+                "start and end with double underscores, e.g, __yourattr__"
+            )
     node = Node(None, name)
     for k, v in a.items():
         if not isinstance(v, str):
@@ -96,19 +107,27 @@ def Group(symbols, create_fn=Symbol) -> Symbol:
 
 
 def _single_entry(op: OpDef, slot: str, s) -> Entry:
-    if not isinstance(s, Symbol):
-        raise TypeError(f"{op.name}: input {slot} must be a Symbol, got {type(s).__name__}")
+    if not isinstance(s, Symbol):  # MXNet 1.9.1's generated functions assert this
+        raise AssertionError(f"Argument {slot} must be Symbol instances, but got {s}")
     if len(s._outputs) != 1:
-        raise MXNetError(f"Operator {op.name}: input {slot} must be a single-output symbol, "
-                         f"got a group of {len(s._outputs)} outputs {s.list_outputs()}")
+        raise MXNetError(
+            f"Operator {op.name}: input {slot} must be a single-output symbol, "
+            f"got a group of {len(s._outputs)} outputs {s.list_outputs()}"
+        )
     return s._outputs[0]
 
 
 _amp_hook = None  # set by mxnet.contrib.amp.init(): casts inputs of the listed operators
 
 
-def create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
-                     name: str | None = None, attr: dict | None = None) -> Symbol:
+def create_op_symbol(
+    opname: str,
+    args: list,
+    sym_kwargs: dict,
+    params: dict,
+    name: str | None = None,
+    attr: dict | None = None,
+) -> Symbol:
     """Apply operator ``opname`` (name or alias; its lower-case form is the name hint).
 
     ``args`` are positional input symbols, ``sym_kwargs`` named input symbols, ``params``
@@ -119,8 +138,14 @@ def create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
     return _create_op_symbol(opname, args, sym_kwargs, params, name, attr)
 
 
-def _create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
-                      name: str | None = None, attr: dict | None = None) -> Symbol:
+def _create_op_symbol(
+    opname: str,
+    args: list,
+    sym_kwargs: dict,
+    params: dict,
+    name: str | None = None,
+    attr: dict | None = None,
+) -> Symbol:
     op = get_op(opname)
     params = {k: v for k, v in params.items() if v is not _Null}
     scope = _current_scope().get(attr)
@@ -132,15 +157,18 @@ def _create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
     dynamic = getattr(op, "dynamic_inputs", False)
     if op.variadic is not None and not dynamic:
         if sym_kwargs:
-            raise MXNetError(f"Operator {op.name} takes its inputs as positional arguments, "
-                             f"got keyword inputs {sorted(sym_kwargs)}")
+            raise MXNetError(
+                f"Operator {op.name} takes its inputs as positional arguments, "
+                f"got keyword inputs {sorted(sym_kwargs)}"
+            )
         params[op.variadic] = params.get(op.variadic, len(args))
     for k in [k for k in params if k in HIDDEN_KEYS and k not in op.param_map]:
         # MXNet stores these keyword arguments as hidden attributes (``__lr_mult__``...)
         params[hide_key(k)] = str(params.pop(k))
     for k in params:
-        if (k not in op.param_map and not (k.startswith("__") and k.endswith("__"))
-                and op.params):  # operators without parameters keep any keyword as an attr
+        if (
+            k not in op.param_map and not (k.startswith("__") and k.endswith("__")) and op.params
+        ):  # operators without parameters keep any keyword as an attr
             raise MXNetError(op._unknown_arg_msg(k))
     attrs = op.format_attrs(params)
     node_name = _current_manager().get(name, route(opname)[1].lower())
@@ -149,13 +177,15 @@ def _create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
     if op.variadic is not None and not dynamic:
         every = op.input_names(parsed)  # quantized_concat: the arrays, then min/max pairs
         if len(args) > int(parsed[op.variadic]) and len(args) != len(every):
-            raise MXNetError(f"Operator {op.name}: {op.variadic}={parsed[op.variadic]} but "
-                             f"{len(args)} inputs were given")
+            raise MXNetError(
+                f"Operator {op.name}: {op.variadic}={parsed[op.variadic]} but "
+                f"{len(args)} inputs were given"
+            )
         # fewer inputs than ``num_args``: the missing ones become variables named
         # ``<node>_arg<i>``, as MXNet 1.9.1 composes a symbol with absent inputs
         entries = [_single_entry(op, f"arg{i}", s) for i, s in enumerate(args)]
         # the inputs not given (quantized_concat's min/max) become variables
-        for slot in every[len(args):]:
+        for slot in every[len(args) :]:
             entries.append((Node(None, f"{node_name}_{slot}", dict(attrs)), 0))
         node.set_inputs(entries)
         return Symbol._from_entries([(node, i) for i in range(node.num_visible())])
@@ -163,15 +193,18 @@ def _create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
     slots = arg_names + op.aux_names(parsed)
     given: dict[str, object] = {}
     if len(args) > len(slots):
-        raise MXNetError(f"Operator {op.name} takes {len(slots)} inputs {slots}, "
-                         f"got {len(args)} positional inputs")
+        raise MXNetError(
+            f"Operator {op.name} takes {len(slots)} inputs {slots}, "
+            f"got {len(args)} positional inputs"
+        )
     pos_slots = op.positional_slots(parsed) if hasattr(op, "positional_slots") else slots
     for slot, s in zip(pos_slots, args):
         given[slot] = s
     for k, s in sym_kwargs.items():
         if k not in slots:
-            raise MXNetError(f"Operator {op.name} ({node_name}) has no input named '{k}'; "
-                             f"inputs are {slots}")
+            raise MXNetError(
+                f"Operator {op.name} ({node_name}) has no input named '{k}'; inputs are {slots}"
+            )
         if k in given:
             raise TypeError(f"{op.name}() got multiple values for input '{k}'")
         given[k] = s
@@ -186,8 +219,9 @@ def _create_op_symbol(opname: str, args: list, sym_kwargs: dict, params: dict,
     for k, (src, _) in enumerate(entries):
         if src.op is not None or "__init__" in src.attrs:
             continue
-        init = _AUX_INIT.get(slots[k]) if k >= len(arg_names) else _ARG_INIT.get((op.name,
-                                                                                 slots[k]))
+        init = (
+            _AUX_INIT.get(slots[k]) if k >= len(arg_names) else _ARG_INIT.get((op.name, slots[k]))
+        )
         if init is not None:
             src.attrs["__init__"] = init
     node.set_inputs(entries)
@@ -219,7 +253,8 @@ def make_sym_function(op: OpDef, public: str, called: str, module: str) -> Calla
             for a in args:  # MXNet 1.9.1: an assertion, and a list is not unpacked
                 if not isinstance(a, Symbol):
                     raise AssertionError(
-                        f"Positional arguments must be Symbol instances, but got {a}")
+                        f"Positional arguments must be Symbol instances, but got {a}"
+                    )
             sym_args = list(args)
             sym_kwargs: dict = {}
             params = kwargs
@@ -240,9 +275,12 @@ def make_sym_function(op: OpDef, public: str, called: str, module: str) -> Calla
                     elif k == 1:
                         attr = a
                 else:
-                    raise TypeError(f"{public}() takes at most {nslots + len(pnames) + 3} "
-                                    f"positional arguments")
+                    raise TypeError(
+                        f"{public}() takes at most {nslots + len(pnames) + 3} positional arguments"
+                    )
             for k, v in kwargs.items():
+                if k in slots and v is not None and not isinstance(v, Symbol):
+                    raise AssertionError(f"Argument {k} must be Symbol instances, but got {v}")
                 if isinstance(v, Symbol) or (k in slots and v is None):
                     if v is not None:
                         if k in sym_kwargs:
