@@ -161,15 +161,28 @@ def _nansum(x, axes, keep):
     return torch.sum(x, dim=axes, keepdim=keep)
 
 
+class _ExtremeGrad(torch.autograd.Function):
+    """The gradient of a max/min: undivided to every element equal to the result. A custom
+    backward, so that infinite elements (``log(0)`` in a log-sum-exp) give no NaN."""
+
+    @staticmethod
+    def forward(ctx, x, out):
+        ctx.save_for_backward(x == out)
+        return out.clone()
+
+    @staticmethod
+    def backward(ctx, g):
+        (mask,) = ctx.saved_tensors
+        return g * mask.to(g.dtype), None
+
+
 def _extreme(fn):
     """max/min whose gradient goes, undivided, to every element equal to the result."""
 
     def k(x, axes, keep):
         if not x.requires_grad:
             return fn(x, dim=axes, keepdim=keep)
-        out = fn(x, dim=axes, keepdim=True).detach()
-        mask = (x.detach() == out).to(x.dtype)
-        out = out + ((x - x.detach()) * mask).sum(dim=axes, keepdim=True)
+        out = _ExtremeGrad.apply(x, fn(x.detach(), dim=axes, keepdim=True))
         if keep:
             return out
         return out.reshape([d for i, d in enumerate(x.shape) if i not in axes])

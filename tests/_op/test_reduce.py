@@ -44,17 +44,30 @@ def _red(fn):
     return ref
 
 
-_FNS = {"sum": np.sum, "mean": np.mean, "prod": np.prod, "max": np.max, "min": np.min,
-        "nansum": np.nansum, "nanprod": np.nanprod}
-_CASES = [{}, {"axis": 1}, {"axis": (0, 2), "keepdims": True}, {"axis": -1, "exclude": True},
-          {"keepdims": True}]
+_FNS = {
+    "sum": np.sum,
+    "mean": np.mean,
+    "prod": np.prod,
+    "max": np.max,
+    "min": np.min,
+    "nansum": np.nansum,
+    "nanprod": np.nanprod,
+}
+_CASES = [
+    {},
+    {"axis": 1},
+    {"axis": (0, 2), "keepdims": True},
+    {"axis": -1, "exclude": True},
+    {"keepdims": True},
+]
 
 RECORDS = []
 for _n, _f in _FNS.items():
     for _i, _p in enumerate(_CASES):
         _x = XP if _n in ("prod", "nanprod") else X
-        RECORDS.append(Record(_n, [_x], _p, ref=_red(_f), grad=_i < 3, rtol=1e-5, atol=1e-5,
-                              name=f"{_n}_{_i}"))
+        RECORDS.append(
+            Record(_n, [_x], _p, ref=_red(_f), grad=_i < 3, rtol=1e-5, atol=1e-5, name=f"{_n}_{_i}")
+        )
 RECORDS += [
     Record("sum_axis", [X], {"axis": 2}, ref=_red(np.sum)),
     Record("max_axis", [X], {"axis": 0}, ref=_red(np.max)),
@@ -63,8 +76,14 @@ RECORDS += [
     Record("nanprod", [XN], name="nanprod_nan", ref=_red(np.nanprod)),
     Record("sum", [XI], {"axis": 1}, name="sum_int", ref=_red(np.sum), check=_dtype(np.int32)),
     # MXNet 1.9.1: integer mean truncates and keeps int32
-    Record("mean", [XI], {"axis": 2}, name="mean_int",
-           ref=lambda x, **k: np.array([[-1, 0, 0], [0, 0, 0]]), check=_dtype(np.int32)),
+    Record(
+        "mean",
+        [XI],
+        {"axis": 2},
+        name="mean_int",
+        ref=lambda x, **k: np.array([[-1, 0, 0], [0, 0, 0]]),
+        check=_dtype(np.int32),
+    ),
     Record("max", [XI], name="max_int", ref=_red(np.max), check=_dtype(np.int32)),
 ]
 
@@ -83,8 +102,14 @@ RECORDS += [
     Record("norm", [X], ref=_norm_ref, grad=True),
     Record("norm", [X], {"ord": 1, "axis": 1}, name="norm_l1", ref=_norm_ref, grad=True),
     Record("norm", [X], {"axis": (1, 2), "keepdims": True}, name="norm_axes", ref=_norm_ref),
-    Record("norm", [X], {"out_dtype": "float64"}, name="norm_out_dtype", ref=_norm_ref,
-           check=_dtype(np.float64)),
+    Record(
+        "norm",
+        [X],
+        {"out_dtype": "float64"},
+        name="norm_out_dtype",
+        ref=_norm_ref,
+        check=_dtype(np.float64),
+    ),
 ]
 
 
@@ -104,8 +129,14 @@ def _arg_ref(fn):
 RECORDS += [
     Record("argmax", [X], {"axis": 1}, ref=_arg_ref(np.argmax), check=_dtype(np.float32)),
     Record("argmax", [X], name="argmax_all", ref=_arg_ref(np.argmax)),
-    Record("argmax", [XI], {"axis": 2, "keepdims": True}, name="argmax_int",
-           ref=_arg_ref(np.argmax), check=_dtype(np.int32)),
+    Record(
+        "argmax",
+        [XI],
+        {"axis": 2, "keepdims": True},
+        name="argmax_int",
+        ref=_arg_ref(np.argmax),
+        check=_dtype(np.int32),
+    ),
     Record("argmin", [X], {"axis": -1}, ref=_arg_ref(np.argmin)),
     Record("argmax_channel", [X], ref=lambda x: np.argmax(x, axis=1).astype(x.dtype)),
 ]
@@ -132,23 +163,49 @@ def _topk_ref(x, axis=-1, k=1, ret_typ="indices", is_ascend=False, dtype="float3
 
 RECORDS += [
     Record("topk", [X], {"k": 2}, ref=_topk_ref, check=_dtype(np.float32)),
-    Record("topk", [X], {"k": 2, "ret_typ": "value", "axis": 1}, name="topk_value",
-           ref=_topk_ref, grad=True),
-    Record("topk", [X], {"k": 3, "ret_typ": "both", "is_ascend": True, "dtype": "int32"},
-           name="topk_both", ref=_topk_ref),
+    Record(
+        "topk",
+        [X],
+        {"k": 2, "ret_typ": "value", "axis": 1},
+        name="topk_value",
+        ref=_topk_ref,
+        grad=True,
+    ),
+    Record(
+        "topk",
+        [X],
+        {"k": 3, "ret_typ": "both", "is_ascend": True, "dtype": "int32"},
+        name="topk_both",
+        ref=_topk_ref,
+    ),
     Record("topk", [X], {"k": 2, "ret_typ": "mask", "axis": 0}, name="topk_mask", ref=_topk_ref),
-    Record("topk", [X], {"k": 5, "axis": None, "ret_typ": "value"}, name="topk_flat",
-           ref=_topk_ref),
+    Record(
+        "topk", [X], {"k": 5, "axis": None, "ret_typ": "value"}, name="topk_flat", ref=_topk_ref
+    ),
     Record("topk", [X], {"k": 0, "ret_typ": "value"}, name="topk_all", ref=_topk_ref),
     Record("sort", [X], ref=lambda x, **k: np.sort(x, axis=-1), grad=True),
-    Record("sort", [X], {"axis": 1, "is_ascend": False}, name="sort_desc",
-           ref=lambda x, axis, is_ascend: -np.sort(-x, axis=axis)),
+    Record(
+        "sort",
+        [X],
+        {"axis": 1, "is_ascend": False},
+        name="sort_desc",
+        ref=lambda x, axis, is_ascend: -np.sort(-x, axis=axis),
+    ),
     Record("sort", [X], {"axis": None}, name="sort_flat", ref=lambda x, axis: np.sort(x, None)),
-    Record("argsort", [X], ref=lambda x: np.argsort(x, axis=-1).astype(np.float32),
-           check=_dtype(np.float32)),
-    Record("argsort", [X], {"axis": 0, "is_ascend": False, "dtype": "int64"},
-           name="argsort_desc", check=_dtype(np.int64),
-           ref=lambda x, axis, is_ascend, dtype: np.argsort(-x, axis=axis, kind="stable")),
+    Record(
+        "argsort",
+        [X],
+        ref=lambda x: np.argsort(x, axis=-1).astype(np.float32),
+        check=_dtype(np.float32),
+    ),
+    Record(
+        "argsort",
+        [X],
+        {"axis": 0, "is_ascend": False, "dtype": "int64"},
+        name="argsort_desc",
+        check=_dtype(np.int64),
+        ref=lambda x, axis, is_ascend, dtype: np.argsort(-x, axis=axis, kind="stable"),
+    ),
 ]
 
 
@@ -197,3 +254,24 @@ def test_prod_gradient_is_out_over_x_as_mxnet():
     y.backward()
     g = a.grad.asnumpy()
     assert np.isnan(g[0, 0]) and g[0, 1] == 0 and g[1].tolist() == [2, 2]
+
+
+def test_max_min_gradient_with_infinite_elements():
+    # GluonTS's mixture log-sum-exp takes max over log(0) = -inf components under
+    # autograd: the forward must stay finite and the gradient go to the maxima only
+    inf = float("inf")
+    a = mx.nd.array([[-4.0, -inf], [1.0, 2.0], [3.0, 3.0]])
+    a.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.max_axis(a, axis=-1, keepdims=True)
+        z = (y * mx.nd.array([[1], [2], [3]])).sum()
+    z.backward()
+    np.testing.assert_array_equal(y.asnumpy().ravel(), [-4.0, 2.0, 3.0])
+    np.testing.assert_array_equal(a.grad.asnumpy(), [[1, 0], [0, 2], [3, 3]])
+    b = mx.nd.array([[-inf, -inf], [inf, 1.0]])
+    b.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.min(b, axis=1)
+    y.backward()
+    np.testing.assert_array_equal(y.asnumpy(), [-inf, 1.0])
+    np.testing.assert_array_equal(b.grad.asnumpy(), [[1, 1], [0, 1]])
