@@ -42,7 +42,7 @@ import torch
 from .. import _kernels
 from ._conv_native import _tile
 
-__all__ = ["applies", "conv3x3", "MIN_MACS"]
+__all__ = ["applies", "conv3x3", "enabled", "MIN_MACS"]
 
 CL = torch.channels_last
 
@@ -53,7 +53,7 @@ MIN_MACS = 50_000_000
 _ON: list[bool] = []
 
 
-def _enabled() -> bool:
+def enabled() -> bool:
     """Whether the route is on: the kernel has 64-channel tiles (AVX-512) and
     ``MXNET_NG_WINOGRAD`` is not ``0``; decided on the first call outside tracing."""
     if not _ON and not torch.compiler.is_compiling():
@@ -68,7 +68,7 @@ def applies(x: torch.Tensor, w: torch.Tensor, stride, pad, dilate, groups: int,
             and tuple(stride) == (1, 1) and tuple(pad) == (1, 1) and tuple(dilate) == (1, 1)
             and x.dtype == torch.float32 and w.dtype == torch.float32
             and x.device.type == "cpu" and w.device.type == "cpu"
-            and x.is_contiguous(memory_format=CL) and _enabled()):
+            and x.is_contiguous(memory_format=CL) and enabled()):
         return False
     n, c, h, wd = x.shape
     tile = _tile()

@@ -73,3 +73,43 @@ def test_compiled_graph_has_no_breaks_or_recompiles(monkeypatch):
         ex.forward(is_train=True)
         ex.backward()
     assert not counters["graph_break"] and not counters["frames"]["total"], dict(counters)
+
+
+def test_compiled_graph_runs_the_winograd_kernels(monkeypatch):
+    """A 3x3 convolution the Winograd route takes runs it inside the compiled graph too
+    (forward, input and weight gradients), with the eager executor's results."""
+    from mxnet._op import _conv_wino
+
+    if not _conv_wino.enabled():
+        pytest.skip("no 64-channel native tiles here")
+    monkeypatch.setattr(_conv_wino, "_ON", [])  # decided again before tracing
+    s = mx.sym
+    net = s.MakeLoss(s.sum(s.square(s.Convolution(s.Variable("data"), num_filter=64,
+                                                  kernel=(3, 3), pad=(1, 1), name="c"))))
+    results = []
+    library = _kernels.library
+    for compile_ in (False, True):
+        used: set[str] = set()
+
+        class Spy:
+            def __init__(self, lib, used=used):
+                self.lib, self.used = lib, used
+
+            def __getattr__(self, name):
+                if name in ("lib", "used"):  # not set yet (a copy): no recursion
+                    raise AttributeError(name)
+                self.used.add(name)
+                return getattr(self.lib, name)
+
+        monkeypatch.setattr(_kernels, "library",
+                            lambda name: Spy(library(name)) if name == "gemm" else library(name))
+        ex = net.simple_bind(mx.cpu(), compile=compile_, data=(1, 64, 96, 96))
+        ex.copy_params_from({"c_weight": mx.nd.array(np.random.RandomState(0).normal(
+            0, 0.05, (64, 64, 3, 3))), "c_bias": mx.nd.ones((64,))})
+        ex.arg_dict["data"][:] = np.random.RandomState(1).normal(0, 1, (1, 64, 96, 96))
+        ex.forward(is_train=True)
+        ex.backward()
+        assert {"mxng_wino_conv", "mxng_wino_wgrad"} <= used, (compile_, used)
+        results.append({k: v.asnumpy() for k, v in ex.grad_dict.items()})
+    for k in results[0]:
+        np.testing.assert_allclose(results[1][k], results[0][k], rtol=1e-5, atol=1e-5)

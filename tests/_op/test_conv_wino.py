@@ -9,7 +9,7 @@ import mxnet as mx
 from mxnet._op import _conv_wino as cw
 
 pytestmark = pytest.mark.skipif(
-    mx._kernels.library("gemm") is None or not cw._enabled(),
+    mx._kernels.library("gemm") is None or not cw.enabled(),
     reason="no native kernel with 64-channel tiles here (AVX-512 build)")
 CL = torch.channels_last
 
