@@ -32,8 +32,21 @@ from ._indexing import (
 )
 from ._invoke import invoke
 
-__all__ = ["NDArray", "array", "empty", "zeros", "ones", "full", "arange", "waitall",
-           "from_numpy", "from_dlpack", "concatenate", "moveaxis", "onehot_encode"]
+__all__ = [
+    "NDArray",
+    "array",
+    "empty",
+    "zeros",
+    "ones",
+    "full",
+    "arange",
+    "waitall",
+    "from_numpy",
+    "from_dlpack",
+    "concatenate",
+    "moveaxis",
+    "onehot_encode",
+]
 
 # storage-type ids as MXNet's C API numbers them (tests and Symbol attrs use these)
 _STORAGE_TYPE_UNDEFINED = -1
@@ -60,10 +73,10 @@ _DTYPE_NP_TO_MX.update(
 _DTYPE_MX_TO_NP = {v: k for k, v in _DTYPE_NP_TO_MX.items()}
 py_slice = slice  # MXNet keeps the builtin under this name (ndarray shadows `slice`)
 
+
 def _op_call(opname: str, inputs: list, kwargs: dict, out=None):
     op = get_op(opname)
     return invoke(op, op.parse_attrs(kwargs), inputs, out)
-
 
 
 def _plain_target_size(dims: tuple, src: tuple) -> int | None:
@@ -90,6 +103,7 @@ def _plain_target_size(dims: tuple, src: tuple) -> int | None:
 def _shp(dims) -> str:
     """``(2,3)``: a shape as MXNet's messages print it."""
     return "(" + ",".join(str(d) for d in dims) + ")"
+
 
 def share_grad(src: NDArray, dst: NDArray) -> NDArray:
     """``dst``, another wrapper of ``src``'s storage, sharing its gradient buffer (MXNet's
@@ -125,8 +139,18 @@ class NDArray(ArithMixin):
 
     # _prov: (op, attrs, inputs, output index) of an array made while autograd records;
     # _exc: the run-time failure it carries (mxnet._deferred), set only when there is one
-    __slots__ = ("_t", "_ctx", "_grad", "_grad_req", "_marked", "_fresh", "_on_grad",
-                 "_prov", "_exc", "__weakref__")
+    __slots__ = (
+        "_t",
+        "_ctx",
+        "_grad",
+        "_grad_req",
+        "_marked",
+        "_fresh",
+        "_on_grad",
+        "_prov",
+        "_exc",
+        "__weakref__",
+    )
     __array_priority__ = 1000.0
     __array_ufunc__ = None  # NumPy operators defer to NDArray's (MXNet raises TypeError)
     _ARITH = NDARRAY_TABLE
@@ -264,8 +288,14 @@ class NDArray(ArithMixin):
             _deferred.check(self)
         t = self._t.detach()
         if t.dtype == torch.bfloat16:
-            return t.view(torch.int16).cpu().numpy().view(np.uint16).astype(np.uint16).view(
-                _dtype.bfloat16)
+            return (
+                t.view(torch.int16)
+                .cpu()
+                .numpy()
+                .view(np.uint16)
+                .astype(np.uint16)
+                .view(_dtype.bfloat16)
+            )
         if t.device.type != "cpu":
             return t.cpu().numpy()
         return t.numpy().copy()
@@ -320,8 +350,10 @@ class NDArray(ArithMixin):
             if other is self:
                 return self
             if other.shape != self.shape:
-                raise MXNetError(f"copyto: shape mismatch: source {self.shape} vs target "
-                                 f"{other.shape} (operator _copyto)")
+                raise MXNetError(
+                    f"copyto: shape mismatch: source {self.shape} vs target "
+                    f"{other.shape} (operator _copyto)"
+                )
             other._assign_tensor(self._t)
             if _PENDING[0]:
                 _deferred.carry(self, other)
@@ -356,8 +388,10 @@ class NDArray(ArithMixin):
         if stype == "default":
             return self.copy()
         if stype == "csr" and len(self.shape) != 2:  # MXNet checks this in Python: ValueError
-            raise ValueError("To convert to a CSR, the NDArray should be 2 Dimensional. "
-                             f"Current shape is {self.shape}")
+            raise ValueError(
+                "To convert to a CSR, the NDArray should be 2 Dimensional. "
+                f"Current shape is {self.shape}"
+            )
         from ._sparse_ops import to_sparse
 
         res = _deferred.carried(self, to_sparse(self._t.detach(), stype, self._ctx))
@@ -407,8 +441,10 @@ class NDArray(ArithMixin):
             try:
                 t = t.broadcast_to(dst.shape)
             except RuntimeError:
-                raise MXNetError(f"cannot write an array of shape {tuple(t.shape)} into an "
-                                 f"NDArray of shape {tuple(dst.shape)}") from None
+                raise MXNetError(
+                    f"cannot write an array of shape {tuple(t.shape)} into an "
+                    f"NDArray of shape {tuple(dst.shape)}"
+                ) from None
         if state.is_recording:
             if dst.requires_grad:
                 raise MXNetError(ASSIGN_IN_GRAPH)
@@ -435,8 +471,12 @@ class NDArray(ArithMixin):
     def backward(self, out_grad=None, retain_graph: bool = False, train_mode: bool = True):
         from .. import autograd
 
-        autograd.backward([self], [out_grad] if out_grad is not None else None,
-                          retain_graph=retain_graph, train_mode=train_mode)
+        autograd.backward(
+            [self],
+            [out_grad] if out_grad is not None else None,
+            retain_graph=retain_graph,
+            train_mode=train_mode,
+        )
 
     # -- printing ---------------------------------------------------------------------
     def __repr__(self) -> str:
@@ -485,9 +525,13 @@ class NDArray(ArithMixin):
         return res
 
     def __setitem__(self, key, value):
-        if state.is_recording and isinstance(value, NDArray) and value._t.requires_grad and \
-                not self._t.is_floating_point() and not (
-                    key is Ellipsis or (isinstance(key, py_slice) and key == py_slice(None))):
+        if (
+            state.is_recording
+            and isinstance(value, NDArray)
+            and value._t.requires_grad
+            and not self._t.is_floating_point()
+            and not (key is Ellipsis or (isinstance(key, py_slice) and key == py_slice(None)))
+        ):
             raise MXNetError(INPLACE_IN_RECORD)  # the cast to an integer target loses it
         setitem(self, key, value)
         if _PENDING[0]:
@@ -507,8 +551,11 @@ class NDArray(ArithMixin):
         from ._serial import loads_one
 
         handle = st.get("handle") if isinstance(st, dict) else None
-        other = loads_one(handle) if handle is not None else NDArray._wrap(
-            torch.empty(0), Context("cpu", 0))
+        other = (
+            loads_one(handle)
+            if handle is not None
+            else NDArray._wrap(torch.empty(0), Context("cpu", 0))
+        )
         self._t = other._t
         self._ctx = other._ctx
         self._grad = None
@@ -551,20 +598,28 @@ class NDArray(ArithMixin):
                 raise
             want = None if kwargs.get("reverse") else _plain_target_size(dims, self.shape)
             if want is not None and want > self.size:
-                raise MXNetError(f"NDArray.Reshape: Check failed: shape_.Size() >= shape.Size() "
-                                 f"({self.size} vs. {want}) : target shape size is larger "
-                                 f"than the current shape (reshape of {_shp(self.shape)} to "
-                                 f"{_shp(dims)})") from None
+                raise MXNetError(
+                    f"NDArray.Reshape: Check failed: shape_.Size() >= shape.Size() "
+                    f"({self.size} vs. {want}) : target shape size is larger "
+                    f"than the current shape (reshape of {_shp(self.shape)} to "
+                    f"{_shp(dims)})"
+                ) from None
             if want is not None and state.is_recording:
-                raise MXNetError(f"NDArray.Reshape: Check failed: shape_.Size() == shape.Size() "
-                                 f"({self.size} vs. {want}) : target shape must have the same "
-                                 f"size as current shape when recording with autograd. (reshape "
-                                 f"of {_shp(self.shape)} to {_shp(dims)})") from None
-            if want is None and all(isinstance(d, int) and d > 0 for d in dims) and \
-                    math.prod(dims) > self.size:
+                raise MXNetError(
+                    f"NDArray.Reshape: Check failed: shape_.Size() == shape.Size() "
+                    f"({self.size} vs. {want}) : target shape must have the same "
+                    f"size as current shape when recording with autograd. (reshape "
+                    f"of {_shp(self.shape)} to {_shp(dims)})"
+                ) from None
+            if (
+                want is None
+                and all(isinstance(d, int) and d > 0 for d in dims)
+                and math.prod(dims) > self.size
+            ):
                 raise
-            raise ValueError(f"Cannot reshape array of size {self.size} into shape "
-                             f"{dims}") from None
+            raise ValueError(
+                f"Cannot reshape array of size {self.size} into shape {dims}"
+            ) from None
 
     def _at(self, idx: int) -> NDArray:
         """The sub-array at position ``idx`` of the first axis (a view; a 1-D array gives a
@@ -573,7 +628,7 @@ class NDArray(ArithMixin):
         if not -n <= idx < n:
             raise IndexError(f"index {idx} is out of bounds for axis 0 with size {n}")
         idx %= n
-        t = self._t[idx:idx + 1] if self.ndim == 1 else self._t[idx]
+        t = self._t[idx : idx + 1] if self.ndim == 1 else self._t[idx]
         return self._derived(t, self._ctx)
 
     def _slice(self, start: int, stop: int) -> NDArray:
@@ -635,6 +690,14 @@ class NDArray(ArithMixin):
             raise ValueError(_broadcast_msg(cur, shape))
         src = self.reshape(padded) if padded != cur else self
         return _op_call("broadcast_to", [src], {"shape": target})
+
+    def broadcast_like(self, other) -> NDArray:
+        """Broadcast to ``other.shape`` as :meth:`broadcast_to` does (NumPy's rule).
+
+        MXNet 1.9.1's method, unlike the ``broadcast_like`` operator (``mx.nd.broadcast_like``,
+        ``Symbol.broadcast_like``), accepts fewer axes than ``other`` has.
+        """
+        return self.broadcast_to(other.shape)
 
     # -- dlpack -------------------------------------------------------------------------
     def to_dlpack_for_read(self):

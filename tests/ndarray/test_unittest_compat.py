@@ -195,6 +195,19 @@ def test_broadcast_to_method_pads_leading_axes_and_raises_value_error():
     assert mx.nd.broadcast_to(mx.nd.ones((1, 3)), shape=(2, 0)).shape == (2, 3)
 
 
+def test_broadcast_like_method_follows_broadcast_to():
+    # the method pads leading axes (GluonTS's AffineTransformation: scale (1,) like x (4, 5));
+    # the operator and Symbol.broadcast_like need equal ranks
+    s = mx.nd.array([2.0])
+    y = s.broadcast_like(mx.nd.ones((4, 5)))
+    np.testing.assert_array_equal(y.asnumpy(), np.full((4, 5), 2.0))
+    assert mx.nd.ones((4, 5)).broadcast_like(mx.nd.ones((3, 4, 5))).shape == (3, 4, 5)
+    with pytest.raises(MXNetError):
+        mx.nd.broadcast_like(s, mx.nd.ones((4, 5)))
+    with pytest.raises(ValueError, match=r"remapped shapes\[original->remapped\]"):
+        mx.nd.ones((4, 5)).broadcast_like(mx.nd.ones((4, 5, 2)))
+
+
 def test_histogram_without_range_has_numpy_1_edges():
     # MXNet returns numpy's histogram; NumPy 1.x computes float32 data's edges in float64
     data = np.array([1, 2, 2, 3], dtype=np.float32)
