@@ -11,9 +11,12 @@
  *           dx = dyr * A[c] + x * B[c] + D[c] from the per-channel sums of dyr and
  *           dyr * (x - mean).
  * Every multiply-add is an explicit fmaf (built with -ffp-contract=off), so the relu and
- * plain variants round alike. Sums are taken over blocks of a few hundred values in float and added up in double; the
- * statistics are shifted by the first value of each channel, so that a large mean does
- * not cancel the variance.
+ * plain variants round alike. Sums are taken in float over short runs (64 rows of a channels
+ * last array, 16 lanes of at most 64 values each channels first) and added up in double, so
+ * their error does not grow with the batch (one float accumulator per channel running over
+ * all the rows, as PyTorch's channels-last CPU kernel does, loses ~sqrt(rows) ulps); the
+ * statistics are shifted by an estimate of each channel's mean (that of its first values),
+ * so that a large mean does not cancel the variance.
  */
 #include <math.h>
 #include <stdint.h>
@@ -23,7 +26,8 @@
 #include <omp.h>
 #endif
 
-#define ROWS 256
+#define ROWS 256 /* rows per scheduled block (channels last) */
+#define RUN 64   /* rows summed in float before the sums go to double (channels last) */
 
 static inline float affine(float x, float a, float b) { return fmaf(x, a, b); }
 
@@ -159,11 +163,15 @@ static void sums_cl(const float *x, const float *dy, int64_t M, int64_t C, const
         for (int64_t blk = 0; blk < nb; ++blk) {
             int64_t m0 = blk * ROWS, m1 = m0 + ROWS < M ? m0 + ROWS : M;
             float *f1 = acc, *f2 = acc + C;
-            memset(acc, 0, 2 * C * sizeof(float));
-            chunk_cl(x, dy, C, 0, C, m0, m1, shift, a, b, relu, ym, dz, nt, f1, f2);
-            for (int64_t c = 0; c < C; ++c) {
-                l1[c] += f1[c];
-                l2[c] += f2[c];
+            for (int64_t r0 = m0; r0 < m1; r0 += RUN) {
+                memset(acc, 0, 2 * C * sizeof(float));
+                chunk_cl(x, dy, C, 0, C, r0, r0 + RUN < m1 ? r0 + RUN : m1, shift, a, b, relu,
+                         ym, dz, nt, f1, f2);
+#pragma omp simd
+                for (int64_t c = 0; c < C; ++c) {
+                    l1[c] += f1[c];
+                    l2[c] += f2[c];
+                }
             }
         }
         nt_fence(nt);
@@ -267,7 +275,16 @@ void mxng_bn_stats(const float *x, int64_t N, int64_t C, int64_t S, int cl, doub
                    double *var, int nthr) {
     int64_t M = N * S;
     float *shift = malloc(C * sizeof(float));
-    for (int64_t c = 0; c < C; ++c) shift[c] = cl ? x[c] : x[c * S];
+    /* the shift: the mean of each channel's first (up to) 16 values, so that the shifted
+     * values are small around zero (their running sums stay small, and the variance
+     * E[d^2] - E[d]^2 does not cancel) */
+    const int64_t h = M < 16 ? M : 16;
+    for (int64_t c = 0; c < C; ++c) {
+        double t = 0;
+        for (int64_t i = 0; i < h; ++i)
+            t += cl ? x[i * C + c] : x[((i / S) * C + c) * S + i % S];
+        shift[c] = (float)(t / (double)h);
+    }
     if (cl)
         sums_cl(x, NULL, M, C, shift, NULL, NULL, 0, NULL, NULL, mean, var, nthr);
     else
@@ -445,4 +462,68 @@ void mxng_relu(const float *x, float *y, int64_t n, int keep_nan, int nthr) {
         }
     }
     nt_fence(nt && !keep_nan);
+}
+
+/* ---- whole forward and backward passes -------------------------------------------- */
+
+/* Training forward in one call: the statistics (double), the per-channel map
+ * a = gamma * invstd, b = beta - mean * gamma * invstd (gamma taken as 1 when fixed), and
+ * y = x * a + b (then relu; with a residual z laid out as x: y = max(x * a + b + z, 0)).
+ * Writes the float mean and biased var, ab[0..2C) = a, b and st[0..2C) = mean, invstd in
+ * double (for the backward pass). */
+void mxng_bn_fwd(const float *x, const float *z, float *y, int64_t N, int64_t C, int64_t S,
+                 int cl,
+                 const float *gamma, const float *beta, double eps, int fixed, int relu,
+                 float *mean, float *var, float *ab, double *st, int nthr) {
+    double *v = malloc(C * sizeof(double));
+    float *a = ab, *b = ab + C;
+    mxng_bn_stats(x, N, C, S, cl, st, v, nthr);
+    for (int64_t c = 0; c < C; ++c) {
+        const double m = st[c], inv = 1.0 / sqrt(v[c] + eps);
+        const double g = fixed ? 1.0 : (double)gamma[c];
+        mean[c] = (float)m;
+        var[c] = (float)v[c];
+        a[c] = (float)(g * inv);
+        b[c] = (float)((double)beta[c] - m * g * inv);
+        st[C + c] = inv;
+    }
+    free(v);
+    apply_rows(z != NULL ? OP_ADD_RELU : (relu ? OP_APPLY_RELU : OP_APPLY), x, z, y, N, C, S,
+               cl, a, b, NULL, NULL, NULL, nthr);
+}
+
+/* Training backward in one call, for what mxng_bn_fwd wrote (k: its float mean, which the
+ * sums are centred on; ab, st). dyr = dy, or dy where the relu's output was positive
+ * (relu: recomputed from x, a, b; ym != NULL: the output ym of a relu after the
+ * normalization, dyr then written to dz). With s1 = sum(dyr) and s2 = sum(dyr * (x - mean))
+ * (mean the double one): dgamma = s2 * invstd (0 when fixed), dbeta = s1 and, unless dx is
+ * NULL, dx = dyr * A + x * B + D with A = g * invstd, B = -A * invstd^2 * s2 / m,
+ * D = -A * s1 / m - B * mean. */
+void mxng_bn_bwd(const float *dy, const float *x, const float *ym, float *dz, float *dx,
+                 int64_t N, int64_t C, int64_t S, int cl, const float *gamma, int fixed,
+                 int relu, const float *k, const float *ab, const double *st, float *dgamma,
+                 float *dbeta, int nthr) {
+    const float *a = ab, *b = ab + C;
+    double *s = malloc(2 * C * sizeof(double));
+    float *abd = malloc(3 * C * sizeof(float));
+    if (ym != NULL)
+        mxng_bn_grad_sums_relu_out(dy, ym, dz, x, N, C, S, cl, k, s, s + C, nthr);
+    else
+        mxng_bn_grad_sums(dy, x, N, C, S, cl, k, a, b, relu, s, s + C, nthr);
+    const double m = (double)(N * S);
+    for (int64_t c = 0; c < C; ++c) {
+        const double mu = st[c], inv = st[C + c], g = fixed ? 1.0 : (double)gamma[c];
+        const double s1 = s[c], s2 = s[C + c] - (mu - (double)k[c]) * s1; /* centred on mu */
+        const double big_a = g * inv, big_b = -big_a * inv * inv * (s2 / m);
+        abd[c] = (float)big_a;
+        abd[C + c] = (float)big_b;
+        abd[2 * C + c] = (float)(-big_a * (s1 / m) - big_b * mu);
+        dgamma[c] = fixed ? 0.f : (float)(s2 * inv);
+        dbeta[c] = (float)s1;
+    }
+    if (dx != NULL)
+        apply_rows(ym != NULL ? OP_GRAD : (relu ? OP_GRAD_RELU : OP_GRAD), x,
+                   ym != NULL ? dz : dy, dx, N, C, S, cl, a, b, abd, abd + C, abd + 2 * C, nthr);
+    free(abd);
+    free(s);
 }

@@ -2,11 +2,14 @@
 ``mxnet/_kernels/norm.c``: one pass for the batch statistics and one for the output
 forward; one for the two gradient sums and one for the input gradient backward, the relu's
 mask folded into both. Eager PyTorch needs three and two passes plus a relu pass each way.
+Each direction is one kernel call (``mxng_bn_fwd``, ``mxng_bn_bwd``), the per-channel
+arithmetic included, so that small layers pay little Python.
 
-Used for float32 CPU data in a plain layout (channels first, or channels last as the large
-convolutions produce) when the library could be built (see :mod:`mxnet._kernels`);
-:func:`usable` says whether a call qualifies. The results equal PyTorch's within float32
-rounding (the statistics are summed in double here, so they are closer to exact).
+Used for float32 CPU data in a plain layout (channels first, or channels last as the
+convolutions of the executor produce) when the library could be built (see
+:mod:`mxnet._kernels`); :func:`usable` says whether a call qualifies. The sums are taken in
+short float runs added up in double, so the results are as accurate as float32 allows in
+both layouts (PyTorch's channels-last kernel is not: see :data:`RUN_ROWS`).
 
 Examples
 --------
@@ -26,85 +29,68 @@ from ._norm_ops import call, layout, ready
 
 __all__ = ["usable", "train_norm"]
 
-# below this many values the per-call overhead of a Python autograd node outweighs the gain
-# (training forward+backward with relu, one core: 2.1M values 4.5 ms against torch's 6.8,
-# 524k 1.05 against 1.35, 262k 0.67 against 0.63, 65k 0.43 against 0.37)
-MIN_VALUES = 1 << 19
+# channels first: below this many values the per-call overhead of a Python autograd node
+# outweighs the gain (training forward+backward, one core, against torch's kernels: 266k
+# values 0.45 ms against 0.86 with relu, 0.41 against 0.75 without; 65k 0.23 against 0.28
+# and 0.22 against 0.25; 16k equal; 256 0.12 against 0.10)
+MIN_VALUES = 1 << 15
+# channels last (NHWC, or (N, C)): PyTorch's CPU kernel sums each channel over the rows in
+# one float accumulator, whose error grows with the rows (3-10x that of the channels-first
+# kernel; 1e-3..1e-2 relative in the parameter gradients of a small DenseNet trained through
+# the executor, against 1e-5 for MXNet). The kernels here sum runs of RUN_ROWS rows in float,
+# then in double, so arrays of more rows than that always come here.
+RUN_ROWS = 64
 
 
 def usable(x: torch.Tensor) -> bool:
-    """Whether :func:`train_norm` serves ``x`` (float32, CPU, plain layout, large enough)."""
-    return (
-        x.dtype == torch.float32
-        and x.device.type == "cpu"
-        and x.dim() >= 2
-        and x.numel() >= MIN_VALUES
-        and layout(x) is not None
-        and ready()
-    )
+    """Whether :func:`train_norm` serves ``x`` (float32, CPU, plain layout, large enough:
+    see :data:`MIN_VALUES`, :data:`RUN_ROWS`)."""
+    if not (x.dtype == torch.float32 and x.device.type == "cpu" and x.dim() >= 2):
+        return False
+    lay = layout(x)
+    if lay is None:
+        return False
+    n, _, s, cl = lay
+    return (n * s > RUN_ROWS if cl else x.numel() >= MIN_VALUES) and ready()
 
 
-def _forward(x, gamma, beta, eps, fixed):
-    """Batch statistics of ``x`` and the per-channel affine map ``a, b`` they give."""
-    mean, var = call("bn_stats", x)
-    invstd = torch.rsqrt(var + eps)
-    g = torch.ones_like(mean) if fixed else gamma.double()
-    a = (g * invstd).float()
-    b = (beta.double() - mean * g * invstd).float()
-    return mean.float(), var.float(), g, invstd, a, b
-
-
-def _save(ctx, x, smean, svar, g, invstd, a, b, fixed, relu, moving, *extra):
-    ctx.save_for_backward(x, smean, a, b, g, invstd, svar, *extra)
+def _forward(ctx, x, gamma, beta, eps, fixed, relu, moving):
+    """One kernel call: the output ``y`` (then relu when ``relu``) and the batch statistics;
+    saves what the backward pass needs."""
+    y, smean, svar, ab, st = call("bn_fwd", x, None, gamma, beta, eps, fixed, relu)
+    ctx.save_for_backward(x, gamma, smean, svar, ab, st)
     ctx.fixed, ctx.relu, ctx.moving = fixed, relu, moving
     ctx.mark_non_differentiable(smean, svar)
+    return y, smean, svar
 
 
-def _backward(ctx, gy, x, smean, a, b, g, invstd, svar, relu_out=None):
+def _backward(ctx, gy, relu_out=None):
     """``(dx, dgamma, dbeta, dz)`` for the output gradient ``gy``; folds the moving statistics.
     With ``relu_out`` (the output of a relu after the normalization), ``gy`` is that relu's
     output gradient and ``dz`` the gradient through it (else ``None``)."""
+    x, gamma, smean, svar, ab, st = ctx.saved_tensors[:6]
     if ctx.moving is not None:
         from ._norm import _fold_moving
 
         _fold_moving(smean, svar, ctx.moving, None)
     if gy is None:
         return None, None, None, None
-    dz = None
-    if relu_out is not None:  # one pass: the relu's gradient dz and the sums over it
-        dz, sdy, sdyx = call("bn_grad_sums_relu_out", gy, relu_out, x, smean)
-        gy = dz
-    else:
-        sdy, sdyx = call("bn_grad_sums", gy, x, smean, a, b, ctx.relu)
     need = ctx.needs_input_grad
-    dx = dgamma = dbeta = None
-    if need[0]:
-        m = float(x.numel() // x.shape[1])
-        big_a = g * invstd
-        big_b = -big_a * invstd * invstd * (sdyx / m)
-        big_d = -big_a * (sdy / m) - big_b * smean.double()
-        dx = call("bn_grad_apply", gy, x, big_a.float(), big_b.float(), big_d.float(),
-                                          a, b, ctx.relu and relu_out is None)
-    if need[1]:
-        dgamma = torch.zeros_like(sdy, dtype=torch.float32) if ctx.fixed else (
-            sdyx * invstd).float()
-    if need[2]:
-        dbeta = sdy.float()
-    return dx, dgamma, dbeta, dz
+    dx, dgamma, dbeta, dz = call("bn_bwd", gy, x, relu_out, gamma, ctx.fixed,
+                                 ctx.relu and relu_out is None, smean, ab, st, bool(need[0]))
+    return (dx if need[0] else None, dgamma if need[1] else None, dbeta if need[2] else None,
+            dz if relu_out is not None else None)
 
 
 class _NativeNorm(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, gamma, beta, eps, fixed, relu, moving):
-        smean, svar, g, invstd, a, b = _forward(x, gamma, beta, eps, fixed)
-        y = call("bn_apply", x, a, b, relu)
-        _save(ctx, x, smean, svar, g, invstd, a, b, fixed, relu, moving)
-        return y, smean, svar
+        return _forward(ctx, x, gamma, beta, eps, fixed, relu, moving)
 
     @staticmethod
     @once_differentiable  # as MXNet's _backward_BatchNorm: no gradient of the gradient
     def backward(ctx, gy, _gmean, _gvar):
-        return (*_backward(ctx, gy, *ctx.saved_tensors)[:3], None, None, None, None)
+        return (*_backward(ctx, gy)[:3], None, None, None, None)
 
 
 class _NativeNormAddRelu(torch.autograd.Function):
@@ -112,17 +98,16 @@ class _NativeNormAddRelu(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, x, gamma, beta, z, eps, fixed, moving):
-        smean, svar, g, invstd, a, b = _forward(x, gamma, beta, eps, fixed)
-        y = call("bn_apply_add_relu", x, z, a, b)
-        _save(ctx, x, smean, svar, g, invstd, a, b, fixed, False, moving, y)
+        y, smean, svar, ab, st = call("bn_fwd", x, z, gamma, beta, eps, fixed, False)
+        ctx.save_for_backward(x, gamma, smean, svar, ab, st, y)
+        ctx.fixed, ctx.relu, ctx.moving = fixed, False, moving
+        ctx.mark_non_differentiable(smean, svar)
         return y, smean, svar
 
     @staticmethod
     @once_differentiable  # as MXNet's _backward_BatchNorm: no gradient of the gradient
     def backward(ctx, gy, _gmean, _gvar):
-        *saved, y = ctx.saved_tensors
-        dx, dgamma, dbeta, dz = _backward(ctx, gy, *saved, relu_out=y)
-        return dx, dgamma, dbeta, dz, None, None, None
+        return (*_backward(ctx, gy, relu_out=ctx.saved_tensors[6]), None, None, None)
 
 
 def add_relu_usable(x: torch.Tensor, z: torch.Tensor) -> bool:

@@ -60,6 +60,27 @@ def _lib():
     return _kernels.library("norm")
 
 
+_P, _I, _N, _D = ctypes.c_void_p, ctypes.c_int64, ctypes.c_int, ctypes.c_double
+# C signatures of the whole-pass kernels (set here on first use: the library loader knows
+# only the per-pass ones)
+_FUSED = {
+    "mxng_bn_fwd": [_P, _P, _P, _I, _I, _I, _N, _P, _P, _D, _N, _N, _P, _P, _P, _P, _N],
+    "mxng_bn_bwd": [_P, _P, _P, _P, _P, _I, _I, _I, _N, _P, _N, _N, _P, _P, _P, _P, _P, _N],
+}
+_typed: set = set()
+
+
+def _fn(name: str):
+    """The ``ctypes`` function ``name`` of :data:`_FUSED`, its signature set (once per loaded
+    library: ``ctypes`` keeps the function object)."""
+    lib = _lib()
+    f = getattr(lib, name)
+    if (id(lib), name) not in _typed:
+        f.argtypes, f.restype = _FUSED[name], None
+        _typed.add((id(lib), name))
+    return f
+
+
 _IMPLS: dict = {}
 
 
@@ -180,3 +201,89 @@ def bn_grad_apply(gy: torch.Tensor, x: torch.Tensor, big_a: torch.Tensor, big_b:
                               _p(big_d), _p(a), _p(b), int(relu), _kernels.threads())
     return dx
 
+
+def _fwd_fake(x, z, gamma, beta, eps, fixed, relu):
+    c = x.shape[1]
+    f = x.new_empty
+    return (torch.empty_like(x), f(c), f(c), f(2 * c), f(2 * c, dtype=torch.float64))
+
+
+def _bwd_fake(gy, x, ym, gamma, fixed, relu, mean, ab, st, need_dx):
+    c = x.shape[1]
+    return (torch.empty_like(x) if need_dx else x.new_empty(0), x.new_empty(c),
+            x.new_empty(c), torch.empty_like(x) if ym is not None else x.new_empty(0))
+
+
+def _whole(name: str, fake):
+    """Register the decorated function as ``torch.ops.mxng.<name>`` with the shape-only
+    ``fake`` (as :func:`_operator`)."""
+
+    def wrap(fn):
+        _IMPLS[name] = fn
+        op = torch.library.custom_op(f"mxng::{name}", mutates_args=())(fn)
+        op.register_fake(fake)
+        return op
+
+    return wrap
+
+
+def _lay(x: torch.Tensor) -> tuple[torch.Tensor, tuple[int, int, int, int]]:
+    """``x`` in a plain layout (copied only when it is not) and its :func:`layout`."""
+    lay = layout(x)
+    if lay is None:
+        x = x.contiguous()
+        lay = layout(x)
+    return x, lay
+
+
+# the whole-pass operators below pass pointers as plain ints (ctypes converts them by the
+# signature): a few microseconds a call, which matters for the many small layers of a net
+
+
+@_whole("bn_fwd", _fwd_fake)
+def bn_fwd(x: torch.Tensor, z: torch.Tensor | None, gamma: torch.Tensor, beta: torch.Tensor,
+           eps: float, fixed: bool, relu: bool
+           ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The whole training forward pass: ``(y, mean, var, ab, st)``: ``y = x * a + b`` (then
+    relu; with the residual ``z``: ``max(x * a + b + z, 0)``), the float32 batch mean and
+    biased variance, ``ab`` = ``a, b`` (2 x C) and ``st`` = the float64 mean and inverse
+    std (2 x C)."""
+    x, (n, c, s, cl) = _lay(x)
+    if z is not None:
+        z = _like(z, x)
+    y = torch.empty_like(x)
+    mean, var, ab = x.new_empty(c), x.new_empty(c), x.new_empty(2 * c)
+    st = x.new_empty(2 * c, dtype=torch.float64)
+    gamma, beta = gamma.contiguous(), beta.contiguous()  # held until the call returns
+    _fn("mxng_bn_fwd")(x.data_ptr(), z.data_ptr() if z is not None else None, y.data_ptr(),
+                       n, c, s, cl, gamma.data_ptr(), beta.data_ptr(), eps, fixed, relu,
+                       mean.data_ptr(), var.data_ptr(), ab.data_ptr(), st.data_ptr(),
+                       _kernels.threads())
+    return y, mean, var, ab, st
+
+
+@_whole("bn_bwd", _bwd_fake)
+def bn_bwd(gy: torch.Tensor, x: torch.Tensor, ym: torch.Tensor | None, gamma: torch.Tensor,
+           fixed: bool, relu: bool, mean: torch.Tensor, ab: torch.Tensor, st: torch.Tensor,
+           need_dx: bool) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The whole backward pass for what :func:`bn_fwd` returned (``mean, ab, st``):
+    ``(dx, dgamma, dbeta, dz)``. ``ym``: the output of a relu after the normalization
+    (``gy`` is then that relu's output gradient and ``dz`` the gradient through it; else
+    ``dz`` is empty); ``relu``: the relu fused in :func:`bn_fwd`. ``dx`` is empty unless
+    ``need_dx``."""
+    x, (n, c, s, cl) = _lay(x)
+    gy = _like(gy, x)
+    dx = torch.empty_like(x) if need_dx else x.new_empty(0)
+    if ym is not None:
+        ym = _like(ym, x)
+        dz = torch.empty_like(x)
+    else:
+        dz = x.new_empty(0)
+    dgamma, dbeta = x.new_empty(c), x.new_empty(c)
+    gamma = gamma.contiguous()  # held until the call returns
+    _fn("mxng_bn_bwd")(gy.data_ptr(), x.data_ptr(), ym.data_ptr() if ym is not None else None,
+                       dz.data_ptr() if ym is not None else None,
+                       dx.data_ptr() if need_dx else None, n, c, s, cl, gamma.data_ptr(),
+                       fixed, relu, mean.data_ptr(), ab.data_ptr(), st.data_ptr(),
+                       dgamma.data_ptr(), dbeta.data_ptr(), _kernels.threads())
+    return dx, dgamma, dbeta, dz
