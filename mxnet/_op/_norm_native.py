@@ -58,17 +58,24 @@ def _forward(ctx, x, gamma, beta, eps, fixed, relu, moving):
     """One kernel call: the output ``y`` (then relu when ``relu``) and the batch statistics;
     saves what the backward pass needs."""
     y, smean, svar, ab, st = call("bn_fwd", x, None, gamma, beta, eps, fixed, relu)
-    ctx.save_for_backward(x, gamma, smean, svar, ab, st)
-    ctx.fixed, ctx.relu, ctx.moving = fixed, relu, moving
-    ctx.mark_non_differentiable(smean, svar)
+    _save(ctx, (x, gamma, smean, svar), ab, st, fixed, relu, moving)
     return y, smean, svar
+
+
+def _save(ctx, saved, ab, st, fixed, relu, moving) -> None:
+    ctx.save_for_backward(*saved)
+    # the kernel's own intermediates: plain attributes (no saved-tensor bookkeeping)
+    ctx.ab, ctx.st, ctx.fixed, ctx.relu, ctx.moving = ab, st, fixed, relu, moving
+    ctx.mark_non_differentiable(*saved[2:4])
+    ctx.set_materialize_grads(False)  # no zero gradients made for the statistics
 
 
 def _backward(ctx, gy, relu_out=None):
     """``(dx, dgamma, dbeta, dz)`` for the output gradient ``gy``; folds the moving statistics.
     With ``relu_out`` (the output of a relu after the normalization), ``gy`` is that relu's
     output gradient and ``dz`` the gradient through it (else ``None``)."""
-    x, gamma, smean, svar, ab, st = ctx.saved_tensors[:6]
+    x, gamma, smean, svar = ctx.saved_tensors[:4]
+    ab, st = ctx.ab, ctx.st
     if ctx.moving is not None:
         from ._norm import _fold_moving
 
@@ -82,15 +89,28 @@ def _backward(ctx, gy, relu_out=None):
             dz if relu_out is not None else None)
 
 
+@once_differentiable  # as MXNet's _backward_BatchNorm: no gradient of the gradient
+def _once(ctx, gy, relu_out):
+    return _backward(ctx, gy, relu_out)
+
+
+def _grads(ctx, gy, relu_out=None):
+    """:func:`_backward`; through ``once_differentiable`` only when a graph of the gradient
+    is being recorded (``create_graph``), where it makes that gradient raise when
+    differentiated: elsewhere its wrapper is ~10 us a call for nothing."""
+    if torch.is_grad_enabled():
+        return _once(ctx, gy, relu_out)
+    return _backward(ctx, gy, relu_out)
+
+
 class _NativeNorm(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, gamma, beta, eps, fixed, relu, moving):
         return _forward(ctx, x, gamma, beta, eps, fixed, relu, moving)
 
     @staticmethod
-    @once_differentiable  # as MXNet's _backward_BatchNorm: no gradient of the gradient
     def backward(ctx, gy, _gmean, _gvar):
-        return (*_backward(ctx, gy)[:3], None, None, None, None)
+        return (*_grads(ctx, gy)[:3], None, None, None, None)
 
 
 class _NativeNormAddRelu(torch.autograd.Function):
@@ -99,15 +119,12 @@ class _NativeNormAddRelu(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, gamma, beta, z, eps, fixed, moving):
         y, smean, svar, ab, st = call("bn_fwd", x, z, gamma, beta, eps, fixed, False)
-        ctx.save_for_backward(x, gamma, smean, svar, ab, st, y)
-        ctx.fixed, ctx.relu, ctx.moving = fixed, False, moving
-        ctx.mark_non_differentiable(smean, svar)
+        _save(ctx, (x, gamma, smean, svar, y), ab, st, fixed, False, moving)
         return y, smean, svar
 
     @staticmethod
-    @once_differentiable  # as MXNet's _backward_BatchNorm: no gradient of the gradient
     def backward(ctx, gy, _gmean, _gvar):
-        return (*_backward(ctx, gy, relu_out=ctx.saved_tensors[6]), None, None, None)
+        return (*_grads(ctx, gy, ctx.saved_tensors[4]), None, None, None)
 
 
 def add_relu_usable(x: torch.Tensor, z: torch.Tensor) -> bool:
