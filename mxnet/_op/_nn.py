@@ -317,6 +317,24 @@ register(
 # Embedding
 
 
+class _NoIndexGrad(torch.autograd.Function):
+    """Identity on the looked-up rows whose backward refuses a gradient for the indices,
+    as MXNet 1.9.1's ``Embedding`` (and ``take``-like lookups) do."""
+
+    @staticmethod
+    def forward(ctx, out, data):
+        return out.view_as(out)
+
+    @staticmethod
+    def backward(ctx, g):
+        if ctx.needs_input_grad[1]:
+            raise MXNetError(
+                "Check failed: req[embedding::kData] == kNullOp: "
+                "Embedding layer doesn't support calculate data gradient"
+            )
+        return g, None
+
+
 def _embedding(a, data, weight):
     want = (a["input_dim"], a["output_dim"])
     if tuple(weight.shape) != want:
@@ -326,7 +344,10 @@ def _embedding(a, data, weight):
         )
     idx = data.long() if data.is_floating_point() else data.to(torch.long)
     idx = idx.clamp(0, weight.shape[0] - 1)
-    return F.embedding(idx, weight)
+    out = F.embedding(idx, weight)
+    if data.requires_grad:
+        return _NoIndexGrad.apply(out, data)
+    return out
 
 
 def _embedding_shape(a, s):
