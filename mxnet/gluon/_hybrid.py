@@ -415,7 +415,9 @@ class HybridBlock(Block):
         except RuntimeError:
             _check_param_contexts(in_src, flat, ctx)
             raise
-        aux = [p.data(ctx)._t for p in aux_params]
+        # an auxiliary state may be a block input (F.BatchNorm(x, g, b, mean, var) with the
+        # moving statistics passed in), as MXNet 1.x allows
+        aux = [flat[p]._t if p.__class__ is int else p.data(ctx)._t for p in aux_params]
         hook = self.__dict__.get("_op_hook")
         if hook is not None:
             outs = _run_hooked(fn.prog, tensors, aux, hook, ctx)
@@ -472,7 +474,7 @@ class HybridBlock(Block):
         """Remember the call for ``autograd.get_symbol`` (its graph, expanded lazily)."""
         from ..ndarray._invoke import _prov_inputs
 
-        arrays = in_arrays + [p.data(ctx) for p in aux_params]
+        arrays = in_arrays + [flat[p] if p.__class__ is int else p.data(ctx) for p in aux_params]
         sym = self._cached_graph[1]
         hit = self.__dict__.get("_inline_memo")
         if hit is None or hit[0] is not sym or hit[1] is not self._flags:
@@ -533,6 +535,9 @@ class HybridBlock(Block):
                 )
         aux_params = []
         for n in aux_names:
+            if n in data_pos:
+                aux_params.append(data_pos[n])
+                continue
             if n not in params:
                 raise MXNetError(
                     f"HybridBlock {self.name}: auxiliary state '{n}' is not a "

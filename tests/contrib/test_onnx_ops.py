@@ -304,9 +304,9 @@ def test_import_round_trip(tmp_path, case):
 
 
 def test_unsupported_operator_names_it(tmp_path):
-    sym = S.topk(D, k=2)
-    with pytest.raises(MXNetError, match="topk"):
-        _export.export_model(sym, {}, [(2, 3)], np.float32, str(tmp_path / "m.onnx"))
+    sym = S.linalg.potrf(D)  # not in MXNet 1.9.1's exporter either
+    with pytest.raises(MXNetError, match="potrf"):
+        _export.export_model(sym, {}, [(3, 3)], np.float32, str(tmp_path / "m.onnx"))
 
 
 def test_unsupported_onnx_operator_on_import(tmp_path):
@@ -329,7 +329,7 @@ def test_unsupported_onnx_operator_on_import(tmp_path):
 @pytest.mark.parametrize(
     "sym",
     [
-        S.Pooling(D, kernel=(1, 1), global_pool=True, pool_type="lp", p_value=2),
+        S.Pooling(D, kernel=(1, 1), global_pool=True, pool_type="lp", p_value=3),
         S.Pooling(D, kernel=(2, 2), pool_type="sum"),
         S.BatchNorm(D, S.var("g"), S.var("b"), S.var("m"), S.var("v"), axis=2),
     ],

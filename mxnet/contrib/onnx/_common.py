@@ -47,12 +47,28 @@ class ExportContext:
         self.nodes: list = []
         self.initializers: list = []
         self._names: set[str] = set()
+        #: element types of the current node's inputs / outputs (set by the graph walker)
+        self.in_dtypes: list = []
+        self.out_dtypes: list = []
+
+    def in_dtype(self, i: int = 0) -> Any:
+        """NumPy dtype of the current node's ``i``-th input (float32 when unknown)."""
+        return self.in_dtypes[i] if i < len(self.in_dtypes) else np.dtype(np.float32)
+
+    def out_dtype(self, i: int = 0) -> Any:
+        """NumPy dtype of the current node's ``i``-th output (float32 when unknown)."""
+        return self.out_dtypes[i] if i < len(self.out_dtypes) else np.dtype(np.float32)
+
+    def onnx_type(self, dtype: Any) -> int:
+        """ONNX TensorProto element type of a NumPy dtype."""
+        return int(self.onnx.helper.np_dtype_to_tensor_dtype(np.dtype(dtype)))
 
     def node(
         self, op_type: str, inputs: list[str], outputs: list[str], name: str = "", **attrs: Any
     ) -> str:
         """Append one ONNX node; returns its first output name."""
         self.nodes.append(self.onnx.helper.make_node(op_type, inputs, outputs, name=name, **attrs))
+        self._names.update(outputs)
         return outputs[0]
 
     def const(self, name: str, value: Any, dtype: Any = np.int64) -> str:

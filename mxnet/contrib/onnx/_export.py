@@ -11,13 +11,14 @@ import numpy as np
 
 from ...base import MXNetError
 from ._common import IR_VERSION, OPSET, ExportContext, require_onnx
+from ._ops_export_extra import EXTRA_CONVERTERS
 from ._ops_export_more import MORE_CONVERTERS
 from ._ops_export_nn import NN_CONVERTERS
 from ._ops_export_tensor import TENSOR_CONVERTERS
 
 __all__ = ["export_model", "get_operator_support"]
 
-CONVERTERS = {**NN_CONVERTERS, **TENSOR_CONVERTERS, **MORE_CONVERTERS}
+CONVERTERS = {**NN_CONVERTERS, **TENSOR_CONVERTERS, **MORE_CONVERTERS, **EXTRA_CONVERTERS}
 
 
 def get_operator_support(opset_version: int | None = None) -> list[str]:
@@ -39,6 +40,10 @@ def _load_inputs(sym: Any, params: Any) -> tuple[Any, dict[str, np.ndarray]]:
         sym = symbol.load(os.fspath(sym))
     if isinstance(params, str | os.PathLike):
         params = nd.load(os.fspath(params))
+        if isinstance(params, list) and not params:
+            # a parameter-free network's .params file loads as [] (MXNet's load_checkpoint
+            # gives empty arg/aux dicts for it)
+            params = {}
     elif isinstance(params, list | tuple) and len(params) == 2:
         merged: dict = {}
         merged.update(params[0])
@@ -59,10 +64,41 @@ def _value_info(onnx: Any, name: str, dtype: Any, shape) -> Any:
     return onnx.helper.make_tensor_value_info(name, ttype, dims)
 
 
-def _convert_graph(ctx: ExportContext, graph: dict, params: dict, data_shapes: dict):
+def _entry_dtypes(sym: Any, type_kw: dict) -> dict[str, Any]:
+    """Element type of every internal output of ``sym`` (keyed by output name)."""
+    try:
+        internals = sym.get_internals()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _, types, _ = internals.infer_type(**type_kw)
+        if types is None:
+            return {}
+        return {n: np.dtype(t) for n, t in zip(internals.list_outputs(), types)}
+    except Exception:  # noqa: BLE001 - converters fall back to float32
+        return {}
+
+
+def _convert_graph(
+    ctx: ExportContext,
+    graph: dict,
+    params: dict,
+    data_shapes: dict,
+    dtypes: dict | None = None,
+):
     """Walk the symbol JSON graph, emitting ONNX nodes; returns (tensor names, shapes)."""
     from ..._op._registry import get_op, has_op
 
+    dtypes = dtypes or {}
+    f32 = np.dtype(np.float32)
+
+    def entry_dtype(nid: int, idx: int, nouts: int):
+        nname = nodes[nid]["name"]
+        if nodes[nid]["op"] == "null":
+            return dtypes.get(nname, f32)
+        key = f"{nname}_output" if nouts == 1 else f"{nname}_output{idx}"
+        return dtypes.get(key, dtypes.get(f"{nname}_output{idx}", f32))
+
+    nouts_of: dict[int, int] = {}
     nodes = graph["nodes"]
     names: dict[tuple[int, int], str] = {}
     shapes: dict[tuple[int, int], tuple] = {}
@@ -90,6 +126,9 @@ def _convert_graph(ctx: ExportContext, graph: dict, params: dict, data_shapes: d
                 f"ONNX export: cannot infer the input shapes of node '{name}' "
                 f"({op}); give every data input's shape in in_shapes"
             )
+        nouts_of[nid] = len(outs)
+        ctx.in_dtypes = [entry_dtype(e[0], e[1], nouts_of.get(e[0], 1)) for e in entries]
+        ctx.out_dtypes = [entry_dtype(nid, i, len(outs)) for i in range(len(outs))]
         ins = []
         for e in entries:
             if e not in names:
@@ -183,11 +222,13 @@ def export_model(
             "dynamic input shapes"
         )
 
-    ctx = ExportContext(onnx)
-    names, shapes = _convert_graph(ctx, graph, params, dict(zip(data_names, in_shapes)))
-    used = {i for n in ctx.nodes for i in n.input}
     type_kw = {n: np.dtype(t) for n, t in zip(data_names, in_types)}
     type_kw.update({k: v.dtype for k, v in params.items() if k in sym.list_inputs()})
+    ctx = ExportContext(onnx)
+    names, shapes = _convert_graph(
+        ctx, graph, params, dict(zip(data_names, in_shapes)), _entry_dtypes(sym, type_kw)
+    )
+    used = {i for n in ctx.nodes for i in n.input}
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -34,10 +34,10 @@ def _arg(op_type: str):
         keep = int(bool(attrs.get("keepdims", False)))
         x = ins[0]
         if axis is None:
-            x = ctx.node("Reshape", [x, ctx.const(f"{name}_flat", [-1])], [f"{name}_flat"])
+            x = ctx.node("Reshape", [x, ctx.const(f"{name}_flat_shape", [-1])], [f"{name}_flat"])
             axis = 0
         raw = ctx.node(op_type, [x], [f"{name}_{op_type.lower()}"], axis=int(axis), keepdims=keep)
-        return [ctx.node("Cast", [raw], [name], name=name, to=_FLOAT)]
+        return [ctx.node("Cast", [raw], [name], name=name, to=ctx.onnx_type(ctx.out_dtype()))]
 
     return conv
 
@@ -45,14 +45,16 @@ def _arg(op_type: str):
 def _compare(op_type: str, scalar: bool = False, negate: bool = False):
     def conv(ctx: ExportContext, name, attrs, ins, shapes, outs):
         if scalar:
-            b = ctx.const(f"{name}_scalar", [float(attrs["scalar"])], np.float32)
+            dt = ctx.in_dtype()
+            v = float(attrs["scalar"])
+            b = ctx.const(f"{name}_scalar", [int(v) if dt.kind in "iub" else v], dt)
             args = [ins[0], b]
         else:
             args = list(ins[:2])
         r = ctx.node(op_type, args, [f"{name}_bool"])
         if negate:
             r = ctx.node("Not", [r], [f"{name}_not"])
-        return [ctx.node("Cast", [r], [name], name=name, to=_FLOAT)]
+        return [ctx.node("Cast", [r], [name], name=name, to=ctx.onnx_type(ctx.out_dtype()))]
 
     return conv
 
@@ -70,7 +72,9 @@ def layer_norm(ctx: ExportContext, name, attrs, ins, shapes, outs):
     cen = ctx.node("Sub", [x, mean], [f"{name}_centered"])
     sq = ctx.node("Mul", [cen, cen], [f"{name}_sq"])
     var = ctx.node("ReduceMean", [sq], [f"{name}_var"], axes=[axis], keepdims=1)
-    veps = ctx.node("Add", [var, ctx.const(f"{name}_eps", [eps], np.float32)], [f"{name}_var_eps"])
+    veps = ctx.node(
+        "Add", [var, ctx.const(f"{name}_eps", [eps], ctx.in_dtype())], [f"{name}_var_eps"]
+    )
     std = ctx.node("Sqrt", [veps], [f"{name}_std"])
     norm = ctx.node("Div", [cen, std], [f"{name}_norm"])
     pshape = [1] * nd
@@ -85,12 +89,14 @@ def layer_norm(ctx: ExportContext, name, attrs, ins, shapes, outs):
 def gelu(ctx: ExportContext, name, attrs, ins, shapes, outs):
     x = ins[0]
     t = ctx.node(
-        "Div", [x, ctx.const(f"{name}_sqrt2", [np.sqrt(2.0)], np.float32)], [f"{name}_scaled"]
+        "Div", [x, ctx.const(f"{name}_sqrt2", [np.sqrt(2.0)], ctx.in_dtype())], [f"{name}_scaled"]
     )
     e = ctx.node("Erf", [t], [f"{name}_erf"])
-    e1 = ctx.node("Add", [e, ctx.const(f"{name}_one", [1.0], np.float32)], [f"{name}_erf1"])
+    e1 = ctx.node("Add", [e, ctx.const(f"{name}_one", [1.0], ctx.in_dtype())], [f"{name}_erf1"])
     h = ctx.node("Mul", [x, e1], [f"{name}_prod"])
-    return [ctx.node("Mul", [h, ctx.const(f"{name}_half", [0.5], np.float32)], [name], name=name)]
+    return [
+        ctx.node("Mul", [h, ctx.const(f"{name}_half", [0.5], ctx.in_dtype())], [name], name=name)
+    ]
 
 
 def tile(ctx: ExportContext, name, attrs, ins, shapes, outs):
@@ -119,7 +125,7 @@ def where(ctx: ExportContext, name, attrs, ins, shapes, outs):
 def _fill_like(value: float):
     def conv(ctx: ExportContext, name, attrs, ins, shapes, outs):
         shp = ctx.node("Shape", ins[:1], [f"{name}_shape"])
-        val = ctx.onnx.numpy_helper.from_array(np.array([value], np.float32), "value")
+        val = ctx.onnx.numpy_helper.from_array(np.array([value], ctx.out_dtype()), "value")
         return [ctx.node("ConstantOfShape", [shp], [name], name=name, value=val)]
 
     return conv
@@ -133,12 +139,13 @@ def stack(ctx: ExportContext, name, attrs, ins, shapes, outs):
 
 
 def take(ctx: ExportContext, name, attrs, ins, shapes, outs):
-    if attrs.get("mode", "clip") == "wrap":
-        raise MXNetError(f"ONNX export: take '{name}' with mode='wrap' is not supported")
     idx = ctx.node("Cast", [ins[1]], [f"{name}_indices_int64"], to=7)
     n = shapes[0][int(attrs.get("axis", 0))]
-    lo, hi = ctx.const(f"{name}_lo", 0), ctx.const(f"{name}_hi", n - 1)
-    idx = ctx.node("Clip", [idx, lo, hi], [f"{name}_indices_clipped"])
+    if attrs.get("mode", "clip") == "wrap":  # as Python's %: the result is in [0, n)
+        idx = ctx.node("Mod", [idx, ctx.const(f"{name}_n", n)], [f"{name}_indices_wrapped"])
+    else:
+        lo, hi = ctx.const(f"{name}_lo", 0), ctx.const(f"{name}_hi", n - 1)
+        idx = ctx.node("Clip", [idx, lo, hi], [f"{name}_indices_clipped"])
     return [ctx.node("Gather", [ins[0], idx], [name], name=name, axis=int(attrs.get("axis", 0)))]
 
 

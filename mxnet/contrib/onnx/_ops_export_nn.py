@@ -67,7 +67,7 @@ def batchnorm(ctx: ExportContext, name, attrs, ins, shapes, outs):
     # no ``momentum`` attribute: some runtimes read its presence as training mode
     ins = list(ins)
     if attrs.get("fix_gamma", True):
-        ins[1] = ctx.const(f"{name}_fixed_gamma", np.ones(shapes[1]), np.float32)
+        ins[1] = ctx.const(f"{name}_fixed_gamma", np.ones(shapes[1]), ctx.in_dtype())
     return [
         ctx.node(
             "BatchNormalization",
@@ -107,6 +107,13 @@ def pooling(ctx: ExportContext, name, attrs, ins, shapes, outs):
     ptype = attrs.get("pool_type", "max")
     nsp = len(shapes[0]) - 2
     if attrs.get("global_pool"):
+        if ptype == "lp":  # an L1/L2 reduction over the spatial axes (GlobalLpPool's value)
+            p = int(attrs.get("p_value") or 2)
+            if p not in (1, 2):
+                raise MXNetError(f"ONNX export: Pooling '{name}': p_value={p} is not supported")
+            red = "ReduceL2" if p == 2 else "ReduceL1"
+            axes = list(range(2, nsp + 2))
+            return [ctx.node(red, ins[:1], [name], name=name, axes=axes, keepdims=1)]
         op = {"max": "GlobalMaxPool", "avg": "GlobalAveragePool"}.get(ptype)
         if op is None:
             raise MXNetError(

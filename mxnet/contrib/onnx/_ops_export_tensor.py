@@ -20,9 +20,17 @@ def _simple(op_type: str):
     return conv
 
 
+def _scalar_value(v, dtype) -> float | int:
+    """A scalar attribute as MXNet's kernels use it: cast to the data's element type."""
+    v = float(v)
+    return int(v) if np.dtype(dtype).kind in "iub" else v
+
+
 def _scalar(op_type: str, reflected: bool = False):
     def conv(ctx: ExportContext, name, attrs, ins, shapes, outs):
-        c = ctx.const(f"{name}_scalar", [float(attrs["scalar"])], np.float32)
+        c = ctx.const(
+            f"{name}_scalar", [_scalar_value(attrs["scalar"], ctx.in_dtype())], ctx.in_dtype()
+        )
         args = [c, ins[0]] if reflected else [ins[0], c]
         return [ctx.node(op_type, args, [name], name=name)]
 
@@ -60,19 +68,43 @@ def add_n(ctx: ExportContext, name, attrs, ins, shapes, outs):
 
 def _softmax_common(op: str):
     def conv(ctx: ExportContext, name, attrs, ins, shapes, outs):
-        if attrs.get("use_length"):
-            raise MXNetError(f"ONNX export: {op} '{name}' with use_length=True is not supported")
+        if attrs.get("use_length") and len(ins) > 1:
+            return _softmax_length(ctx, op, name, attrs, ins, shapes)
         x = ins[0]
         t = attrs.get("temperature")
         if t is not None and float(t) != 1.0:
             x = ctx.node(
                 "Div",
-                [x, ctx.const(f"{name}_temperature", [float(t)], np.float32)],
+                [x, ctx.const(f"{name}_temperature", [float(t)], ctx.in_dtype())],
                 [f"{name}_scaled"],
             )
         return [ctx.node(op, [x], [name], name=name, axis=int(attrs.get("axis", -1)))]
 
     return conv
+
+
+def _softmax_length(ctx: ExportContext, op: str, name, attrs, ins, shapes):
+    """softmax over the first ``length`` entries along ``axis``; the rest are 0 (MXNet)."""
+    x, length = ins[0], ins[1]
+    nd = len(shapes[0])
+    axis = int(attrs.get("axis", -1)) % nd
+    dt = ctx.in_dtype()
+    n = shapes[0][axis]
+    steps = np.arange(n).reshape([n if i == axis else 1 for i in range(nd)])
+    st = ctx.const(f"{name}_steps", steps, np.int64)
+    ln = ctx.node("Cast", [length], [f"{name}_length_i64"], to=7)
+    ln = ctx.node("Unsqueeze", [ln, ctx.const(f"{name}_length_axes", [axis])], [f"{name}_length"])
+    mask = ctx.node("Less", [st, ln], [f"{name}_mask"])
+    t = attrs.get("temperature")
+    if t is not None and float(t) != 1.0:
+        x = ctx.node(
+            "Div", [x, ctx.const(f"{name}_temperature", [float(t)], dt)], [f"{name}_scaled"]
+        )
+    low = ctx.const(f"{name}_lowest", [np.finfo(dt).min if dt.kind == "f" else -1e30], dt)
+    xm = ctx.node("Where", [mask, x, low], [f"{name}_masked"])
+    sm = ctx.node(op, [xm], [f"{name}_raw"], axis=axis)
+    zero = ctx.const(f"{name}_zero", [0], dt)
+    return [ctx.node("Where", [mask, sm, zero], [name], name=name)]
 
 
 def softmax_output(ctx: ExportContext, name, attrs, ins, shapes, outs):
@@ -106,8 +138,9 @@ def transpose(ctx: ExportContext, name, attrs, ins, shapes, outs):
 
 
 def clip(ctx: ExportContext, name, attrs, ins, shapes, outs):
-    lo = ctx.const(f"{name}_min", float(attrs["a_min"]), np.float32)
-    hi = ctx.const(f"{name}_max", float(attrs["a_max"]), np.float32)
+    dt = ctx.in_dtype()
+    lo = ctx.const(f"{name}_min", _scalar_value(attrs["a_min"], dt), dt)
+    hi = ctx.const(f"{name}_max", _scalar_value(attrs["a_max"], dt), dt)
     return [ctx.node("Clip", [ins[0], lo, hi], [name], name=name)]
 
 
@@ -189,7 +222,9 @@ def pad(ctx: ExportContext, name, attrs, ins, shapes, outs):
     pads = pw[0::2] + pw[1::2]
     args = [ins[0], ctx.const(f"{name}_pads", pads)]
     if onnx_mode == "constant":
-        args.append(ctx.const(f"{name}_value", float(attrs.get("constant_value", 0.0)), np.float32))
+        args.append(
+            ctx.const(f"{name}_value", float(attrs.get("constant_value", 0.0)), ctx.in_dtype())
+        )
     return [ctx.node("Pad", args, [name], name=name, mode=onnx_mode)]
 
 
