@@ -295,9 +295,18 @@ def _mod(a, b):
 
 
 def _power(a, b):
-    if not a.is_floating_point() and not isinstance(b, torch.Tensor) and b < 0:
-        b = torch.full_like(a, b)  # torch refuses negative scalar powers of integers
-    return torch.pow(a, b)
+    if a.is_floating_point() or a.dtype == torch.bool:
+        return torch.pow(a, b)
+    # MXNet's integer kernels compute pow in double and convert with a C cast: 0 ** -1,
+    # overflow and other values out of range become the type's minimum (x86 conversion)
+    bd = b.double() if isinstance(b, torch.Tensor) else b
+    r = torch.pow(a.double(), bd)
+    wide = torch.int64 if a.dtype == torch.int64 else torch.int32
+    lim = 2.0 ** (63 if wide == torch.int64 else 31)
+    bad = ~torch.isfinite(r) | (r >= lim) | (r < -lim)
+    out = torch.where(bad, torch.zeros_like(r), r).to(wide)
+    out = torch.where(bad, torch.full_like(out, torch.iinfo(wide).min), out)
+    return out if out.dtype == a.dtype else out.to(a.dtype)
 
 
 def _maximum(a, b):

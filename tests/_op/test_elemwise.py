@@ -431,3 +431,18 @@ def test_float16_unary_math_rounds_once_like_mxnet():
         fn = getattr(mx.nd, name)
         ref = fn(f32).asnumpy().astype(np.float16)
         np.testing.assert_array_equal(fn(a).asnumpy(), ref, err_msg=name)
+
+
+def test_integer_power_follows_mxnet_double_cast():
+    # MXNet 1.9.1 computes integer pow in double and casts: 0 ** -1 and overflow give the
+    # type's minimum (values from the oracle)
+    x = mx.nd.array([0, 0, 2, -2, 3, 1, -1, 5, 2, 0], dtype="int32")
+    y = mx.nd.array([-1, -3, -1, -2, -2, -5, -3, 0, 40, 0], dtype="int32")
+    m = -(2**31)
+    want = [m, m, 0, 0, 0, 1, -1, 1, m, 1]
+    assert mx.nd.power(x, y).asnumpy().tolist() == want
+    assert mx.nd.broadcast_power(x, y).asnumpy().tolist() == want
+    assert (x**-2).asnumpy().tolist() == [m, m, 0, 0, 0, 1, 1, 0, 0, m]
+    x64 = x.astype("int64")
+    got = mx.nd.power(x64, y.astype("int64")).asnumpy().tolist()
+    assert got[0] == -(2**63) and got[8] == 2**40
