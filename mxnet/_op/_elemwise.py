@@ -582,12 +582,24 @@ def _where_type(attrs, ins):
     return [cond, t, t], [t]
 
 
+def _merge_partial(a, b):
+    """Merge two shapes whose ``0`` dims are unknown; ``None`` when they conflict."""
+    if a is None or b is None:
+        return a if b is None else b
+    if len(a) != len(b) or any(p and q and p != q for p, q in zip(a, b)):
+        return None
+    return tuple(p or q for p, q in zip(a, b))
+
+
 def _where_shape(attrs, s):
-    """MXNet 1.9.1's rule: with the condition's shape known, x and y share their shape."""
+    """MXNet 1.9.1's rule: once the condition's shape is known, x, y (and the output) share
+    one shape, merged from the dims each knows (``zeros((0, n))`` through ``F.where``)."""
     cond, x, y = s
-    if cond is not None and (x is None) != (y is None):
-        ref = tuple(x if x is not None else y)
-        s = [cond, ref, ref]
+    if cond is None:  # as MXNet 1.9.1: nothing is shared before the condition's shape
+        return s
+    t = _merge_partial(None if x is None else tuple(x), None if y is None else tuple(y))
+    if t is not None:
+        s = [cond, t, t]
     return s
 
 
@@ -600,14 +612,16 @@ def _where_back(attrs, ins, outs):
 
 def _where_out(attrs, s):
     cond, x, y = (tuple(v) for v in s)
-    if cond != x and (len(cond) != 1 or not x or cond[0] != x[0]):
+    same = _merge_partial(cond, x) is not None if 0 in cond + x else cond == x
+    if not same and (len(cond) != 1 or not x or (cond[0] != x[0] and cond[0] and x[0])):
         raise MXNetError(
             f"Operator where: condition shape {cond} must equal x shape {x} "
             f"or be ({x[0] if x else ''},)"
         )
-    if x != y:
+    t = _merge_partial(x, y) if 0 in x + y else (x if x == y else None)
+    if t is None:
         raise MXNetError(f"Operator where: x shape {x} and y shape {y} must be equal")
-    return [x]
+    return [t]
 
 
 register(
@@ -622,6 +636,7 @@ register(
         doc="Return elements chosen from x or y depending on condition.",
     )
 )
+get_op("where").partial_shapes = True  # the rules read shapes with unknown (0) dims
 
 
 # ---------------------------------------------------------------------------------------

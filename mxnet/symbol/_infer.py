@@ -117,10 +117,11 @@ def _infer_node(n: Node, shapes: dict, verified: set, check: bool = False) -> bo
     if full and full[0] is None and n.op.name == "FullyConnected":
         full[0] = _fc_data_from_out(n.parsed, ins[0], outs_known[0])
     back = n.op.infer_back_fn
-    if back is not None and any(s is None for s in full) and outs_known \
+    # (ops with ``partial_shapes`` see partial inputs in ``full``: those are filled too)
+    if back is not None and any(not _complete(s) for s in full) and outs_known \
             and all(_complete(s) for s in outs_known):
         cand = back(n.parsed, ins, outs_known)
-        full = [f if f is not None or not _complete(c) else tuple(c) for f, c in zip(full, cand)]
+        full = [f if _complete(f) or not _complete(c) else tuple(c) for f, c in zip(full, cand)]
     partial = any(s is not None and not _complete(s) for s in ins + outs_known)
     if any(s is None for s in full) and _same_shape_op(n):
         ref = next((s for s in full + outs_known[:1] if _complete(s)), None)

@@ -43,3 +43,17 @@ def test_where_without_any_known_output_still_fails():
     net.hybridize()
     with pytest.raises(mx.MXNetError):
         net(mx.nd.ones((3, 4))).asnumpy()
+
+
+def test_where_passes_partial_shape_to_fully_connected():
+    # MXNet merges x/y/output dims: where(c, zeros((0, 4)), ...) gives a (0, 4) output that
+    # FullyConnected completes from its own output (an LSTM begin state, GluonTS DeepAR with
+    # RNNZoneoutCell); the batch size then flows back through where to the zeros
+    c = mx.sym.var("c")
+    x = mx.sym.var("x")
+    z = mx.sym.zeros(shape=(0, 4))
+    h = mx.sym.FullyConnected(mx.sym.where(c, z, z), num_hidden=3, name="h2h")
+    out = h + mx.sym.FullyConnected(x, num_hidden=3, name="i2h")
+    args, outs, _ = out.infer_shape(c=(2, 4), x=(2, 5))
+    assert outs == [(2, 3)]
+    assert dict(zip(out.list_arguments(), args))["h2h_weight"] == (3, 4)
