@@ -54,6 +54,8 @@ _SIGNATURES = {
         "mxng_wgrad_1x1": [_P, _P, _P, _I, _I, _I, _I, _I, _I, _I, _I, _N],
         "mxng_wgrad_tile": ([], _I),
         "mxng_rows_gemm": ([_P, _P, _P, _I, _I, _I, _I, _I, _I, _I, _I, _N, _N], _I),
+    },
+    "wino": {
         "mxng_wino_weights": [_P, _P, _I, _I, _N],
         "mxng_wino_conv": ([_P, _P, _P, _I, _I, _I, _I, _I, _N], _I),
         "mxng_wino_wgrad": ([_P, _P, _P, _I, _I, _I, _I, _I, _N], _I),
@@ -129,6 +131,10 @@ def _build(name: str, cc: str) -> str:
     src = os.path.join(_HERE, name + ".c")
     with open(src, "rb") as f:
         code = f.read()
+    for h in sorted(os.listdir(_HERE)):  # the shared headers it may include
+        if h.endswith(".h"):
+            with open(os.path.join(_HERE, h), "rb") as f:
+                code += f.read()
     flags = ["-O3", "-march=native", "-ffp-contract=off", "-fopenmp", "-shared", "-fPIC", "-std=c99"]
     key = hashlib.sha256(code + cc.encode() + " ".join(flags).encode() + _cpu_key().encode())
     out = os.path.join(_cache_dir(), f"{name}-{key.hexdigest()[:16]}.so")

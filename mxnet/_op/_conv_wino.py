@@ -2,7 +2,7 @@
 
 The forward pass and the input gradient of a dense 3x3 convolution with stride 1 and
 padding 1 are the same product (the input gradient convolves the output gradient with the
-transposed weight turned by 180 degrees). ``mxnet/_kernels/gemm.c`` computes it with
+transposed weight turned by 180 degrees). ``mxnet/_kernels/wino.c`` computes it with
 Winograd's minimal filtering: each 2x2 block of outputs reads a 4x4 block of inputs, which
 after fixed linear transforms of the inputs, the weight and the result needs 16
 multiply-adds per channel pair instead of the direct method's 36. On one core (AVX-512) at
@@ -57,7 +57,8 @@ def enabled() -> bool:
     """Whether the route is on: the kernel has 64-channel tiles (AVX-512) and
     ``MXNET_NG_WINOGRAD`` is not ``0``; decided on the first call outside tracing."""
     if not _ON and not torch.compiler.is_compiling():
-        _ON.append(os.environ.get("MXNET_NG_WINOGRAD", "1") != "0" and _tile() >= 64)
+        _ON.append(os.environ.get("MXNET_NG_WINOGRAD", "1") != "0" and _tile() >= 64
+                   and _kernels.ready("wino"))
     return bool(_ON and _ON[0])
 
 
@@ -78,7 +79,7 @@ def applies(x: torch.Tensor, w: torch.Tensor, stride, pad, dilate, groups: int,
 
 def _impl(a: torch.Tensor, w: torch.Tensor, flip: bool) -> torch.Tensor:
     """``conv2d(a, w, padding=1)``, or (``flip``) ``conv_transpose2d(a, w, padding=1)``."""
-    lib = _kernels.library("gemm")
+    lib = _kernels.library("wino")
     a = a.contiguous(memory_format=CL)
     n, i, h, wd = a.shape
     o = w.shape[1] if flip else w.shape[0]
@@ -113,7 +114,7 @@ def _run(a: torch.Tensor, w: torch.Tensor, flip: bool) -> torch.Tensor:
 
 def _wgrad_impl(x: torch.Tensor, g: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
     """The weight gradient of ``conv2d(x, w, padding=1)`` for the output gradient ``g``."""
-    lib = _kernels.library("gemm")
+    lib = _kernels.library("wino")
     x = x.contiguous(memory_format=CL)
     g = g.contiguous(memory_format=CL)
     n, i, h, wd = x.shape

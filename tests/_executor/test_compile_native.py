@@ -102,7 +102,7 @@ def test_compiled_graph_runs_the_winograd_kernels(monkeypatch):
                 return getattr(self.lib, name)
 
         monkeypatch.setattr(_kernels, "library",
-                            lambda name: Spy(library(name)) if name == "gemm" else library(name))
+                            lambda name: Spy(library(name)) if name == "wino" else library(name))
         ex = net.simple_bind(mx.cpu(), compile=compile_, data=(1, 64, 96, 96))
         ex.copy_params_from({"c_weight": mx.nd.array(np.random.RandomState(0).normal(
             0, 0.05, (64, 64, 3, 3))), "c_bias": mx.nd.ones((64,))})

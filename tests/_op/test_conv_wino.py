@@ -9,7 +9,7 @@ import mxnet as mx
 from mxnet._op import _conv_wino as cw
 
 pytestmark = pytest.mark.skipif(
-    mx._kernels.library("gemm") is None or not cw.enabled(),
+    mx._kernels.library("wino") is None or not cw.enabled(),
     reason="no native kernel with 64-channel tiles here (AVX-512 build)")
 CL = torch.channels_last
 
@@ -117,7 +117,7 @@ def test_compiled_graph_keeps_the_kernel_opaque():
 def test_weight_gradient_does_not_depend_on_the_thread_count():
     import ctypes
 
-    lib = mx._kernels.library("gemm")
+    lib = mx._kernels.library("wino")
     g = torch.Generator().manual_seed(3)
     x = torch.randn(3, 64, 9, 7, generator=g).contiguous(memory_format=CL)
     dy = torch.randn(3, 64, 9, 7, generator=g).contiguous(memory_format=CL)
