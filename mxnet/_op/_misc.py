@@ -116,6 +116,18 @@ def _half_cumsum(x: torch.Tensor, axis: int) -> torch.Tensor:
     return torch.stack(outs, 0).movedim(0, axis)
 
 
+def _cumsum_out(a: dict, s: list) -> list:
+    """MXNet 1.9.1's shape rule: the input's shape (flattened without ``axis``); the axis
+    is checked only when the operator runs."""
+    shape = tuple(s[0])
+    if a["axis"] is None:
+        n = 1
+        for d in shape:
+            n *= d
+        return [(n,)]
+    return [shape]
+
+
 def _cumsum(a: dict, x: torch.Tensor) -> torch.Tensor:
     dt = to_torch(a["dtype"]) if a["dtype"] is not None else x.dtype
     if a["axis"] is None:
@@ -149,6 +161,7 @@ register(
             ),
         ],
         infer_type=lambda a, t: (t, [a["dtype"] or t[0]]),
+        infer_out=_cumsum_out,
         doc="Cumulative sum of the elements along an axis.\n\nExample: ``mx.nd.cumsum(x, axis=1)``",
     )
 )

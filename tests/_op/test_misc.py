@@ -327,3 +327,29 @@ def test_svm_output_l2_grad_zeros_are_negative_zero():
     g = d.grad.asnumpy()
     np.testing.assert_allclose(g, [[0, 0, 1.1], [0, 4.0, -0.5]], rtol=1e-6)
     assert np.signbit(g[[0, 0, 1], [0, 1, 0]]).all()
+
+
+def test_cumsum_symbolic_shape_checks_axis_only_when_run():
+    # MXNet 1.9.1: cumsum's shape rule keeps the input shape (flattens without axis); an
+    # out-of-range axis fails when the operator runs, as MXNetError, also hybridized with
+    # deferred parameters (GluonTS's IncrementalQuantileOutput projection)
+    x = mx.sym.var("x")
+    assert mx.sym.cumsum(x, axis=3).infer_shape(x=(2, 3, 4))[1] == [(2, 3, 4)]
+    assert mx.sym.cumsum(x).infer_shape(x=(2, 3, 4))[1] == [(24,)]
+
+    class _Net(mx.gluon.HybridBlock):
+        def __init__(self, **kw):
+            super().__init__(**kw)
+            with self.name_scope():
+                self.d = mx.gluon.nn.Dense(4, flatten=False)
+
+        def hybrid_forward(self, F, v):
+            return F.cumsum(self.d(v), axis=3)
+
+    net = _Net()
+    net.initialize()
+    net.hybridize()
+    with pytest.raises(mx.MXNetError):
+        net(mx.nd.ones((2, 3, 5))).asnumpy()
+    ok = mx.nd.cumsum(mx.nd.array([[1, 2], [3, 4]]), axis=1)
+    np.testing.assert_array_equal(ok.asnumpy(), [[1, 3], [3, 7]])
