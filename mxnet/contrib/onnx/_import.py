@@ -37,6 +37,7 @@ class ImportContext:
         self.aux_names: set[str] = set()
         self.num_outputs = 1  # outputs of the ONNX node being converted
         self.data_shapes: dict[str, tuple] = {}  # static shapes of the graph's data inputs
+        self.input_dims: dict[str, tuple] = {}  # declared dims of every graph input
 
     def const(self, name: str, node_name: str) -> np.ndarray:
         """The constant value of an input (shape, axes...), or MXNetError."""
@@ -61,6 +62,11 @@ class ImportContext:
             return self.tensors[name]
         if name in self.consts:
             self.used.add(name)
+            # as MXNet 1.9.1: parameters carry their shape (shape inference through
+            # broadcast ops such as Add(x, weight) needs it)
+            s = self.sym.var(name, shape=tuple(self.consts[name].shape))
+            self.tensors[name] = s
+            return s
         s = self.sym.var(name)
         self.tensors[name] = s
         return s
@@ -151,6 +157,8 @@ def _graph_to_sym(onnx: Any, graph: Any):
         if vi.name not in consts and dims and all(d > 0 for d in dims):
             data_shapes[vi.name] = dims
     ctx.data_shapes = data_shapes
+    ctx.input_dims = {vi.name: _dims(vi) for vi in graph.input}
+    out_names = {o.name for o in graph.output}
     for k, node in enumerate(graph.node):
         attrs = _attrs(onnx, node)
         if node.op_type == "Constant":
@@ -170,7 +178,7 @@ def _graph_to_sym(onnx: Any, graph: Any):
         ):
             consts[node.output[0]] = _fold_int(node.op_type, attrs, ins_const)
             continue
-        if node.op_type == "Shape":
+        if node.op_type == "Shape" and node.output[0] not in out_names:
             shp = _static_shape(ctx, node.input[0], data_shapes)
             if shp is None:
                 raise MXNetError(

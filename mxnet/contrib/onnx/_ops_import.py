@@ -122,9 +122,25 @@ def elu(ctx, name, attrs, ins, shapes):
 
 
 def prelu(ctx, name, attrs, ins, shapes):
-    g = ctx.const(ins[1], name)
-    gname = ctx.add_param(f"{name}_gamma", np.ascontiguousarray(g.reshape(-1)))
-    return ctx.sym.LeakyReLU(ctx.var(ins[0]), ctx.var(gname), act_type="prelu", name=name)
+    x = ctx.var(ins[0])
+    g = ctx.consts.get(ins[1])
+    shp = ctx.static_shape(ins[0])
+    nd = len(shp) if shp else 0
+    if g is not None and shp is not None and nd >= 2:
+        c = shp[1]
+        per_channel = g.size == c  # (C,), (C, 1, ...): one slope per channel
+        if g.size == 1 or per_channel:
+            full = np.ascontiguousarray(
+                np.broadcast_to(g.reshape(-1), (c,)) if g.size == 1 else g.reshape(-1)
+            )
+            gname = ctx.add_param(f"{name}_gamma", full.astype(g.dtype))
+            return ctx.sym.LeakyReLU(x, ctx.var(gname), act_type="prelu", name=name)
+    # any other broadcastable slope: max(x, 0) + slope * min(x, 0)
+    pos = ctx.sym.relu(x, name=f"{name}_pos")
+    neg = ctx.sym._internal._minimum_scalar(x, scalar=0.0, name=f"{name}_neg")
+    return ctx.sym.broadcast_add(
+        pos, ctx.sym.broadcast_mul(ctx.var(ins[1]), neg, name=f"{name}_scaled"), name=name
+    )
 
 
 def flatten(ctx, name, attrs, ins, shapes):
@@ -220,6 +236,8 @@ def slice_(ctx, name, attrs, ins, shapes):
 
 def _axes(ctx, name, attrs, ins):
     if len(ins) > 1 and ins[1]:
+        if ins[1] not in ctx.consts and ctx.input_dims.get(ins[1]) == (0,):
+            return None  # an empty axes input: every axis
         return [int(v) for v in ctx.const(ins[1], name)]
     return list(attrs["axes"]) if "axes" in attrs else None
 
@@ -352,16 +370,111 @@ def split(ctx, name, attrs, ins, shapes):
 
 def _argop(op: str):
     def fn(ctx, name, attrs, ins, shapes):
-        if int(attrs.get("select_last_index", 0)):
-            raise MXNetError(f"ONNX import: {op} '{name}' with select_last_index is not supported")
-        return getattr(ctx.sym, op)(
-            ctx.var(ins[0]),
-            axis=int(attrs.get("axis", 0)),
-            keepdims=bool(attrs.get("keepdims", 1)),
-            name=name,
+        axis = int(attrs.get("axis", 0))
+        keep = bool(attrs.get("keepdims", 1))
+        x = ctx.var(ins[0])
+        if not int(attrs.get("select_last_index", 0)):
+            return getattr(ctx.sym, op)(x, axis=axis, keepdims=keep, name=name)
+        shp = ctx.static_shape(ins[0])
+        if shp is None:
+            raise MXNetError(
+                f"ONNX import: {op} '{name}' with select_last_index needs a static input shape"
+            )
+        axis %= len(shp)
+        # the last extreme = n - 1 - (the first extreme of the reversed data)
+        r = getattr(ctx.sym, op)(
+            ctx.sym.reverse(x, axis=axis), axis=axis, keepdims=keep, name=f"{name}_rev"
         )
+        return ctx.sym._internal._rminus_scalar(r, scalar=float(shp[axis] - 1), name=name)
 
     return fn
+
+
+def _variadic(op: str):
+    """Max/Min/Sum/Mean of any number of (broadcastable) inputs."""
+
+    def fn(ctx, name, attrs, ins, shapes):
+        xs = [ctx.var(i) for i in ins]
+        if len(xs) == 1:
+            out = ctx.sym.identity(xs[0], name=name if op != "mean" else f"{name}_sum")
+        else:
+            binop = {"max": "broadcast_maximum", "min": "broadcast_minimum"}.get(
+                op, "broadcast_add"
+            )
+            out = xs[0]
+            for i, x in enumerate(xs[1:]):
+                last = i == len(xs) - 2 and op != "mean"
+                out = getattr(ctx.sym, binop)(out, x, name=name if last else f"{name}_{i}")
+        if op == "mean":
+            out = ctx.sym._internal._div_scalar(out, scalar=float(len(xs)), name=name)
+        return out
+
+    return fn
+
+
+def hardmax(ctx, name, attrs, ins, shapes):
+    shp = ctx.static_shape(ins[0])
+    if shp is None:
+        raise MXNetError(f"ONNX import: Hardmax '{name}' needs a static input shape")
+    nd = len(shp)
+    axis = int(attrs.get("axis", -1)) % nd
+    am = ctx.sym.argmax(ctx.var(ins[0]), axis=axis, name=f"{name}_argmax")
+    oh = ctx.sym.one_hot(am, depth=shp[axis], name=f"{name}_onehot" if axis != nd - 1 else name)
+    if axis == nd - 1:
+        return oh
+    perm = list(range(nd - 1))
+    perm.insert(axis, nd - 1)
+    return ctx.sym.transpose(oh, axes=tuple(perm), name=name)
+
+
+def _reduce_composite(kind: str):
+    def fn(ctx, name, attrs, ins, shapes):
+        axes = _axes(ctx, name, attrs, ins)
+        kw = {"axis": tuple(axes)} if axes else {}
+        keep = bool(attrs.get("keepdims", 1))
+        x = ctx.var(ins[0])
+        if kind == "sumsquare":
+            return ctx.sym.sum(ctx.sym.square(x), keepdims=keep, name=name, **kw)
+        if kind == "logsum":
+            return ctx.sym.log(ctx.sym.sum(x, keepdims=keep, **kw), name=name)
+        if kind == "logsumexp":
+            return ctx.sym.log(ctx.sym.sum(ctx.sym.exp(x), keepdims=keep, **kw), name=name)
+        return ctx.sym.norm(x, ord=1 if kind == "l1" else 2, keepdims=keep, name=name, **kw)
+
+    return fn
+
+
+def selu(ctx, name, attrs, ins, shapes):
+    alpha = float(attrs.get("alpha", 1.67326319217681884765625))
+    gamma = float(attrs.get("gamma", 1.05070102214813232421875))
+    x = ctx.var(ins[0])
+    if abs(alpha - 1.6732632) < 1e-6 and abs(gamma - 1.0507010) < 1e-6:
+        return ctx.sym.LeakyReLU(x, act_type="selu", name=name)
+    e = ctx.sym.LeakyReLU(x, act_type="elu", slope=alpha, name=f"{name}_elu")
+    return ctx.sym._internal._mul_scalar(e, scalar=gamma, name=name)
+
+
+def shape_op(ctx, name, attrs, ins, shapes):
+    s = ctx.sym.shape_array(ctx.var(ins[0]), name=f"{name}_full")
+    start, end = attrs.get("start"), attrs.get("end")
+    if start is None and end is None:
+        return ctx.sym.identity(s, name=name)
+    shp = ctx.static_shape(ins[0])
+    rank = len(shp) if shp is not None else None
+    start = int(start or 0)
+    if rank is not None:  # ONNX clips start/end to [0, rank]
+        start = min(max(start + rank if start < 0 else start, 0), rank)
+        if end is not None:
+            end = int(end)
+            end = min(max(end + rank if end < 0 else end, 0), rank)
+    return ctx.sym.slice_axis(
+        s, axis=0, begin=start, end=None if end is None else int(end), name=name
+    )
+
+
+def size_op(ctx, name, attrs, ins, shapes):
+    # MXNet has no 0-d arrays: the count comes as shape (1,), as MXNet 1.9.1's size_array
+    return ctx.sym.size_array(ctx.var(ins[0]), name=name)
 
 
 def where(ctx, name, attrs, ins, shapes):
@@ -403,8 +516,9 @@ IMPORTERS = {
     "Mul": _binary("broadcast_mul"),
     "Div": _binary("broadcast_div"),
     "Pow": _binary("broadcast_power"),
-    "Max": _binary("broadcast_maximum"),
-    "Min": _binary("broadcast_minimum"),
+    "Max": _variadic("max"),
+    "Min": _variadic("min"),
+    "Mean": _variadic("mean"),
     "Sum": add_n,
     "Softmax": _softmax("softmax"),
     "LogSoftmax": _softmax("log_softmax"),
@@ -453,4 +567,22 @@ IMPORTERS = {
     "Tile": tile,
     "Expand": expand,
     "Sign": _unary("sign"),
+    "Tan": _unary("tan"),
+    "Asin": _unary("arcsin"),
+    "Acos": _unary("arccos"),
+    "Atan": _unary("arctan"),
+    "Sinh": _unary("sinh"),
+    "Cosh": _unary("cosh"),
+    "Asinh": _unary("arcsinh"),
+    "Acosh": _unary("arccosh"),
+    "Atanh": _unary("arctanh"),
+    "Hardmax": hardmax,
+    "ReduceSumSquare": _reduce_composite("sumsquare"),
+    "ReduceLogSum": _reduce_composite("logsum"),
+    "ReduceLogSumExp": _reduce_composite("logsumexp"),
+    "ReduceL1": _reduce_composite("l1"),
+    "ReduceL2": _reduce_composite("l2"),
+    "Selu": selu,
+    "Size": size_op,
+    "Shape": shape_op,
 }
