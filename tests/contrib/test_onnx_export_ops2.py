@@ -209,3 +209,27 @@ def test_parameter_free_gluon_export_from_files(tmp_path):
         path,
     )
     np.testing.assert_allclose(run_onnx(path, {"data": x.asnumpy()})[0], want)
+
+
+@pytest.mark.parametrize("fmt,topk", [("corner", -1), ("corner", 3), ("center", 4)])
+def test_box_nms(tmp_path, fmt, topk):
+    # rows: [score, x1, y1, x2, y2] (or center boxes); kept rows first by score, then -1 rows
+    rs = np.random.RandomState(5)
+    xy = rs.uniform(0, 0.6, (2, 8, 2))
+    wh = rs.uniform(0.2, 0.4, (2, 8, 2))
+    coords = np.concatenate([xy, xy + wh], -1) if fmt == "corner" else np.concatenate([xy, wh], -1)
+    score = rs.permutation(16).reshape(2, 8, 1) / 16.0
+    data = np.concatenate([score, coords], -1).astype("float32")
+    sym = S.contrib.box_nms(
+        D,
+        overlap_thresh=0.3,
+        valid_thresh=0.2,
+        topk=topk,
+        coord_start=1,
+        score_index=0,
+        id_index=-1,
+        force_suppress=True,
+        in_format=fmt,
+        out_format=fmt,
+    )
+    _check(tmp_path, sym, {"data": data})

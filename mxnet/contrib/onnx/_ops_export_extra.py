@@ -472,6 +472,91 @@ def box_decode(ctx: ExportContext, name, attrs, ins, shapes, outs):
     return [ctx.node("Concat", parts, [name], name=name, axis=-1)]
 
 
+def box_nms(ctx: ExportContext, name, attrs, ins, shapes, outs):
+    """NonMaxSuppression, then MXNet's layout: kept rows by descending score, then -1 rows."""
+    if attrs.get("in_format", "corner") != attrs.get("out_format", "corner"):
+        raise MXNetError(f"ONNX export: box_nms '{name}': in_format != out_format is not supported")
+    if int(attrs.get("background_id", -1)) != -1 or (
+        int(attrs.get("id_index", -1)) >= 0 and not attrs.get("force_suppress", False)
+    ):
+        raise MXNetError(
+            f"ONNX export: box_nms '{name}': per-class suppression (id_index with "
+            "force_suppress=False) and background_id are not supported"
+        )
+    shp = list(shapes[0])
+    n, w = shp[-2], shp[-1]
+    b = int(np.prod(shp[:-2])) if len(shp) > 2 else 1
+    topk = int(attrs.get("topk", -1))
+    if topk == 0:  # MXNet returns the data unchanged
+        return [ctx.node("Identity", ins[:1], [name], name=name), f"{name}_unused"]
+    dt = ctx.in_dtype()
+    cs, si = int(attrs.get("coord_start", 2)), int(attrs.get("score_index", 1))
+    vt, ot = float(attrs.get("valid_thresh", 0.0)), float(attrs.get("overlap_thresh", 0.5))
+    i64 = lambda tag, v: ctx.const(f"{name}_{tag}", v)  # noqa: E731
+    x = ctx.node("Reshape", [ins[0], i64("shape3", [b, n, w])], [f"{name}_data3"])
+    boxes = ctx.node(
+        "Slice", [x, i64("cs", [cs]), i64("cs4", [cs + 4]), i64("ax2", [2])], [f"{name}_boxes"]
+    )
+    sc = ctx.node(
+        "Slice", [x, i64("si", [si]), i64("si1", [si + 1]), i64("ax2b", [2])], [f"{name}_sc"]
+    )
+    sc = ctx.node("Reshape", [sc, i64("shape2", [b, n])], [f"{name}_scores2"])
+    if dt != np.float32:
+        sc = ctx.node("Cast", [sc], [f"{name}_scores_f32"], to=1)
+        boxes = ctx.node("Cast", [boxes], [f"{name}_boxes_f32"], to=1)
+    if 0 < topk < n:  # MXNet keeps only the topk best valid boxes as candidates
+        low = ctx.const(f"{name}_low", [np.finfo(np.float32).min], np.float32)
+        valid = ctx.node(
+            "Greater", [sc, ctx.const(f"{name}_vt0", [vt], np.float32)], [f"{name}_valid"]
+        )
+        sv = ctx.node("Where", [valid, sc, low], [f"{name}_sv"])
+        tv, ti = f"{name}_topv", f"{name}_topi"
+        ctx.node("TopK", [sv, i64("k", [topk])], [tv, ti], axis=1, largest=1, sorted=1)
+        kth = ctx.node(
+            "Slice",
+            [tv, i64("k1", [topk - 1]), i64("k2", [topk]), i64("ax1", [1])],
+            [f"{name}_kth"],
+        )
+        cand = ctx.node(
+            "And", [valid, ctx.node("GreaterOrEqual", [sv, kth], [f"{name}_ge"])], [f"{name}_cand"]
+        )
+        sc = ctx.node("Where", [cand, sc, low], [f"{name}_sc_top"])
+    sc3 = ctx.node("Reshape", [sc, i64("shape_b1n", [b, 1, n])], [f"{name}_scores"])
+    nms = ctx.node(
+        "NonMaxSuppression",
+        [
+            boxes,
+            sc3,
+            i64("maxout", [n]),
+            ctx.const(f"{name}_ot", [ot], np.float32),
+            ctx.const(f"{name}_vt", [vt], np.float32),
+        ],
+        [f"{name}_nms"],
+        center_point_box=int(attrs.get("in_format", "corner") == "center"),
+    )
+    sel = ctx.node("Gather", [nms, i64("bi", [0, 2])], [f"{name}_sel"], axis=1)
+    rows = ctx.node("GatherND", [x, sel], [f"{name}_rows"])
+    rows = ctx.node(
+        "Pad", [rows, i64("pad", [0, 0, 1, 0]), ctx.const(f"{name}_m1", -1, dt)], [f"{name}_rows_p"]
+    )
+    m = ctx.node(
+        "Slice",
+        [ctx.node("Shape", [nms], [f"{name}_nms_shape"]), i64("z", [0]), i64("o", [1])],
+        [f"{name}_m"],
+    )
+    base = ctx.node("Expand", [m, i64("bn", [b, n])], [f"{name}_base"])
+    ms = ctx.node("Squeeze", [m, i64("sq0", [0])], [f"{name}_m_s"])
+    rng = ctx.node(
+        "Range", [ctx.const(f"{name}_r0", 0), ms, ctx.const(f"{name}_r1", 1)], [f"{name}_rng"]
+    )
+    pos = ctx.node("ScatterND", [base, sel, rng], [f"{name}_pos"])
+    order, _unused = f"{name}_order", f"{name}_order_idx"
+    ctx.node("TopK", [pos, i64("kn", [n])], [order, _unused], axis=1, largest=0, sorted=1)
+    g = ctx.node("Gather", [rows, order], [f"{name}_gathered"], axis=0)
+    out = ctx.node("Reshape", [g, i64("shape_out", shp)], [name], name=name)
+    return [out, f"{name}_unused"]
+
+
 _GATE_ORDER = {
     "lstm": (4, [0, 3, 1, 2]),
     "gru": (3, [1, 0, 2]),
@@ -628,4 +713,5 @@ EXTRA_CONVERTERS = {
     "SequenceReverse": sequence_reverse,
     "RNN": rnn,
     "_contrib_box_decode": box_decode,
+    "_contrib_box_nms": box_nms,
 }
