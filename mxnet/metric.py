@@ -549,7 +549,14 @@ def np(numpy_feval, name=None, allow_extra_outputs=False):
     return CustomMetric(feval, name, allow_extra_outputs)
 
 
-from ._metric_more import F1, MCC, PCC, PearsonCorrelation, Perplexity  # noqa: E402
+from ._metric_more import (  # noqa: E402
+    F1,
+    MCC,
+    PCC,
+    PearsonCorrelation,
+    Perplexity,
+    _BinaryClassificationMetrics,  # noqa: F401  (a name of MXNet's metric module)
+)
 
 for _cls in (F1, MCC, PCC, PearsonCorrelation, Perplexity):
     _public(_cls)

@@ -128,9 +128,10 @@ def test_contrib_quant_alias():
 def test_module_level_names_third_party_code_imports():
     # GluonTS imports these private/module-level names from MXNet 1.x modules
     from mxnet.gluon.block import _flatten, _regroup
-    from mxnet.metric import ndarray
+    from mxnet.metric import _BinaryClassificationMetrics, ndarray
 
     assert ndarray is mx.nd
+    assert _BinaryClassificationMetrics is mx.metric.F1().metrics.__class__
     a = mx.nd.ones((2,))
     flat, fmt = _flatten([a, [a, a], None], "input")
     assert fmt == [0, [0, 0], -1] and len(flat) == 4 and flat[3] is None
