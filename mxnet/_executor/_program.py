@@ -287,11 +287,12 @@ class Program:
                 outs = self._checked(inputs, aux, monitor, monitor_all)
             elif compile:
                 if self._compiled is None:
-                    from .._op import _conv_native, _conv_wino, _norm, _norm_ops
+                    from .._op import _conv_native, _conv_small, _conv_wino, _norm, _norm_ops
 
                     _norm_ops.ready()  # build/load the native kernels: tracing reads the answer
                     _conv_native.ready()
                     _conv_wino.enabled()
+                    _conv_small.ready()
                     for step in self.steps:  # memoise outside tracing (a write there breaks it)
                         if isinstance(step[1], dict) and "momentum" in step[1]:
                             _norm._momentum_weights(float(step[1]["momentum"]))

@@ -55,6 +55,9 @@ _SIGNATURES = {
         "mxng_wgrad_tile": ([], _I),
         "mxng_rows_gemm": ([_P, _P, _P, _I, _I, _I, _I, _I, _I, _I, _I, _N, _N], _I),
     },
+    "smallconv": {
+        "mxng_small_dgrad": ([_P, _P, _P] + [_I] * 11 + [_N], _I),
+    },
     "wino": {
         "mxng_wino_weights": [_P, _P, _I, _I, _N],
         "mxng_wino_conv": ([_P, _P, _P, _I, _I, _I, _I, _I, _N], _I),

@@ -8,7 +8,9 @@ gradient from a fixed subset of the kernel taps, so each phase is an ordinary st
 correlation of the output gradient with a sub-kernel. Stacking the phases' sub-kernels
 (zero-padded to one window) as output channels gives a single convolution with
 ``C * s_h * s_w`` outputs whose result ``pixel_shuffle`` interleaves back: 76 ms for the
-stem. Same sums, in another order (float rounding differs in the last bits).
+stem. Same sums, in another order (float rounding differs in the last bits). Float32 data
+whose output channels are a multiple of 64 takes the native kernel of
+:mod:`mxnet._op._conv_small` instead (no padded copy of the output gradient).
 
 Examples
 --------
@@ -24,6 +26,8 @@ from __future__ import annotations
 
 import torch
 import torch.nn.functional as F
+
+from . import _conv_small
 
 __all__ = ["phase_conv_applies", "phase_conv2d", "phase_input_grad"]
 
@@ -107,7 +111,9 @@ class _PhaseConv2d(torch.autograd.Function):
             _, gw, gb = torch.ops.aten.convolution_backward(
                 g, x, w, [w.shape[0]] if has_b else None, stride, pad, [1, 1], False,
                 [0, 0], 1, [False, bool(need[1]), bool(has_b and need[2])])
-        if need[0]:
+        if need[0] and not torch.is_grad_enabled() and _conv_small.applies(g, w):
+            gx = _conv_small.input_grad(g, w, x.shape, stride, pad)  # native kernel
+        elif need[0]:
             gx = phase_input_grad(g, w, stride, pad, tuple(x.shape[2:]))
         return gx, gw, gb, None, None
 
