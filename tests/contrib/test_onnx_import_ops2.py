@@ -111,3 +111,67 @@ def test_shape_size_trig_selu_and_param_shapes(tmp_path):
     a, g = 1.6732632423543772, 1.0507009873554805
     np.testing.assert_allclose(se, g * np.where(x > 0, x, a * (np.exp(x) - 1)), rtol=1e-5)
     np.testing.assert_allclose(ad, x + w, rtol=1e-6)
+
+
+def test_space_depth_pow_pad_and_folded_constants(tmp_path):
+    x = RNG.randn(1, 8, 2, 3).astype("f")
+    nodes = [
+        helper.make_node("DepthToSpace", ["x"], ["d2s"], blocksize=2, mode="DCR"),
+        helper.make_node("SpaceToDepth", ["d2s"], ["s2d"], blocksize=2),
+        helper.make_node("Pow", ["x", "two"], ["sq"]),
+        helper.make_node("Pad", ["x", "pads", "pv"], ["pd"]),
+        helper.make_node("Range", ["r0", "r1", "r2"], ["rng"]),
+        helper.make_node(
+            "ConstantOfShape", ["cs"], ["fill"], value=numpy_helper.from_array(np.array([2.5], "f"))
+        ),
+        helper.make_node("Mul", ["rng", "fill"], ["rf"]),
+        helper.make_node("Add", ["sq", "rf"], ["out"]),
+    ]
+    inits = {
+        "two": np.array([2], "int64"),
+        "pads": np.array([0, 0, 1, 0, 0, 0, 0, 1], "int64"),
+        "pv": np.array([-1.0], "f"),
+        "r0": np.array(0.0, "f"),
+        "r1": np.array(3.0, "f"),
+        "r2": np.array(1.0, "f"),
+        "cs": np.array([3], "int64"),
+    }
+    d2s, s2d, pd, out = _run(tmp_path, nodes, {"x": x}, ["d2s", "s2d", "pd", "out"], inits)
+    b = 2
+    want = x.reshape(1, b, b, 2, 2, 3).transpose(0, 3, 4, 1, 5, 2).reshape(1, 2, 4, 6)
+    np.testing.assert_allclose(d2s, want)
+    np.testing.assert_allclose(s2d, x)
+    np.testing.assert_allclose(pd, np.pad(x, [(0, 0), (0, 0), (1, 0), (0, 1)], constant_values=-1))
+    np.testing.assert_allclose(out, x**2 + np.arange(3) * 2.5, rtol=1e-6)
+
+
+def test_logical_mod_topk_onehot_gathernd(tmp_path):
+    a = np.array([[0, 1, 2], [3, 0, -1]], "f")
+    b = np.array([[1, 1, 0], [2, -2, 0]], "f")
+    idx = np.array([[0, 2], [1, 0]], "f")
+    nodes = [
+        helper.make_node("And", ["a", "b"], ["and"]),
+        helper.make_node("Xor", ["a", "b"], ["xor"]),
+        helper.make_node("Mod", ["a", "m"], ["mod"]),
+        helper.make_node("TopK", ["a", "k"], ["tv", "ti"], axis=1, largest=1),
+        helper.make_node("OneHot", ["oh", "depth", "vals"], ["onehot"]),
+        helper.make_node("GatherND", ["a", "idx"], ["gnd"]),
+    ]
+    inits = {
+        "m": np.array([2.0, -2.0, 3.0], "f"),
+        "k": np.array([2], "int64"),
+        "oh": np.array([0, 2, 5], "int64"),
+        "depth": np.array([3], "int64"),
+        "vals": np.array([-1.0, 4.0], "f"),
+    }
+    ins = {"a": a, "b": b, "idx": idx}
+    and_, xor, md, tv, ti, onehot, gnd = _run(
+        tmp_path, nodes, ins, ["and", "xor", "mod", "tv", "ti", "onehot", "gnd"], inits
+    )
+    np.testing.assert_array_equal(and_, np.logical_and(a, b))
+    np.testing.assert_array_equal(xor, np.logical_xor(a, b))
+    np.testing.assert_allclose(md, np.mod(a, inits["m"]))
+    np.testing.assert_array_equal(tv, -np.sort(-a, axis=1)[:, :2])
+    np.testing.assert_array_equal(ti, np.argsort(-a, axis=1, kind="stable")[:, :2])
+    np.testing.assert_array_equal(onehot, [[4, -1, -1], [-1, -1, 4], [-1, -1, -1]])
+    np.testing.assert_array_equal(gnd, [a[0, 2], a[1, 0]])

@@ -76,7 +76,16 @@ def _attrs(onnx: Any, node: Any) -> dict[str, Any]:
     return {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
 
 
-_FOLDABLE = {"Transpose", "Reshape", "Unsqueeze", "Squeeze", "Identity", "Cast"}
+_FOLDABLE = {
+    "Transpose",
+    "Reshape",
+    "Unsqueeze",
+    "Squeeze",
+    "Identity",
+    "Cast",
+    "ConstantOfShape",
+    "Range",
+}
 # evaluated at import time only on integer constants (shape arithmetic)
 _INT_FOLDABLE = {"Add", "Sub", "Mul", "Div", "Slice", "Concat", "Gather"}
 
@@ -143,6 +152,15 @@ def _fold(op: str, attrs: dict, vals: list) -> np.ndarray:
         import onnx
 
         return x.astype(onnx.helper.tensor_dtype_to_np_dtype(int(attrs["to"])))
+    if op == "ConstantOfShape":
+        import onnx
+
+        v = attrs.get("value")
+        fill = onnx.numpy_helper.to_array(v).reshape(-1) if v is not None else np.zeros(1, "f")
+        return np.full([int(d) for d in x], fill[0], dtype=fill.dtype)
+    if op == "Range":
+        start, limit, delta = (np.asarray(v).reshape(()) for v in vals[:3])
+        return np.arange(start, limit, delta, dtype=np.asarray(vals[0]).dtype)
     return x
 
 

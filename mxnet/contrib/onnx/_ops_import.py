@@ -9,6 +9,12 @@ from ...base import MXNetError
 __all__ = ["IMPORTERS"]
 
 
+def _scalar_const(v) -> float:
+    """A scalar operand given as a 0-d or one-element tensor (NumPy 2 refuses float() of
+    1-d arrays)."""
+    return float(np.asarray(v).reshape(-1)[0])
+
+
 def _pads(attrs: dict, nsp: int, name: str) -> tuple:
     pads = list(attrs.get("pads", [0] * (2 * nsp)))
     if pads[:nsp] != pads[nsp:]:
@@ -198,12 +204,12 @@ def transpose(ctx, name, attrs, ins, shapes):
 
 def clip(ctx, name, attrs, ins, shapes):
     lo = (
-        float(ctx.const(ins[1], name))
+        _scalar_const(ctx.const(ins[1], name))
         if len(ins) > 1 and ins[1]
         else float(attrs.get("min", -np.inf))
     )
     hi = (
-        float(ctx.const(ins[2], name))
+        _scalar_const(ctx.const(ins[2], name))
         if len(ins) > 2 and ins[2]
         else float(attrs.get("max", np.inf))
     )
@@ -306,7 +312,7 @@ def pad(ctx, name, attrs, ins, shapes):
     width = tuple(v for i in range(n) for v in (pads[i], pads[n + i]))
     mode = attrs.get("mode", b"constant")
     mode = mode.decode() if isinstance(mode, bytes) else mode
-    value = float(ctx.const(ins[2], name)) if len(ins) > 2 and ins[2] else 0.0
+    value = _scalar_const(ctx.const(ins[2], name)) if len(ins) > 2 and ins[2] else 0.0
     return ctx.sym.Pad(ctx.var(ins[0]), mode=mode, pad_width=width, constant_value=value, name=name)
 
 
@@ -491,6 +497,75 @@ def expand(ctx, name, attrs, ins, shapes):
     return ctx.sym.broadcast_to(ctx.var(ins[0]), shape=shape, name=name)
 
 
+def power(ctx, name, attrs, ins, shapes):
+    e = ctx.consts.get(ins[1])
+    if e is not None and e.size == 1:  # a constant exponent: any dtype, as a scalar
+        return ctx.sym._internal._power_scalar(
+            ctx.var(ins[0]), scalar=float(e.reshape(-1)[0]), name=name
+        )
+    return ctx.sym.broadcast_power(ctx.var(ins[0]), ctx.var(ins[1]), name=name)
+
+
+def _space_depth(op: str):
+    def fn(ctx, name, attrs, ins, shapes):
+        mode = attrs.get("mode", b"DCR")
+        mode = mode.decode() if isinstance(mode, bytes) else mode
+        if mode != "DCR":
+            raise MXNetError(f"ONNX import: {op} '{name}' with mode={mode} is not supported")
+        return getattr(ctx.sym, op)(ctx.var(ins[0]), block_size=int(attrs["blocksize"]), name=name)
+
+    return fn
+
+
+def _logical(op: str):
+    def fn(ctx, name, attrs, ins, shapes):
+        return getattr(ctx.sym, op)(ctx.var(ins[0]), ctx.var(ins[1]), name=name)
+
+    return fn
+
+
+def mod(ctx, name, attrs, ins, shapes):
+    if int(attrs.get("fmod", 0)):
+        raise MXNetError(f"ONNX import: Mod '{name}' with fmod=1 is not supported")
+    return ctx.sym.broadcast_mod(ctx.var(ins[0]), ctx.var(ins[1]), name=name)
+
+
+def topk(ctx, name, attrs, ins, shapes):
+    k = int(np.asarray(ctx.const(ins[1], name)).reshape(-1)[0])
+    out = ctx.sym.topk(
+        ctx.var(ins[0]),
+        k=k,
+        axis=int(attrs.get("axis", -1)),
+        is_ascend=not int(attrs.get("largest", 1)),
+        ret_typ="both",
+        dtype="int64",
+        name=name,
+    )
+    return [out[0], out[1]]
+
+
+def one_hot(ctx, name, attrs, ins, shapes):
+    depth = int(np.asarray(ctx.const(ins[1], name)).reshape(-1)[0])
+    off, on = (float(v) for v in np.asarray(ctx.const(ins[2], name)).reshape(-1)[:2])
+    if int(attrs.get("axis", -1)) != -1:
+        raise MXNetError(f"ONNX import: OneHot '{name}' is only supported with axis=-1")
+    dt = np.asarray(ctx.consts[ins[2]]).dtype.name
+    return ctx.sym.one_hot(
+        ctx.var(ins[0]), depth=depth, on_value=on, off_value=off, dtype=dt, name=name
+    )
+
+
+def gather_nd(ctx, name, attrs, ins, shapes):
+    if int(attrs.get("batch_dims", 0)):
+        raise MXNetError(f"ONNX import: GatherND '{name}' with batch_dims is not supported")
+    shp = ctx.static_shape(ins[1])
+    if shp is None:
+        raise MXNetError(f"ONNX import: GatherND '{name}' needs the static shape of its indices")
+    nd = len(shp)
+    idx = ctx.sym.transpose(ctx.var(ins[1]), axes=(nd - 1, *range(nd - 1)), name=f"{name}_idx")
+    return ctx.sym.gather_nd(ctx.var(ins[0]), idx, name=name)
+
+
 IMPORTERS = {
     "Conv": conv,
     "ConvTranspose": conv_transpose,
@@ -515,7 +590,7 @@ IMPORTERS = {
     "Sub": _binary("broadcast_sub"),
     "Mul": _binary("broadcast_mul"),
     "Div": _binary("broadcast_div"),
-    "Pow": _binary("broadcast_power"),
+    "Pow": power,
     "Max": _variadic("max"),
     "Min": _variadic("min"),
     "Mean": _variadic("mean"),
@@ -585,4 +660,13 @@ IMPORTERS = {
     "Selu": selu,
     "Size": size_op,
     "Shape": shape_op,
+    "DepthToSpace": _space_depth("depth_to_space"),
+    "SpaceToDepth": _space_depth("space_to_depth"),
+    "And": _logical("broadcast_logical_and"),
+    "Or": _logical("broadcast_logical_or"),
+    "Xor": _logical("broadcast_logical_xor"),
+    "Mod": mod,
+    "TopK": topk,
+    "OneHot": one_hot,
+    "GatherND": gather_nd,
 }
