@@ -139,3 +139,30 @@ def test_module_level_names_third_party_code_imports():
     assert rest == [] and grouped[1][1] is a and grouped[2] is None
     with pytest.raises(ValueError, match="input"):
         _flatten(3, "input")
+
+
+def test_rnn_cell_private_helpers_importable():
+    # custom RNN cells of third-party packages import MXNet 1.9.1's private helpers
+    from mxnet.gluon.contrib.rnn.rnn_cell import SequentialRNNCell as _Seq
+    from mxnet.gluon.contrib.rnn.rnn_cell import _format_sequence as _fmt2
+    from mxnet.gluon.rnn.rnn_cell import (
+        _cells_begin_state,
+        _cells_state_info,
+        _format_sequence,
+        _get_begin_state,
+        _mask_sequence_variable_length,
+        _reverse_sequences,
+    )
+
+    assert _Seq is mx.gluon.rnn.SequentialRNNCell and _fmt2 is _format_sequence
+    x = mx.nd.arange(24).reshape((2, 3, 4))
+    steps, axis, F, batch = _format_sequence(3, x, "NTC", False)
+    assert len(steps) == 3 and axis == 1 and batch == 2 and steps[1].shape == (2, 4)
+    merged, _, _, _ = _format_sequence(3, steps, "NTC", True)
+    assert merged.shape == (2, 3, 4)
+    cells = [mx.gluon.rnn.LSTMCell(5), mx.gluon.rnn.GRUCell(4)]
+    assert [i["shape"] for i in _cells_state_info(cells, 2)] == [(2, 5), (2, 5), (2, 4)]
+    assert len(_cells_begin_state(cells, batch_size=2)) == 3
+    rev = _reverse_sequences(steps, 3)
+    assert (rev[0].asnumpy() == steps[2].asnumpy()).all()
+    assert callable(_get_begin_state) and callable(_mask_sequence_variable_length)

@@ -8,6 +8,7 @@ from ..block import Block, HybridBlock, _indent
 from ..nn import LeakyReLU
 from ..parameter import tensor_types
 from ._cell_utils import (
+    _as_list,  # noqa: F401  (MXNet 1.9.1's module-level helpers, imported by custom cells)
     cells_begin_state,
     cells_state_info,
     format_sequence,
@@ -15,6 +16,14 @@ from ._cell_utils import (
     mask_sequence_variable_length,
     reverse_sequences,
 )
+
+# MXNet 1.9.1's private names of the helpers above (third-party RNN cells import them)
+_cells_begin_state = cells_begin_state
+_cells_state_info = cells_state_info
+_format_sequence = format_sequence
+_get_begin_state = get_begin_state
+_mask_sequence_variable_length = mask_sequence_variable_length
+_reverse_sequences = reverse_sequences
 
 __all__ = [
     "RecurrentCell",

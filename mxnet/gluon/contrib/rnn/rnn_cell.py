@@ -9,7 +9,15 @@ from ...rnn._cell_utils import (
     get_begin_state,
     mask_sequence_variable_length,
 )
-from ...rnn.rnn_cell import BidirectionalCell, HybridRecurrentCell, ModifierCell
+from ...rnn.rnn_cell import (  # noqa: F401  (the private names as MXNet 1.9.1's module has them)
+    BidirectionalCell,
+    HybridRecurrentCell,
+    ModifierCell,
+    SequentialRNNCell,
+    _format_sequence,
+    _get_begin_state,
+    _mask_sequence_variable_length,
+)
 
 __all__ = ["VariationalDropoutCell", "LSTMPCell", "dynamic_unroll"]
 
