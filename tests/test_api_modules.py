@@ -166,3 +166,12 @@ def test_rnn_cell_private_helpers_importable():
     rev = _reverse_sequences(steps, 3)
     assert (rev[0].asnumpy() == steps[2].asnumpy()).all()
     assert callable(_get_begin_state) and callable(_mask_sequence_variable_length)
+
+
+def test_conv_layers_infer_weight_shape_helper():
+    from mxnet.gluon.nn.conv_layers import _infer_weight_shape
+
+    shapes = _infer_weight_shape(
+        "Convolution", (2, 3, 8, 8), {"kernel": (3, 3), "num_filter": 4, "no_bias": False}
+    )
+    assert shapes == [(2, 3, 8, 8), (4, 3, 3, 3), (4,)]

@@ -17,6 +17,21 @@ def _tup(v, n):
     return (v,) * n if isinstance(v, Number) else tuple(v)
 
 
+def _infer_weight_shape(op_name, data_shape, kwargs):
+    """Argument shapes of ``op_name`` applied to data of ``data_shape`` (MXNet 1.9.1's
+    helper, used by third-party convolution-like layers): ``infer_shape_partial()[0]``."""
+    from ... import symbol
+    from ...util import is_np_array
+
+    data = symbol.var("data", shape=data_shape)
+    if is_np_array():
+        op = getattr(symbol.npx, op_name)
+        data = data.as_np_ndarray()
+    else:
+        op = getattr(symbol, op_name)
+    return op(data, **kwargs).infer_shape_partial()[0]
+
+
 class _Conv(HybridBlock):
     """Shared implementation of N-d (transposed) convolution layers."""
 
