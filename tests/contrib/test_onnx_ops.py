@@ -340,8 +340,28 @@ def test_unsupported_attributes_raise(tmp_path, sym):
         _export.export_model(sym, params, [(1, 4, 4, 4)], np.float32, str(tmp_path / "m.onnx"))
 
 
-def test_verbose_prints_graph(tmp_path, capsys):
-    _export.export_model(
-        S.relu(D, name="r"), {}, [(2, 3)], np.float32, str(tmp_path / "m.onnx"), verbose=True
-    )
-    assert "Relu" in capsys.readouterr().out
+def test_verbose_logs_conversion(tmp_path, capsys, caplog):
+    # MXNet 1.9.1 logs each converted node with logging.info and prints nothing
+    import logging
+
+    with caplog.at_level(logging.INFO):
+        _export.export_model(
+            S.relu(D, name="r"), {}, [(2, 3)], np.float32, str(tmp_path / "m.onnx"), verbose=True
+        )
+    assert "Converting idx: 1, op: relu, name: r" in caplog.text
+    assert "Output node is: r" in caplog.text
+    assert capsys.readouterr().out == ""
+
+
+def test_argument_errors_as_mxnet(tmp_path):
+    f = str(tmp_path / "m.onnx")
+    with pytest.raises(AssertionError, match="lengths of in_types and in_shapes"):
+        _export.export_model(S.relu(D), {}, [(2, 3)], [np.float32, np.float32], f)
+    with pytest.raises(AssertionError, match="dynamic_input_shapes is specified"):
+        _export.export_model(
+            S.relu(D), {}, [(2, 3)], np.float32, f, dynamic_input_shapes=[(None, 3)]
+        )
+    w = {"c_weight": mx.nd.ones((2, 3, 1, 1)), "c_bias": mx.nd.zeros((2,))}
+    conv = S.Convolution(D, kernel=(1, 1), num_filter=2, name="c")
+    with pytest.raises(MXNetError):  # float16 data against float32 weights
+        _export.export_model(conv, w, [(1, 3, 4, 4)], np.float16, f)

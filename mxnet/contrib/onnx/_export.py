@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import warnings
 from typing import Any
@@ -191,12 +192,12 @@ def export_model(
         in_shapes = input_shape
     if in_shapes is None:
         # MXNet 1.9.1 fails here with TypeError (len(None))
-        raise TypeError("export_model: in_shapes (the shapes of the data inputs) is required")
+        raise TypeError("object of type 'NoneType' has no len()")  # MXNet 1.9.1's error
     in_shapes = [tuple(s) for s in in_shapes]
     if not isinstance(in_types, list):
         in_types = [in_types] * len(in_shapes)
     if len(in_types) != len(in_shapes):
-        raise ValueError("The lengths of in_types and in_shapes must equal")
+        raise AssertionError("The lengths of in_types and in_shapes must equal")
     sym, params = _load_inputs(sym, params)
     graph = json.loads(sym.tojson())
     label = graph["nodes"][-1]["name"] + "_label"
@@ -212,14 +213,14 @@ def export_model(
             decl_shapes = [[None] * len(s) for s in in_shapes]
         else:
             if len(dynamic_input_shapes) != len(in_shapes):
-                raise ValueError(
+                raise AssertionError(
                     "The length of dynamic_input_shapes must equal to the length of in_shapes."
                 )
             decl_shapes = [list(s) for s in dynamic_input_shapes]
     elif dynamic_input_shapes is not None:
-        raise ValueError(
-            "dynamic_input_shapes is specified. Please set dynamic=True to enable "
-            "dynamic input shapes"
+        raise AssertionError(  # MXNet 1.9.1's assertion and message
+            "dynamic_input_shapes is specified. Please set dynamic_input_shapes=True to "
+            "enable dynamic input shapes"
         )
 
     type_kw = {n: np.dtype(t) for n, t in zip(data_names, in_types)}
@@ -233,6 +234,8 @@ def export_model(
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             _, out_types, _ = sym.infer_type(**type_kw)
+    except MXNetError:  # as MXNet 1.9.1: conflicting types (float16 data, float32 weights)
+        raise
     except Exception:  # noqa: BLE001 - fall back to the first input type
         out_types = None
     inputs = [_value_info(onnx, n, t, s) for n, t, s in zip(data_names, in_types, decl_shapes)]
@@ -263,12 +266,11 @@ def export_model(
             model = onnx.shape_inference.infer_shapes(model)
         except Exception:  # noqa: BLE001 - MXNet keeps the un-inferred model
             pass
-    if verbose:
-        printer = getattr(onnx, "printer", None)
-        if printer is not None:
-            print(printer.to_text(model.graph))
-        else:  # onnx < 1.14
-            print(onnx.helper.printable_graph(model.graph))
+    if verbose:  # as MXNet 1.9.1: conversion steps go to logging.info, not stdout
+        for idx, node in enumerate(graph["nodes"]):
+            logging.info("Converting idx: %d, op: %s, name: %s", idx, node["op"], node["name"])
+        for o in outputs:
+            logging.info("Output node is: %s", o.name)
     path = os.fspath(onnx_file_path)
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
