@@ -175,3 +175,16 @@ def test_conv_layers_infer_weight_shape_helper():
         "Convolution", (2, 3, 8, 8), {"kernel": (3, 3), "num_filter": 4, "no_bias": False}
     )
     assert shapes == [(2, 3, 8, 8), (4, 3, 3, 3), (4,)]
+
+
+def test_ndarray_module_reexports_front_ends():
+    # MXNet 1.9.1's mxnet.ndarray.ndarray defines add/maximum/... itself
+    from mxnet.ndarray.ndarray import add, lesser_equal, maximum, split_v2
+
+    a, b = mx.nd.array([1.0, 5.0]), mx.nd.array([3.0, 2.0])
+    assert add(a, b).asnumpy().tolist() == [4.0, 7.0]
+    assert maximum(a, 2).asnumpy().tolist() == [2.0, 5.0]
+    assert lesser_equal(a, b).asnumpy().tolist() == [1.0, 0.0]
+    assert len(split_v2(mx.nd.arange(6), 3)) == 3
+    with pytest.raises(AttributeError):
+        mx.nd.ndarray.not_a_function  # noqa: B018

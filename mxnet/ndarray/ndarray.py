@@ -758,3 +758,45 @@ def _from_handle(handle) -> NDArray | None:
     if arr is None:
         raise MXNetError(f"NDArray(handle): {handle!r} is not the handle of a live NDArray")
     return arr
+
+
+# MXNet 1.9.1's ``mxnet.ndarray.ndarray`` module also holds the element-wise/creation
+# front-ends (code writes ``from mxnet.ndarray.ndarray import add, maximum, imdecode``);
+# they live in ``_frontends`` here and resolve lazily to avoid an import cycle.
+_REEXPORTS = frozenset(
+    {
+        "add",
+        "subtract",
+        "multiply",
+        "divide",
+        "true_divide",
+        "modulo",
+        "power",
+        "maximum",
+        "minimum",
+        "equal",
+        "not_equal",
+        "greater",
+        "greater_equal",
+        "lesser",
+        "lesser_equal",
+        "logical_and",
+        "logical_or",
+        "logical_xor",
+        "linspace",
+        "eye",
+        "histogram",
+        "split_v2",
+        "imdecode",
+        "to_dlpack_for_read",
+        "to_dlpack_for_write",
+    }
+)
+
+
+def __getattr__(attr):
+    if attr in _REEXPORTS:
+        from .. import ndarray as _pkg
+
+        return getattr(_pkg, attr)
+    raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
