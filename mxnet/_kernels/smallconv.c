@@ -24,6 +24,11 @@ static void scatter_add(float *dx, const float *P, int64_t ld, int64_t m0, int64
             if (iy < 0 || iy >= g->H) continue;
             const float *src = P + m * ld + ky * g->kw * g->C;
             float *row = dx + ((n * g->H + iy) * g->W) * g->C;
+            if (ix0 >= 0 && ix0 + g->kw <= g->W) { /* the whole kernel row: one run */
+                float *d = row + ix0 * g->C;
+                for (int64_t j = 0; j < g->kw * g->C; ++j) d[j] += src[j];
+                continue;
+            }
             for (int64_t kx = 0; kx < g->kw; ++kx) {
                 const int64_t ix = ix0 + kx;
                 if (ix < 0 || ix >= g->W) continue;
