@@ -293,7 +293,7 @@ void mxng_bn_stats(const float *x, int64_t N, int64_t C, int64_t S, int cl, doub
         double m = mean[c] / (double)M;
         double v = var[c] / (double)M - m * m;
         mean[c] = m + shift[c];
-        var[c] = v > 0 ? v : 0;
+        var[c] = (v > 0 || v != v) ? v : 0; /* NaN stays NaN (non-finite input), as MXNet */
     }
     free(shift);
 }
