@@ -63,22 +63,10 @@ def _lib():
 _P, _I, _N, _D = ctypes.c_void_p, ctypes.c_int64, ctypes.c_int, ctypes.c_double
 # C signatures of the whole-pass kernels (set here on first use: the library loader knows
 # only the per-pass ones)
-_FUSED = {
-    "mxng_bn_fwd": [_P, _P, _P, _I, _I, _I, _N, _P, _P, _D, _N, _N, _P, _P, _P, _P, _N],
-    "mxng_bn_bwd": [_P, _P, _P, _P, _P, _I, _I, _I, _N, _P, _N, _N, _P, _P, _P, _P, _P, _N],
-}
-_typed: set = set()
-
-
 def _fn(name: str):
-    """The ``ctypes`` function ``name`` of :data:`_FUSED`, its signature set (once per loaded
-    library: ``ctypes`` keeps the function object)."""
-    lib = _lib()
-    f = getattr(lib, name)
-    if (id(lib), name) not in _typed:
-        f.argtypes, f.restype = _FUSED[name], None
-        _typed.add((id(lib), name))
-    return f
+    """The ``ctypes`` function ``name`` of the loaded library (its signature is set by
+    :mod:`mxnet._kernels`)."""
+    return getattr(_lib(), name)
 
 
 _IMPLS: dict = {}
