@@ -233,3 +233,26 @@ def test_box_nms(tmp_path, fmt, topk):
         out_format=fmt,
     )
     _check(tmp_path, sym, {"data": data})
+
+
+@pytest.mark.parametrize("layer", ["lstm", "gru"])
+def test_gluon_rnn_layer_export(tmp_path, layer):
+    # a hybridized Gluon RNN layer: _rnn_param_concat of its weights, zeros((L, 0, H))
+    # begin states whose batch dim the RNN node determines
+    net = mx.gluon.nn.HybridSequential()
+    cell = mx.gluon.rnn.LSTM if layer == "lstm" else mx.gluon.rnn.GRU
+    net.add(cell(6, num_layers=2, layout="NTC"), mx.gluon.nn.Dense(3, flatten=False))
+    net.initialize(mx.init.Uniform(0.5))
+    net.hybridize()
+    x = mx.nd.array(_f(2, 5, 4))
+    want = net(x).asnumpy()
+    net.export(str(tmp_path / "rnn"), 0)
+    path = str(tmp_path / "rnn.onnx")
+    mx.onnx.export_model(
+        str(tmp_path / "rnn-symbol.json"),
+        str(tmp_path / "rnn-0000.params"),
+        [(2, 5, 4)],
+        np.float32,
+        path,
+    )
+    np.testing.assert_allclose(run_onnx(path, {"data": x.asnumpy()})[0], want, rtol=1e-4, atol=1e-5)

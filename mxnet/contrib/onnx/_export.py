@@ -79,12 +79,28 @@ def _entry_dtypes(sym: Any, type_kw: dict) -> dict[str, Any]:
         return {}
 
 
+def _full_shapes(sym: Any, shape_kw: dict) -> dict[str, tuple]:
+    """Shape of every internal output from whole-graph inference (fills the unknown 0
+    dims of creation ops such as a Gluon RNN layer's ``zeros((L, 0, H))`` begin state)."""
+    try:
+        internals = sym.get_internals()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _, shp, _ = internals.infer_shape_partial(**shape_kw)
+        if shp is None:
+            return {}
+        return {n: tuple(s) for n, s in zip(internals.list_outputs(), shp) if s is not None}
+    except Exception:  # noqa: BLE001 - the node-by-node shapes are used instead
+        return {}
+
+
 def _convert_graph(
     ctx: ExportContext,
     graph: dict,
     params: dict,
     data_shapes: dict,
     dtypes: dict | None = None,
+    full_shapes: dict | None = None,
 ):
     """Walk the symbol JSON graph, emitting ONNX nodes; returns (tensor names, shapes)."""
     from ..._op._registry import get_op, has_op
@@ -120,6 +136,11 @@ def _convert_graph(
             raise MXNetError(f"ONNX export: operator {op} (node '{name}') is not supported")
         attrs = opdef.parse_attrs(node.get("attrs", node.get("param", {})) or {})
         entries = [(e[0], e[1]) for e in node["inputs"]]
+        shp_attr = attrs.get("shape")
+        if not entries and isinstance(shp_attr, tuple) and 0 in shp_attr and full_shapes:
+            full = full_shapes.get(f"{name}_output")
+            if full and 0 not in full:  # an unknown dim the consumers determine
+                attrs = dict(attrs, shape=tuple(full))
         in_shapes = [shapes.get(e) for e in entries]
         in_shapes, outs = opdef.infer_shape(attrs, list(in_shapes))
         if any(s is None for s in in_shapes) or any(o is None for o in outs):
@@ -227,7 +248,18 @@ def export_model(
     type_kw.update({k: v.dtype for k, v in params.items() if k in sym.list_inputs()})
     ctx = ExportContext(onnx)
     names, shapes = _convert_graph(
-        ctx, graph, params, dict(zip(data_names, in_shapes)), _entry_dtypes(sym, type_kw)
+        ctx,
+        graph,
+        params,
+        dict(zip(data_names, in_shapes)),
+        _entry_dtypes(sym, type_kw),
+        _full_shapes(
+            sym,
+            {
+                **dict(zip(data_names, in_shapes)),
+                **{k: v.shape for k, v in params.items() if k in sym.list_inputs()},
+            },
+        ),
     )
     used = {i for n in ctx.nodes for i in n.input}
     try:

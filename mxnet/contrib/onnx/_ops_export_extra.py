@@ -557,6 +557,13 @@ def box_nms(ctx: ExportContext, name, attrs, ins, shapes, outs):
     return [out, f"{name}_unused"]
 
 
+def rnn_param_concat(ctx: ExportContext, name, attrs, ins, shapes, outs):
+    """Gluon's fused-RNN parameter vector: every weight and bias flattened, end to end."""
+    flat = ctx.const(f"{name}_flat_shape", [-1])
+    parts = [ctx.node("Reshape", [x, flat], [f"{name}_part{i}"]) for i, x in enumerate(ins)]
+    return [ctx.node("Concat", parts, [name], name=name, axis=0)]
+
+
 _GATE_ORDER = {
     "lstm": (4, [0, 3, 1, 2]),
     "gru": (3, [1, 0, 2]),
@@ -712,6 +719,7 @@ EXTRA_CONVERTERS = {
     "SequenceMask": sequence_mask,
     "SequenceReverse": sequence_reverse,
     "RNN": rnn,
+    "_rnn_param_concat": rnn_param_concat,
     "_contrib_box_decode": box_decode,
     "_contrib_box_nms": box_nms,
 }
