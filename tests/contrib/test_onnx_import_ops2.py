@@ -175,3 +175,13 @@ def test_logical_mod_topk_onehot_gathernd(tmp_path):
     np.testing.assert_array_equal(ti, np.argsort(-a, axis=1, kind="stable")[:, :2])
     np.testing.assert_array_equal(onehot, [[4, -1, -1], [-1, -1, 4], [-1, -1, -1]])
     np.testing.assert_array_equal(gnd, [a[0, 2], a[1, 0]])
+
+
+def test_mxnet_1x_module_paths():
+    from mxnet.contrib.onnx.onnx2mx.import_model import get_model_metadata, import_model
+    from mxnet.contrib.onnx.onnx2mx.import_to_gluon import import_to_gluon
+    from mxnet.onnx.mx2onnx import export_model, get_operator_support
+
+    assert import_model is _import.import_model and import_to_gluon is _import.import_to_gluon
+    assert get_model_metadata is _import.get_model_metadata
+    assert export_model is mx.onnx.export_model and "RNN" in get_operator_support()
