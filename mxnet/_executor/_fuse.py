@@ -7,7 +7,9 @@ In a forward pass with ``is_train=False`` and no gradient wanted, the chains
 
 run as one oneDNN convolution whose weights are prepacked once with the BatchNorm folded in
 (``w * gamma / sqrt(var + eps)``, ``beta - mean * gamma / sqrt(var + eps)``) and whose relu
-and residual addition are fused post-ops. The packed weights are cached per input shape and
+and residual addition are fused post-ops (3x3 convolutions the Winograd route of
+:mod:`mxnet._op._conv_wino` takes run its kernel, with the bias, residual and relu applied in
+its output transform). The packed weights are cached per input shape and
 recomputed whenever a weight, bias or BatchNorm array changes (tensor version counters), so
 training between evaluations is seen. Anything outside the fast path (GPU, other dtypes,
 mismatched shapes) runs the original steps unchanged. ``MXNET_NG_FUSE=0`` turns it off.
@@ -19,6 +21,8 @@ import functools
 import os
 
 import torch
+
+from .._op import _conv_wino
 
 # bumped by writes that bypass torch's version counter (setitem, Parameter.set_data)
 from ..ndarray._indexing import UNTRACKED_WRITES as WRITES
@@ -87,9 +91,11 @@ class _FusedConv:
         n = 2 + self.has_bias
         return ts[1:n], (ts[n : n + 4] if self.bn else ())
 
-    def _packed(self, x, ts):
+    def _packed(self, x, ts, wino: bool = False):
+        """The weight packed for oneDNN (or transformed for the Winograd kernel) and the
+        bias, BatchNorm folded in; cached per input shape until a parameter changes."""
         (w, *b), bn = self._params(ts)
-        key = tuple(x.shape)
+        key = (tuple(x.shape), wino)
         stamp = (WRITES[0], *((t.data_ptr(), t._version) for t in (w, *b, *bn)))
         hit = self._cache.get(key)
         if hit is not None and hit[0] == stamp:
@@ -104,14 +110,17 @@ class _FusedConv:
             w = w * scale.reshape(-1, 1, 1, 1)
             shift = bias - mean if bias is not None else -mean
             bias = shift * scale + beta
-        packed = torch._C._nn.mkldnn_reorder_conv2d_weight(
-            w.contiguous().to_mkldnn(),
-            self.pad,
-            self.stride,
-            self.dilate,
-            self.groups,
-            list(x.shape),
-        )
+        if wino:
+            packed = _conv_wino.weights(w.contiguous())
+        else:
+            packed = torch._C._nn.mkldnn_reorder_conv2d_weight(
+                w.contiguous().to_mkldnn(),
+                self.pad,
+                self.stride,
+                self.dilate,
+                self.groups,
+                list(x.shape),
+            )
         bias = bias.contiguous() if bias is not None else None
         if len(self._cache) >= 4:
             self._cache.clear()
@@ -127,6 +136,14 @@ class _FusedConv:
         x = ts[0]
         if not self._fast_ok(x, ts):
             return self._slow(ts)
+        w = ts[1]
+        if _conv_wino.applies(x, w, self.stride, self.pad, self.dilate, self.groups):
+            # Winograd kernel with bias, residual and relu in its output transform
+            u, bias = self._packed(x, ts, wino=True)
+            other = ts[-1] if self.add else None
+            if other is not None and tuple(other.shape) != (x.shape[0], w.shape[0], *x.shape[2:]):
+                return self._slow(ts)
+            return _conv_wino.forward(x, u, bias, other, self.act)
         packed, bias = self._packed(x, ts)
         args = (self.pad, self.stride, self.dilate, self.groups)
         if not self.add:

@@ -62,7 +62,7 @@ _SIGNATURES = {
     },
     "wino": {
         "mxng_wino_weights": [_P, _P, _I, _I, _N],
-        "mxng_wino_conv": ([_P, _P, _P, _I, _I, _I, _I, _I, _N], _I),
+        "mxng_wino_conv": ([_P, _P, _P, _I, _I, _I, _I, _I, _P, _P, _N, _N], _I),
         "mxng_wino_wgrad": ([_P, _P, _P, _I, _I, _I, _I, _I, _N], _I),
     },
     "dwconv": {

@@ -24,6 +24,7 @@ typedef __m512 vec;
 #define VADD(a, b) _mm512_add_ps(a, b)
 #define VSUB(a, b) _mm512_sub_ps(a, b)
 #define VMUL(a, b) _mm512_mul_ps(a, b)
+#define VMAX(a, b) _mm512_max_ps(a, b)
 #define VSTREAM(p, v) _mm512_stream_ps(p, v)
 #define SFENCE() _mm_sfence()
 #define RO 6
@@ -39,6 +40,7 @@ typedef __m256 vec;
 #define VADD(a, b) _mm256_add_ps(a, b)
 #define VSUB(a, b) _mm256_sub_ps(a, b)
 #define VMUL(a, b) _mm256_mul_ps(a, b)
+#define VMAX(a, b) _mm256_max_ps(a, b)
 #define VSTREAM(p, v) _mm256_stream_ps(p, v)
 #define SFENCE() _mm_sfence()
 #define RO 2
@@ -53,6 +55,7 @@ typedef float vec;
 #define VADD(a, b) ((a) + (b))
 #define VSUB(a, b) ((a) - (b))
 #define VMUL(a, b) ((a) * (b))
+#define VMAX(a, b) ((a) > (b) ? (a) : (b)) /* NaN a: b, as the vector max */
 #define VSTREAM(p, v) (*(p) = (v))
 #define SFENCE() ((void)0)
 #define RO 4

@@ -82,9 +82,19 @@ static inline void wino_in(const float *x, float *V, int64_t n, int64_t r0, int6
     }
 }
 
-/* The 2x2 outputs (A^T M A) of tile t, written from pixel (r0, c0) of image n on. */
+/* v + bias[o0..] + res (each when given), then max(., 0) when relu (NaN gives 0, as
+ * oneDNN's relu post-op): the epilogue of an inference convolution chain. */
+static inline vec epilogue(vec v, const float *bias, const float *res, int relu, int64_t o0) {
+    if (bias) v = VADD(v, VLOAD(bias + o0));
+    if (res) v = VADD(v, VLOAD(res));
+    return relu ? VMAX(v, VZERO()) : v;
+}
+
+/* The 2x2 outputs (A^T M A) of tile t, written from pixel (r0, c0) of image n on, with the
+ * epilogue. */
 static inline void wino_out(const float *Mb, float *y, int64_t n, int64_t r0, int64_t c0,
-                            int64_t H, int64_t W, int64_t O, int64_t t) {
+                            int64_t H, int64_t W, int64_t O, int64_t t, const float *bias,
+                            const float *res, int relu) {
     for (int64_t o0 = 0; o0 < O; o0 += VW) {
         vec m[4][4], s[4][2];
 #pragma GCC unroll 16
@@ -98,20 +108,25 @@ static inline void wino_out(const float *Mb, float *y, int64_t n, int64_t r0, in
         for (int b = 0; b < 2; ++b) { /* A^T (M A) */
             const int64_t c = c0 + b;
             if (c >= W) continue;
-            VSTORE(y + ((n * H + r0) * W + c) * O + o0,
-                   VADD(VADD(s[0][b], s[1][b]), s[2][b]));
-            if (r0 + 1 < H)
-                VSTORE(y + ((n * H + r0 + 1) * W + c) * O + o0,
-                       VSUB(VSUB(s[1][b], s[2][b]), s[3][b]));
+            int64_t at = ((n * H + r0) * W + c) * O + o0;
+            VSTORE(y + at, epilogue(VADD(VADD(s[0][b], s[1][b]), s[2][b]), bias,
+                                    res ? res + at : NULL, relu, o0));
+            if (r0 + 1 < H) {
+                at += W * O;
+                VSTORE(y + at, epilogue(VSUB(VSUB(s[1][b], s[2][b]), s[3][b]), bias,
+                                        res ? res + at : NULL, relu, o0));
+            }
         }
     }
 }
 
 /* y[N, H, W, O] = the 3x3 convolution (stride 1, padding 1) of x[N, H, W, I], both
- * channels-last and dense, with the weight transformed by mxng_wino_weights. I % VW == 0,
- * O % RC == 0. Returns 0, or -1 when a block buffer could not be allocated. */
+ * channels-last and dense, with the weight transformed by mxng_wino_weights; then plus
+ * bias[O] and res[N, H, W, O] and max(., 0) when relu (bias and res may be NULL). I % VW
+ * == 0, O % RC == 0. Returns 0, or -1 when a block buffer could not be allocated. */
 int64_t mxng_wino_conv(const float *x, const float *U, float *y, int64_t N, int64_t H,
-                       int64_t W, int64_t I, int64_t O, int nthr) {
+                       int64_t W, int64_t I, int64_t O, const float *bias, const float *res,
+                       int relu, int nthr) {
     const int64_t th = (H + 1) / 2, tw = (W + 1) / 2, T = N * th * tw, P = O / RC;
     const int64_t blocks = (T + WT - 1) / WT;
     int64_t fail = 0;
@@ -150,7 +165,7 @@ int64_t mxng_wino_conv(const float *x, const float *U, float *y, int64_t N, int6
                 }
             for (int64_t t = 0; t < tb; ++t) {
                 const int64_t q = t0 + t, tj = q % tw, ti = (q / tw) % th, n = q / (tw * th);
-                wino_out(Mb, y, n, 2 * ti, 2 * tj, H, W, O, t);
+                wino_out(Mb, y, n, 2 * ti, 2 * tj, H, W, O, t, bias, res, relu);
             }
         }
     }

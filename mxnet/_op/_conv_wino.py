@@ -42,7 +42,7 @@ import torch
 from .. import _kernels
 from ._conv_native import _tile
 
-__all__ = ["applies", "conv3x3", "enabled", "MIN_MACS"]
+__all__ = ["applies", "conv3x3", "enabled", "forward", "weights", "MIN_MACS"]
 
 CL = torch.channels_last
 
@@ -77,23 +77,44 @@ def applies(x: torch.Tensor, w: torch.Tensor, stride, pad, dilate, groups: int,
             and n * h * wd * c * w.shape[0] * 9 >= min_macs)
 
 
-def _impl(a: torch.Tensor, w: torch.Tensor, flip: bool) -> torch.Tensor:
-    """``conv2d(a, w, padding=1)``, or (``flip``) ``conv_transpose2d(a, w, padding=1)``."""
-    lib = _kernels.library("wino")
-    a = a.contiguous(memory_format=CL)
-    n, i, h, wd = a.shape
-    o = w.shape[1] if flip else w.shape[0]
+def weights(w: torch.Tensor, flip: bool = False) -> torch.Tensor:
+    """The Winograd transform of a 3x3 weight ``w`` [O, I, 3, 3] for :func:`forward`
+    (``flip``: of the transposed weight turned by 180 degrees, for the input gradient)."""
+    o, i = (w.shape[1], w.shape[0]) if flip else (w.shape[0], w.shape[1])
     # the weight as [in][3][3][out], the kernel's vectors running over the output channels
     wt = (w.permute(0, 2, 3, 1) if flip else w.permute(1, 2, 3, 0)).contiguous()
-    u = torch.empty(16 * i * o, dtype=torch.float32)
-    lib.mxng_wino_weights(ctypes.c_void_p(wt.data_ptr()), ctypes.c_void_p(u.data_ptr()), o, i,
-                          int(flip))
+    u = torch.empty((16, o // _tile(), i, _tile()), dtype=torch.float32)
+    _kernels.library("wino").mxng_wino_weights(ctypes.c_void_p(wt.data_ptr()),
+                                               ctypes.c_void_p(u.data_ptr()), o, i, int(flip))
+    return u
+
+
+def _ptr(t: torch.Tensor | None):
+    return None if t is None else ctypes.c_void_p(t.data_ptr())
+
+
+def forward(a: torch.Tensor, u: torch.Tensor, bias: torch.Tensor | None = None,
+            res: torch.Tensor | None = None, relu: bool = False) -> torch.Tensor:
+    """``conv2d(a, w, padding=1)`` for the transformed weight ``u`` (:func:`weights`), plus
+    ``bias`` [O] and ``res`` (the result's shape) and relu, each when given: channels-last
+    float32 ``a`` [N, I, H, W], channels-last result."""
+    a = a.contiguous(memory_format=CL)
+    n, i, h, wd = a.shape
+    o = u.shape[1] * u.shape[3]
+    if res is not None:
+        res = res.contiguous(memory_format=CL)
     out = torch.empty((n, o, h, wd), dtype=torch.float32, memory_format=CL)
-    rc = lib.mxng_wino_conv(ctypes.c_void_p(a.data_ptr()), ctypes.c_void_p(u.data_ptr()),
-                            ctypes.c_void_p(out.data_ptr()), n, h, wd, i, o, _kernels.threads())
+    rc = _kernels.library("wino").mxng_wino_conv(
+        _ptr(a), _ptr(u), _ptr(out), n, h, wd, i, o, _ptr(bias), _ptr(res), int(relu),
+        _kernels.threads())
     if rc != 0:
         raise MemoryError("Convolution (3x3 Winograd): could not allocate the block buffers")
     return out
+
+
+def _impl(a: torch.Tensor, w: torch.Tensor, flip: bool) -> torch.Tensor:
+    """``conv2d(a, w, padding=1)``, or (``flip``) ``conv_transpose2d(a, w, padding=1)``."""
+    return forward(a, weights(w, flip))
 
 
 _op = torch.library.custom_op("mxng::wino3x3", mutates_args=())(_impl)

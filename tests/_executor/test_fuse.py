@@ -205,3 +205,35 @@ def test_batchnorm_relu_training_runs_rewritten_steps(monkeypatch):
         np.testing.assert_allclose(ex1.aux_dict[k].asnumpy(), v.asnumpy(), rtol=1e-6,
                                    err_msg=k)
     assert not np.allclose(ex1.aux_dict["bn_moving_var"].asnumpy(), 1)  # moved by backward
+
+
+def test_winograd_chains_match_unfused(monkeypatch):
+    """3x3 chains the Winograd route takes (64 channels, channels-last data) run its kernel
+    with BatchNorm folded and bias, residual and relu in its output transform."""
+    from mxnet._op import _conv_wino
+
+    if not _conv_wino.enabled():
+        pytest.skip("no 64-channel native tiles here")
+    data = mx.sym.Variable("data")
+    a = mx.sym.Activation(_unit(data, "a", 64, bias=True), act_type="relu")
+    out = mx.sym.Activation(_unit(a, "b", 64) + a, act_type="relu")
+    ex = _bind(mx.sym.Group([out, _unit(out, "c", 64)]), (1, 64, 96, 96))
+    monkeypatch.setattr(_conv_wino, "MIN_MACS", 0)
+    monkeypatch.setattr(_conv_wino.applies, "__defaults__", (0,))
+    used = []
+    forward = _conv_wino.forward
+    def spy(a, u, bias=None, res=None, relu=False):
+        used.append((bias is not None, res is not None, relu))
+        return forward(a, u, bias, res, relu)
+
+    monkeypatch.setattr(_conv_wino, "forward", spy)
+    fused = [o.asnumpy() for o in ex.forward(is_train=False)]
+    # a reads the NCHW data: oneDNN; b: residual + relu, c: BatchNorm only (its shift is
+    # the bias each time)
+    assert sorted(used) == [(True, False, False), (True, True, True)], used
+    monkeypatch.setenv("MXNET_NG_FUSE", "0")
+    used.clear()
+    plain = [o.asnumpy() for o in ex.forward(is_train=False)]
+    assert len(used) == 3  # the unfused convolutions take the route too (b and c, then a)
+    for f, p in zip(fused, plain):
+        np.testing.assert_allclose(f, p, rtol=1e-4, atol=1e-5)
