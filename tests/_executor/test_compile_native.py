@@ -81,7 +81,7 @@ def test_compiled_graph_runs_the_winograd_kernels(monkeypatch):
     from mxnet._op import _conv_wino
 
     if not _conv_wino.enabled():
-        pytest.skip("no 64-channel native tiles here")
+        pytest.skip("no vector-tiled native kernel here")
     monkeypatch.setattr(_conv_wino, "_ON", [])  # decided again before tracing
     s = mx.sym
     net = s.MakeLoss(s.sum(s.square(s.Convolution(s.Variable("data"), num_filter=64,

@@ -213,7 +213,7 @@ def test_winograd_chains_match_unfused(monkeypatch):
     from mxnet._op import _conv_wino
 
     if not _conv_wino.enabled():
-        pytest.skip("no 64-channel native tiles here")
+        pytest.skip("no vector-tiled native kernel here")
     data = mx.sym.Variable("data")
     a = mx.sym.Activation(_unit(data, "a", 64, bias=True), act_type="relu")
     out = mx.sym.Activation(_unit(a, "b", 64) + a, act_type="relu")

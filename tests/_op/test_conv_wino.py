@@ -10,7 +10,7 @@ from mxnet._op import _conv_wino as cw
 
 pytestmark = pytest.mark.skipif(
     mx._kernels.library("wino") is None or not cw.enabled(),
-    reason="no native kernel with 64-channel tiles here (AVX-512 build)")
+    reason="no vector-tiled native kernel here (AVX-512 or AVX2 build)")
 CL = torch.channels_last
 
 
