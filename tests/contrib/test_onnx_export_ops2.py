@@ -256,3 +256,21 @@ def test_gluon_rnn_layer_export(tmp_path, layer):
         path,
     )
     np.testing.assert_allclose(run_onnx(path, {"data": x.asnumpy()})[0], want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("pool_type", ["max", "avg"])
+def test_full_pooling_window_in_end_padding(tmp_path, pool_type):
+    # MXNet's 'full' convention keeps a last window lying wholly in the end padding (max:
+    # lowest float, avg: 0); exported with floor mode and explicit pads on every runtime
+    x = _f(1, 2, 5, 7)
+    sym = S.Pooling(
+        D,
+        kernel=(2, 2),
+        stride=(3, 3),
+        pad=(1, 1),
+        pool_type=pool_type,
+        pooling_convention="full",
+        count_include_pad=False,
+    )
+    _check(tmp_path, sym, {"data": x})
+    assert sym_forward(sym, {}, {"data": x})[0].shape == (1, 2, 3, 4)

@@ -126,18 +126,35 @@ def pooling(ctx: ExportContext, name, attrs, ins, shapes, outs):
             f"ONNX export: Pooling '{name}': pooling_convention={conv} is not supported"
         )
     pad = _tup(attrs.get("pad"), nsp, 0)
-    kw = dict(
-        kernel_shape=[int(k) for k in attrs["kernel"]],
-        strides=_tup(attrs.get("stride"), nsp, 1),
-        pads=pad + pad,
-        ceil_mode=int(conv == "full"),
-    )
-    if ptype == "max":
-        return [ctx.node("MaxPool", ins, [name], name=name, **kw)]
-    if ptype == "avg":
-        cip = attrs.get("count_include_pad")
-        kw["count_include_pad"] = 1 if cip is None or cip else 0
-        return [ctx.node("AveragePool", ins, [name], name=name, **kw)]
+    kernel = [int(k) for k in attrs["kernel"]]
+    strides = _tup(attrs.get("stride"), nsp, 1)
+    kw = dict(kernel_shape=kernel, strides=strides, pads=pad + pad, ceil_mode=0)
+    extra = [0] * nsp  # MXNet 'full' windows lying wholly in the end padding
+    if conv == "full" and ptype in ("max", "avg"):
+        # runtimes disagree on ceil_mode's last window (newer ones drop a window that starts
+        # in the end padding, MXNet keeps it): floor mode with explicit end padding instead
+        end = []
+        for i in range(nsp):
+            n, k, st, p = shapes[0][2 + i], kernel[i], strides[i], pad[i]
+            total = -(-(n + 2 * p - k) // st) + 1  # MXNet's output length
+            inside = sum(1 for j in range(total) if j * st - p < n)
+            end.append(max((inside - 1) * st + k - p - n, 0))
+            extra[i] = total - inside
+        kw["pads"] = pad + end
+    if ptype in ("max", "avg"):
+        if ptype == "avg":
+            cip = attrs.get("count_include_pad")
+            kw["count_include_pad"] = 1 if cip is None or cip else 0
+        op = "MaxPool" if ptype == "max" else "AveragePool"
+        if not any(extra):
+            return [ctx.node(op, ins, [name], name=name, **kw)]
+        y = ctx.node(op, ins, [f"{name}_pooled"], **kw)
+        # those windows hold no data: MXNet gives the lowest float (max) or 0 (avg)
+        dt = ctx.in_dtype()
+        fill = float(np.finfo(dt).min) if ptype == "max" else 0.0
+        pads = ctx.const(f"{name}_tail_pads", [0, 0] + [0] * nsp + [0, 0] + extra)
+        val = ctx.const(f"{name}_tail_value", fill, dt)
+        return [ctx.node("Pad", [y, pads, val], [name], name=name, mode="constant")]
     if ptype == "lp":
         return [
             ctx.node(

@@ -87,6 +87,24 @@ def gemm(ctx, name, attrs, ins, shapes):
     )
 
 
+def _pool_convention(ctx, x: str, k, stride, pads, name) -> str:
+    shp = ctx.static_shape(x)
+    nsp = len(k)
+    if shp is None or any(e < b for b, e in zip(pads[:nsp], pads[nsp:])):
+        raise MXNetError(f"ONNX import: node '{name}' has asymmetric pads {pads}")
+    for conv in ("valid", "full"):
+        ok = True
+        for i in range(nsp):
+            n, kk, st, b, e = shp[2 + i], k[i], stride[i], pads[i], pads[nsp + i]
+            want = (n + b + e - kk) // st + 1
+            span = n + 2 * b - kk
+            got = (span // st if conv == "valid" else -(-span // st)) + 1
+            ok &= want == got
+        if ok:
+            return conv
+    raise MXNetError(f"ONNX import: node '{name}' has asymmetric pads {pads}")
+
+
 def _pool(ptype: str, is_global: bool):
     def fn(ctx, name, attrs, ins, shapes):
         x = ctx.var(ins[0])
@@ -95,9 +113,16 @@ def _pool(ptype: str, is_global: bool):
         k = tuple(attrs["kernel_shape"])
         nsp = len(k)
         conv_ = "full" if int(attrs.get("ceil_mode", 0)) else "valid"
+        stride = tuple(attrs.get("strides", [1] * nsp))
+        pads = list(attrs.get("pads", [0] * (2 * nsp)))
+        if pads[:nsp] != pads[nsp:] and not int(attrs.get("ceil_mode", 0)):
+            # extra end padding (how 'full' pooling is exported): the same windows as
+            # MXNet's symmetric pad with the 'valid' or 'full' output length
+            conv_ = _pool_convention(ctx, ins[0], k, stride, pads, name)
+            attrs = dict(attrs, pads=pads[:nsp] * 2)
         kw = dict(
             kernel=k,
-            stride=tuple(attrs.get("strides", [1] * nsp)),
+            stride=stride,
             pad=_pads(attrs, nsp, name),
             pooling_convention=conv_,
         )
