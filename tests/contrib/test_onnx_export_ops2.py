@@ -7,7 +7,7 @@ import pytest
 
 import mxnet as mx
 from mxnet.contrib.onnx import _export
-from tests.contrib._onnx_util import run_onnx, sym_forward
+from tests.contrib._onnx_util import ort, run_onnx, sym_forward
 
 S = mx.sym
 D = S.var("data")
@@ -274,3 +274,27 @@ def test_full_pooling_window_in_end_padding(tmp_path, pool_type):
     )
     _check(tmp_path, sym, {"data": x})
     assert sym_forward(sym, {}, {"data": x})[0].shape == (1, 2, 3, 4)
+
+
+def test_crop(tmp_path):
+    like = S.var("like")
+    sym = S.Group([S.Crop(D, offset=(2, 1), h_w=(5, 6)), S.Crop(D, like, center_crop=True)])
+    _check(tmp_path, sym, {"data": _f(2, 3, 12, 10), "like": _f(1, 1, 7, 4)})
+
+
+@pytest.mark.skipif(ort is None, reason="onnx's reference runner has no MaxRoiPool")
+def test_roi_pooling(tmp_path):
+    rois = np.array([[0, 0, 0, 7, 7], [1, 2, 3, 9, 11], [0, 4.4, 1.6, 6.2, 8.5]], "float32")
+    sym = S.ROIPooling(D, S.var("rois"), pooled_size=(3, 2), spatial_scale=0.5)
+    _check(tmp_path, sym, {"data": _f(2, 3, 12, 10), "rois": rois})
+
+
+def test_random_ops_export_distribution(tmp_path):
+    sym = S.Group(
+        [S.random.uniform(-2, -1, shape=(50, 40)), S.random.normal(3, 0.1, shape=(50, 40)), D]
+    )
+    path = str(tmp_path / "r.onnx")
+    _export.export_model(sym, {}, [(2,)], np.float32, path)
+    u, n, _ = run_onnx(path, {"data": _f(2)})
+    assert u.shape == n.shape == (50, 40) and u.dtype == np.float32
+    assert -2 <= u.min() and u.max() < -1 and abs(n.mean() - 3) < 0.05

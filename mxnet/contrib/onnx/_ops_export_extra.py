@@ -564,6 +564,52 @@ def rnn_param_concat(ctx: ExportContext, name, attrs, ins, shapes, outs):
     return [ctx.node("Concat", parts, [name], name=name, axis=0)]
 
 
+def crop(ctx: ExportContext, name, attrs, ins, shapes, outs):
+    big_h, big_w = shapes[0][2], shapes[0][3]
+    h, w = outs[0][2], outs[0][3]
+    if attrs.get("center_crop"):
+        oy, ox = (big_h - h) // 2, (big_w - w) // 2
+    else:
+        oy, ox = (int(v) for v in (attrs.get("offset") or (0, 0)))
+    args = [
+        ins[0],
+        ctx.const(f"{name}_starts", [oy, ox]),
+        ctx.const(f"{name}_ends", [oy + h, ox + w]),
+        ctx.const(f"{name}_axes", [2, 3]),
+    ]
+    return [ctx.node("Slice", args, [name], name=name)]
+
+
+def roi_pooling(ctx: ExportContext, name, attrs, ins, shapes, outs):
+    ph, pw = (int(v) for v in attrs["pooled_size"])
+    return [
+        ctx.node(
+            "MaxRoiPool",
+            ins[:2],
+            [name],
+            name=name,
+            pooled_shape=[ph, pw],
+            spatial_scale=float(attrs.get("spatial_scale", 1.0)),
+        )
+    ]
+
+
+def _random(op_type: str):
+    """RandomUniform/RandomNormal: the same distribution, drawn by the runtime."""
+
+    def conv(ctx: ExportContext, name, attrs, ins, shapes, outs):
+        dt = ctx.onnx_type(ctx.out_dtype())
+        if op_type.startswith("RandomUniform"):
+            kw = dict(low=float(attrs.get("low", 0.0)), high=float(attrs.get("high", 1.0)))
+        else:
+            kw = dict(mean=float(attrs.get("loc", 0.0)), scale=float(attrs.get("scale", 1.0)))
+        if op_type.endswith("Like"):
+            return [ctx.node(op_type, ins[:1], [name], name=name, dtype=dt, **kw)]
+        return [ctx.node(op_type, [], [name], name=name, dtype=dt, shape=list(outs[0]), **kw)]
+
+    return conv
+
+
 _GATE_ORDER = {
     "lstm": (4, [0, 3, 1, 2]),
     "gru": (3, [1, 0, 2]),
@@ -720,6 +766,12 @@ EXTRA_CONVERTERS = {
     "SequenceReverse": sequence_reverse,
     "RNN": rnn,
     "_rnn_param_concat": rnn_param_concat,
+    "Crop": crop,
+    "ROIPooling": roi_pooling,
+    "_random_uniform": _random("RandomUniform"),
+    "_random_normal": _random("RandomNormal"),
+    "_random_uniform_like": _random("RandomUniformLike"),
+    "_random_normal_like": _random("RandomNormalLike"),
     "_contrib_box_decode": box_decode,
     "_contrib_box_nms": box_nms,
 }
