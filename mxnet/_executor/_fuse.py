@@ -143,7 +143,9 @@ class _FusedConv:
             other = ts[-1] if self.add else None
             if other is not None and tuple(other.shape) != (x.shape[0], w.shape[0], *x.shape[2:]):
                 return self._slow(ts)
-            return _conv_wino.forward(x, u, bias, other, self.act)
+            out = _conv_wino.forward(x, u, bias, other, self.act)
+            if out is not None:
+                return out  # else non-finite values: oneDNN's direct sums below
         packed, bias = self._packed(x, ts)
         args = (self.pad, self.stride, self.dilate, self.groups)
         if not self.add:

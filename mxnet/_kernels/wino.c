@@ -94,7 +94,8 @@ static inline vec epilogue(vec v, const float *bias, const float *res, int relu,
  * epilogue. */
 static inline void wino_out(const float *Mb, float *y, int64_t n, int64_t r0, int64_t c0,
                             int64_t H, int64_t W, int64_t O, int64_t t, const float *bias,
-                            const float *res, int relu) {
+                            const float *res, int relu, vec *chk) {
+    const vec zero = VZERO();
     for (int64_t o0 = 0; o0 < O; o0 += VW) {
         vec m[4][4], s[4][2];
 #pragma GCC unroll 16
@@ -109,12 +110,14 @@ static inline void wino_out(const float *Mb, float *y, int64_t n, int64_t r0, in
             const int64_t c = c0 + b;
             if (c >= W) continue;
             int64_t at = ((n * H + r0) * W + c) * O + o0;
-            VSTORE(y + at, epilogue(VADD(VADD(s[0][b], s[1][b]), s[2][b]), bias,
-                                    res ? res + at : NULL, relu, o0));
+            const vec top = VADD(VADD(s[0][b], s[1][b]), s[2][b]);
+            *chk = VADD(*chk, VMUL(top, zero)); /* stays 0 while every value is finite */
+            VSTORE(y + at, epilogue(top, bias, res ? res + at : NULL, relu, o0));
             if (r0 + 1 < H) {
                 at += W * O;
-                VSTORE(y + at, epilogue(VSUB(VSUB(s[1][b], s[2][b]), s[3][b]), bias,
-                                        res ? res + at : NULL, relu, o0));
+                const vec bottom = VSUB(VSUB(s[1][b], s[2][b]), s[3][b]);
+                *chk = VADD(*chk, VMUL(bottom, zero));
+                VSTORE(y + at, epilogue(bottom, bias, res ? res + at : NULL, relu, o0));
             }
         }
     }
@@ -123,15 +126,19 @@ static inline void wino_out(const float *Mb, float *y, int64_t n, int64_t r0, in
 /* y[N, H, W, O] = the 3x3 convolution (stride 1, padding 1) of x[N, H, W, I], both
  * channels-last and dense, with the weight transformed by mxng_wino_weights; then plus
  * bias[O] and res[N, H, W, O] and max(., 0) when relu (bias and res may be NULL). I % VW
- * == 0, O % RC == 0. Returns 0, or -1 when a block buffer could not be allocated. */
+ * == 0, O % RC == 0. Returns 0; 1 when a convolution value (before the epilogue) is not
+ * finite: the transforms spread an Inf or NaN of the input over whole 2x2 blocks, where
+ * the direct sums keep it to the windows that read it, so the caller recomputes those
+ * directly; -1 when a block buffer could not be allocated. */
 int64_t mxng_wino_conv(const float *x, const float *U, float *y, int64_t N, int64_t H,
                        int64_t W, int64_t I, int64_t O, const float *bias, const float *res,
                        int relu, int nthr) {
     const int64_t th = (H + 1) / 2, tw = (W + 1) / 2, T = N * th * tw, P = O / RC;
     const int64_t blocks = (T + WT - 1) / WT;
-    int64_t fail = 0;
-#pragma omp parallel num_threads(nthr) if (nthr > 1) reduction(| : fail)
+    int64_t fail = 0, nonfinite = 0;
+#pragma omp parallel num_threads(nthr) if (nthr > 1) reduction(| : fail, nonfinite)
     {
+        vec chk = VZERO();
         static __thread float *buf = NULL; /* each thread's own block buffers */
         static __thread int64_t cap = 0;
         const int64_t need = 16 * WT * (I + O);
@@ -165,11 +172,14 @@ int64_t mxng_wino_conv(const float *x, const float *U, float *y, int64_t N, int6
                 }
             for (int64_t t = 0; t < tb; ++t) {
                 const int64_t q = t0 + t, tj = q % tw, ti = (q / tw) % th, n = q / (tw * th);
-                wino_out(Mb, y, n, 2 * ti, 2 * tj, H, W, O, t, bias, res, relu);
+                wino_out(Mb, y, n, 2 * ti, 2 * tj, H, W, O, t, bias, res, relu, &chk);
             }
         }
+        float lanes[VW];
+        VSTORE(lanes, chk);
+        for (int v = 0; v < VW; ++v) nonfinite |= lanes[v] != 0.f;
     }
-    return fail ? -1 : 0;
+    return fail ? -1 : nonfinite ? 1 : 0;
 }
 
 /* D[xi][t][o0:o0+VW] = (A dY A^T)[xi] of the 2x2 output-gradient block whose top-left pixel

@@ -40,6 +40,7 @@ import ctypes
 import os
 
 import torch
+import torch.nn.functional as F
 
 from .. import _kernels
 from ._conv_native import _tile
@@ -96,10 +97,12 @@ def _ptr(t: torch.Tensor | None):
 
 
 def forward(a: torch.Tensor, u: torch.Tensor, bias: torch.Tensor | None = None,
-            res: torch.Tensor | None = None, relu: bool = False) -> torch.Tensor:
+            res: torch.Tensor | None = None, relu: bool = False) -> torch.Tensor | None:
     """``conv2d(a, w, padding=1)`` for the transformed weight ``u`` (:func:`weights`), plus
     ``bias`` [O] and ``res`` (the result's shape) and relu, each when given: channels-last
-    float32 ``a`` [N, I, H, W], channels-last result."""
+    float32 ``a`` [N, I, H, W], channels-last result; ``None`` when a convolution value is
+    not finite (an Inf or NaN in ``a`` or the weight: the transforms would spread it over
+    whole 2x2 output blocks), for the caller to compute directly."""
     a = a.contiguous(memory_format=CL)
     n, i, h, wd = a.shape
     o = u.shape[1] * u.shape[3]
@@ -109,14 +112,19 @@ def forward(a: torch.Tensor, u: torch.Tensor, bias: torch.Tensor | None = None,
     rc = _kernels.library("wino").mxng_wino_conv(
         _ptr(a), _ptr(u), _ptr(out), n, h, wd, i, o, _ptr(bias), _ptr(res), int(relu),
         _kernels.threads())
-    if rc != 0:
+    if rc < 0:
         raise MemoryError("Convolution (3x3 Winograd): could not allocate the block buffers")
-    return out
+    return out if rc == 0 else None
 
 
 def _impl(a: torch.Tensor, w: torch.Tensor, flip: bool) -> torch.Tensor:
-    """``conv2d(a, w, padding=1)``, or (``flip``) ``conv_transpose2d(a, w, padding=1)``."""
-    return forward(a, weights(w, flip))
+    """``conv2d(a, w, padding=1)``, or (``flip``) ``conv_transpose2d(a, w, padding=1)``;
+    non-finite values are left to oneDNN's direct sums (see :func:`forward`)."""
+    out = forward(a, weights(w, flip))
+    if out is None:
+        conv = F.conv_transpose2d if flip else F.conv2d
+        out = conv(a.contiguous(memory_format=CL), w, None, 1, 1)
+    return out
 
 
 _op = torch.library.custom_op("mxng::wino3x3", mutates_args=())(_impl)
@@ -148,6 +156,9 @@ def _wgrad_impl(x: torch.Tensor, g: torch.Tensor, w: torch.Tensor) -> torch.Tens
     if rc != 0:
         raise MemoryError("Convolution (3x3 Winograd): could not allocate the weight-gradient "
                           "buffers")
+    if not bool(torch.isfinite(dw).all()):  # Inf/NaN in x or dy: oneDNN's direct sums
+        dw = torch.ops.aten.convolution_backward(g, x, w, None, [1, 1], [1, 1], [1, 1], False,
+                                                 [0, 0], 1, [False, True, False])[1]
     return dw
 
 

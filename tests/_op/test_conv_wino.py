@@ -132,3 +132,27 @@ def test_weight_gradient_does_not_depend_on_the_thread_count():
                                               [1, 1], [1, 1], [1, 1], False, [0, 0], 1,
                                               [False, True, False])[1]
     assert _rel(out[0], ref) < 1e-6
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf")])
+def test_non_finite_values_as_the_direct_sums_give_them(bad):
+    """An Inf input pixel gives +-Inf in the outputs that read it, as the direct sums do;
+    the transforms would mix +Inf and -Inf into NaN, so those calls are computed directly
+    (NaN stays NaN in the same places); the same for the input and weight gradients."""
+    g = torch.Generator().manual_seed(4)
+    x = torch.randn(1, 64, 6, 6, generator=g)
+    x[0, 3, 2, 2] = bad
+    x = x.contiguous(memory_format=CL).requires_grad_()
+    w = (torch.randn(64, 64, 3, 3, generator=g) * 0.05).requires_grad_()
+    y = cw.conv3x3(x, w, None)
+    ref = F.conv2d(x.detach(), w.detach(), None, 1, 1)
+    assert int((~torch.isfinite(ref)).sum()) == 9 * 64
+    torch.testing.assert_close(y, ref, rtol=1e-5, atol=1e-5, equal_nan=True)
+    gy = torch.zeros(y.shape)
+    gy[0, :, 3, 3] = bad
+    y.backward(gy)
+    rx, rw, _ = torch.ops.aten.convolution_backward(gy, x.detach(), w.detach(), None, [1, 1],
+                                                    [1, 1], [1, 1], False, [0, 0], 1,
+                                                    [True, True, False])
+    torch.testing.assert_close(x.grad, rx, rtol=1e-5, atol=1e-5, equal_nan=True)
+    torch.testing.assert_close(w.grad, rw, rtol=1e-5, atol=1e-5, equal_nan=True)
