@@ -156,3 +156,20 @@ def test_non_finite_values_as_the_direct_sums_give_them(bad):
                                                     [True, True, False])
     torch.testing.assert_close(x.grad, rx, rtol=1e-5, atol=1e-5, equal_nan=True)
     torch.testing.assert_close(w.grad, rw, rtol=1e-5, atol=1e-5, equal_nan=True)
+
+
+def test_forward_does_not_depend_on_the_thread_count():
+    import ctypes
+
+    lib = mx._kernels.library("wino")
+    g = torch.Generator().manual_seed(5)
+    x = torch.randn(3, 64, 13, 11, generator=g).contiguous(memory_format=CL)
+    u = cw.weights(torch.randn(128, 64, 3, 3, generator=g))
+    out = []
+    for nthr in (1, 2, 3):
+        y = torch.empty((3, 128, 13, 11), memory_format=CL)
+        assert lib.mxng_wino_conv(ctypes.c_void_p(x.data_ptr()), ctypes.c_void_p(u.data_ptr()),
+                                  ctypes.c_void_p(y.data_ptr()), 3, 13, 11, 64, 128, None, None,
+                                  0, nthr) == 0
+        out.append(y)
+    assert torch.equal(out[0], out[1]) and torch.equal(out[0], out[2])
