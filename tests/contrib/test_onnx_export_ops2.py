@@ -166,6 +166,7 @@ def test_attention_and_resize_helpers(tmp_path):
             S.contrib.interleaved_matmul_selfatt_valatt(D, S.var("att"), heads=2),
             S.contrib.div_sqrt_dim(D),
             S.contrib.BilinearResize2D(I, height=7, width=9),
+            S.contrib.BilinearResize2D(I, height=3, width=8, align_corners=False),
             S.contrib.AdaptiveAvgPooling2D(I, output_size=1),
             S.depth_to_space(I, block_size=2),
             S.space_to_depth(I, block_size=2),

@@ -185,3 +185,17 @@ def test_mxnet_1x_module_paths():
     assert import_model is _import.import_model and import_to_gluon is _import.import_to_gluon
     assert get_model_metadata is _import.get_model_metadata
     assert export_model is mx.onnx.export_model and "RNN" in get_operator_support()
+
+
+@pytest.mark.parametrize("ctm", ["align_corners", "half_pixel"])
+def test_resize_linear(tmp_path, ctm):
+    from tests.contrib._onnx_util import run_onnx
+
+    x = RNG.randn(1, 2, 4, 5).astype("f")
+    node = helper.make_node(
+        "Resize", ["x", "", "", "sizes"], ["y"], mode="linear", coordinate_transformation_mode=ctm
+    )
+    sizes = {"sizes": np.array([1, 2, 7, 3], "int64")}
+    (y,) = _run(tmp_path, [node], {"x": x}, ["y"], sizes)
+    path = str(tmp_path / "m.onnx")  # the file _run wrote: the runtime's own answer
+    np.testing.assert_allclose(y, run_onnx(path, {"x": x})[0], rtol=1e-5, atol=1e-6)

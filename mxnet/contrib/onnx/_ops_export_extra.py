@@ -294,7 +294,9 @@ def bilinear_resize(ctx: ExportContext, name, attrs, ins, shapes, outs):
             [name],
             name=name,
             mode="linear",
-            coordinate_transformation_mode="align_corners",
+            coordinate_transformation_mode=(
+                "align_corners" if attrs.get("align_corners", True) else "half_pixel"
+            ),
         )
     ]
 

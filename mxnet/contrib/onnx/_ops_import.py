@@ -341,10 +341,34 @@ def pad(ctx, name, attrs, ins, shapes):
     return ctx.sym.Pad(ctx.var(ins[0]), mode=mode, pad_width=width, constant_value=value, name=name)
 
 
+def _resize_linear(ctx, name, attrs, ins, scales):
+    """Bilinear Resize of NCHW data as contrib.BilinearResize2D (align_corners or
+    half_pixel coordinates)."""
+    ctm = attrs.get("coordinate_transformation_mode", b"half_pixel")
+    ctm = ctm.decode() if isinstance(ctm, bytes) else ctm
+    if ctm not in ("align_corners", "half_pixel", "pytorch_half_pixel"):
+        raise MXNetError(
+            f"ONNX import: Resize '{name}': linear mode with {ctm} coordinates is not supported"
+        )
+    sizes = ctx.consts.get(ins[3]) if len(ins) > 3 and ins[3] else None
+    if sizes is not None:
+        h, w = (int(v) for v in np.asarray(sizes).reshape(-1)[2:4])
+    else:
+        shp = ctx.static_shape(ins[0])
+        if scales is None or shp is None or len(shp) != 4:
+            raise MXNetError(f"ONNX import: Resize '{name}' needs constant sizes or scales")
+        h, w = (int(np.floor(n * float(sc))) for n, sc in zip(shp[2:], scales[2:]))
+    return ctx.sym.contrib.BilinearResize2D(
+        ctx.var(ins[0]), height=h, width=w, align_corners=ctm == "align_corners", name=name
+    )
+
+
 def resize(ctx, name, attrs, ins, shapes):
     mode = attrs.get("mode", b"nearest")
     mode = mode.decode() if isinstance(mode, bytes) else mode
     scales = ctx.const(ins[2], name) if len(ins) > 2 and ins[2] else None
+    if mode == "linear":
+        return _resize_linear(ctx, name, attrs, ins, scales)
     if (
         mode != "nearest"
         or scales is None
