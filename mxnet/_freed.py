@@ -19,6 +19,8 @@ __all__ = ["ANY", "mark_freed", "detach_freed", "link_outputs"]
 ANY = [False]  # whether any graph was freed yet (the checks cost nothing before)
 _KEY = "mx_freed"
 _OP = "mx_op"
+# the node type that accumulates a leaf's gradient (never a tensor's ``grad_fn``)
+_ACC = type((torch.zeros(1, requires_grad=True) * 1).grad_fn.next_functions[0][0])
 
 
 class _CallRecord:
@@ -35,16 +37,22 @@ def mark_freed(tensors) -> None:
     stack = [t.grad_fn for t in tensors if t.grad_fn is not None]
     if stack:
         ANY[0] = True
+    push = stack.append
+    pop = stack.pop
+    key, op = _KEY, _OP
     while stack:
-        node = stack.pop()
+        node = pop()
         md = node.metadata
-        if md.get(_KEY):
+        if key in md:
             continue
-        md[_KEY] = True
-        rec = md.get(_OP)
+        md[key] = True
+        rec = md.get(op)
         if rec is not None:
             rec.freed = True
-        stack.extend(n for n, _ in node.next_functions if n is not None)
+        for n, _ in node.next_functions:
+            # (AccumulateGrad nodes of leaves are no array's grad_fn: nothing to tag)
+            if n is not None and type(n) is not _ACC:
+                push(n)
 
 
 def _is_freed(t: torch.Tensor) -> bool:

@@ -108,6 +108,7 @@ class _Engines:
         self.out = np.zeros((_NSTATES, _N), dtype=_U32)  # tempered block being read
         self.pos = np.full(_NSTATES, _N, dtype=np.int64)  # next unread index in ``out``
         self.pend: dict[int, np.ndarray] = {}  # draws handed back (read before ``out``)
+        self._ptrs: tuple | None = None  # data addresses of key, out, pos (for fill)
 
     def ensure(self, lib) -> None:
         """Make the engine states (with ``lib``, the native library, when not ``None``)."""
@@ -124,8 +125,10 @@ class _Engines:
         """``n`` outputs of ``kind`` from the parallel engines into ``dst`` (native code);
         handed-back draws are read first, as :meth:`take2d` does."""
         self.ensure(lib)
+        if self._ptrs is None:  # (the state arrays are only ever updated in place)
+            self._ptrs = (self.key.ctypes.data, self.out.ctypes.data, self.pos.ctypes.data)
         workers = min((n + _MIN_PER_WORKER - 1) // _MIN_PER_WORKER, _NSTATES) if n > 0 else 0
-        pend = [j for j in self.pend if j < workers]
+        pend = [j for j in self.pend if j < workers] if self.pend else None
         ptr = lens = None
         bufs: dict[int, np.ndarray] = {}
         if pend:
@@ -136,9 +139,7 @@ class _Engines:
                 ptr[j] = bufs[j].ctypes.data
                 lens[j] = len(bufs[j])
         lib.mxng_rng_fill(
-            self.key.ctypes.data,
-            self.out.ctypes.data,
-            self.pos.ctypes.data,
+            *self._ptrs,
             None if ptr is None else ptr.ctypes.data,
             None if lens is None else lens.ctypes.data,
             n,
@@ -360,8 +361,15 @@ def _native_fill(lib, n: int, kind, dtype, p1: np.ndarray, p2: np.ndarray):
     scalar = p1.ndim == 0 and p2.ndim == 0
     out = np.empty(max(n, 0), dtype=dtype)
     with _LOCK:
-        _engines().fill(lib, n, kind, out, float(p1) if scalar else 0.0,
-                        float(p2) if scalar else 0.0, 1 if scalar else 0)
+        _engines().fill(
+            lib,
+            n,
+            kind,
+            out,
+            float(p1) if scalar else 0.0,
+            float(p2) if scalar else 0.0,
+            1 if scalar else 0,
+        )
     return scalar, out
 
 
@@ -373,8 +381,7 @@ def uniform(n: int, low, high, dtype) -> np.ndarray:
     lo, hi = _params(low, n, dtype), _params(high, n, dtype)
     lib = _lib()
     if lib is not None:
-        scalar, u = _native_fill(lib, n, _UNI_F if dtype == np.float32 else _UNI_D, dtype,
-                                 lo, hi)
+        scalar, u = _native_fill(lib, n, _UNI_F if dtype == np.float32 else _UNI_D, dtype, lo, hi)
         if scalar:
             return u
     else:
@@ -491,8 +498,9 @@ def normal(n: int, loc, scale, dtype) -> np.ndarray:
     lib = _lib()
     if lib is not None:
         mu, sigma = _params(loc, n, dtype), _params(scale, n, dtype)
-        scalar, z = _native_fill(lib, n, _NORM_F if dtype == np.float32 else _NORM_D, dtype,
-                                 mu, sigma)
+        scalar, z = _native_fill(
+            lib, n, _NORM_F if dtype == np.float32 else _NORM_D, dtype, mu, sigma
+        )
         return z if scalar else (z * sigma + mu).astype(dtype)
     with _LOCK:
         eng = _engines()

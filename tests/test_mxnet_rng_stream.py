@@ -2,6 +2,7 @@
 stream: the expected numbers were printed by real MXNet 1.9.1 after the same seeds."""
 
 import numpy as np
+import pytest
 
 import mxnet as mx
 from mxnet import gluon
@@ -165,3 +166,38 @@ def test_zero_size_samples_draw_nothing():
         close(mx.nd.random.uniform(shape=(1,)).asnumpy(), [0.5488135218620300])
     finally:
         npx.reset_np()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_dropout_native_mask_matches_stream_reference(dtype, monkeypatch):
+    # Dropout makes its mask in the native sampler (compare + scale in one pass, cached state
+    # addresses); over repeated calls, axes masks, several workers and a reseed it must equal
+    # the mask built from the NumPy engines' uniforms: u <= 1-p kept (u < 1-p with axes),
+    # scaled by 1/(1-p) in float32
+    from mxnet import _mxrng, autograd
+
+    def run():
+        out = []
+        for s in (3, 5):
+            mx.random.seed(s)
+            with autograd.train_mode():
+                for shape, axes in (((300,), ()), ((4, 5, 6), (1,)), ((7, 40), ())):
+                    x = mx.nd.ones(shape, dtype=dtype)
+                    out.append(mx.nd.Dropout(x, p=0.3, axes=axes).asnumpy())
+        return out
+
+    native = run()
+    monkeypatch.setattr(_mxrng, "NATIVE", False)
+    ref = []
+    pkeep = np.float32(1) - np.float32(0.3)
+    for s in (3, 5):
+        mx.random.seed(s)
+        for shape, axes in (((300,), ()), ((4, 5, 6), (1,)), ((7, 40), ())):
+            mshape = [1 if i in axes else d for i, d in enumerate(shape)]
+            u = _mxrng.uniform_raw(int(np.prod(mshape)), dtype).astype(np.float32)
+            kept = (u < pkeep) if axes else (u <= pkeep)
+            mask = (kept.astype(np.float32) * (np.float32(1) / pkeep)).reshape(mshape)
+            ref.append(np.broadcast_to(mask, shape).astype(dtype))
+    for a, b in zip(native, ref):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b)

@@ -279,11 +279,11 @@ def _dropout(a, x):
         n = 1
         for d in mshape:
             n *= d
-        u = _mxrng.uniform_raw(n, "float32" if x.dtype == torch.float32 else "float64")
-        u = u.astype(np.float32)
-        kept = (u < pkeep) if axes else (u <= pkeep)
-        mask = kept.astype(np.float32) * (np.float32(1.0) / pkeep)
-        return x * torch.from_numpy(mask.reshape(mshape)).to(x.dtype)
+        # the mask (compare and scale) is made by the native sampler in one pass
+        mask = _mxrng.dropout_mask(
+            n, np.float32 if x.dtype == torch.float32 else np.float64, pkeep, bool(axes)
+        )
+        return x * torch.from_numpy(mask).view(mshape).to(x.dtype)
     keep = torch.empty(mshape, dtype=x.dtype, device=x.device).bernoulli_(1 - p)
     return x * keep * (1.0 / (1 - p))
 
