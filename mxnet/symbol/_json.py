@@ -424,9 +424,42 @@ def load_json(json_str: str) -> Symbol:
     for nid, i in heads:
         if i >= nodes[nid].num_outputs():
             _fail(f"field 'heads': output {i} of node '{nodes[nid].name}' does not exist")
+    _legacy_shapes_to_np(nodes, gattrs)
     sym = Symbol._from_entries([(nodes[nid], i) for nid, i in heads])
     topo_order([n for n, _ in sym._outputs])  # raises on cycles
     return sym
+
+
+def _legacy_shapes_to_np(nodes: list[Node], gattrs: dict) -> None:
+    """Loaded under ``mx.np_shape()`` from a graph not saved with ``is_np_shape``: a 0 in a
+    ``__shape__`` attribute meant "unknown" there, so it becomes -1, as MXNet 1.9.1's loader converts legacy shape attributes."""
+    from ..util import is_np_shape
+
+    flag = gattrs.get("is_np_shape")
+    if isinstance(flag, list):
+        flag = flag[-1] if flag else 0
+    try:
+        saved_np = bool(int(flag)) if flag is not None else False
+    except (TypeError, ValueError):
+        saved_np = False
+    if saved_np or not is_np_shape():
+        return
+    from .._op._params import _to_shape
+
+    for n in nodes:
+        s = n.attrs.get("__shape__")
+        if not s:
+            continue
+        try:
+            shp = _to_shape(s, True)
+        except Exception:  # noqa: BLE001  (left for shape inference to report)
+            continue
+        if shp is None:
+            continue
+        if 0 in shp:
+            n.attrs["__shape__"] = (
+                "[" + ",".join(str(-1 if d in (0, None) else d) for d in shp) + "]"
+            )
 
 
 def _add_missing_inputs(nodes: list[Node]) -> None:

@@ -56,3 +56,16 @@ def test_variable_shape_attr_zero_is_zero_size_under_np_shape():
     with mx.np_shape(active=False):
         ret = mx.sym.sin(mx.sym.var("data", shape=(0, 2, 3)))
         assert ret.infer_shape_partial() == ([(0, 2, 3)], [(0, 2, 3)], [])
+
+
+def test_legacy_json_zero_dims_are_unknown_when_loaded_under_np_shape():
+    # a graph saved without is_np_shape: its __shape__ 0s meant "unknown"; MXNet 1.9.1's loader
+    # turns them into -1 when loading under np_shape, so FullyConnected completes the weight
+    w = mx.sym.var("weight", shape=(128, 0))
+    js = mx.sym.FullyConnected(mx.sym.var("data"), w, num_hidden=128).tojson()
+    with mx.util.np_shape(True):
+        net = mx.sym.load_json(js)
+        assert net.attr_dict()["weight"]["__shape__"] == "[128,-1]"
+        args, outs, _ = net.infer_shape(data=(10, 784))
+    assert args[1] == (128, 784) and outs[0] == (10, 128)
+    assert mx.sym.load_json(js).attr_dict()["weight"]["__shape__"] == "(128, 0)"
