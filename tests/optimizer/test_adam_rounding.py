@@ -174,3 +174,41 @@ def test_group_adagrad_row_sums_sequential():
     h = h0 + np.cumsum(g * g, axis=1, dtype=f)[:, -1:] / f(100)
     np.testing.assert_array_equal(H.asnumpy(), h)
     np.testing.assert_array_equal(W.asnumpy(), w - f(0.1) * g / np.sqrt(h + f(1e-5)))
+
+
+def test_adam_numpy_fast_path_matches_torch_path(monkeypatch):
+    # CPU float32/float64 Adam runs through NumPy views (cheaper per call on small weights);
+    # it must give the torch path's values bit for bit: clipping (incl. NaN), weight decay,
+    # rescale, in-place mean/var, and the weight's version counter still moves
+    import torch
+
+    from mxnet._op import _optim
+
+    rs = np.random.RandomState(1)
+    for dt in (np.float32, np.float64):
+        for params in (
+            dict(lr=1e-3, rescale_grad=0.125, clip_gradient=0.5, wd=0.01),
+            dict(lr=0.01, beta1=0.8, epsilon=1e-6),
+        ):
+            a = _optim.get_op_attrs("adam_update", params)
+            w, g, m, v = (torch.from_numpy(rs.randn(40, 7).astype(dt)) for _ in range(4))
+            v.abs_()
+            g[0, 0], g[0, 1] = 50.0, float("nan")
+            w2, m2, v2 = w.clone(), m.clone(), v.clone()
+            ver = w._version
+            for _ in range(3):
+                _optim._adam_core(a, w, g, m, v, out=w)
+            assert w._version > ver
+            monkeypatch.setattr(_optim, "_NP_ADAM", ())  # the torch path
+            for _ in range(3):
+                _optim._adam_core(a, w2, g, m2, v2, out=w2)
+            monkeypatch.undo()
+            for x, y in ((w, w2), (m, m2), (v, v2)):
+                np.testing.assert_array_equal(x.numpy(), y.numpy())
+
+
+def test_float32_scalar_rounding_memo_keeps_signed_zero():
+    from mxnet._op._optim import _s
+
+    assert _s(0.1) == float(np.float32(0.1)) and _s(0.1) == float(np.float32(0.1))
+    assert np.signbit(_s(-0.0)) and not np.signbit(_s(0.0))
