@@ -22,7 +22,7 @@ import os
 
 import torch
 
-from .._op import _conv_wino
+from .._op import _conv_wino, _relu
 
 # bumped by writes that bypass torch's version counter (setitem, Parameter.set_data)
 from ..ndarray._indexing import UNTRACKED_WRITES as WRITES
@@ -279,8 +279,12 @@ def _refree(steps: list, keep: set[int]) -> list:
 _NO_SAVED_OUTPUT = ("Convolution", "FullyConnected", "BatchNorm", "elemwise_add", "broadcast_add")
 
 
-def _relu_inplace(attrs, x):
-    return torch.relu_(x)
+def _relu_inplace(attrs, x):  # Activation(relu): NaN gives 0, as MXNet's oneDNN relu
+    return _relu.relu_(x, keep_nan=False)
+
+
+def _relu_op_inplace(attrs, x):  # the relu operator keeps NaN
+    return _relu.relu_(x, keep_nan=True)
 
 
 def inplace_relu_steps(steps: list, keep: set[int]) -> list | None:
@@ -307,14 +311,19 @@ def inplace_relu_steps(steps: list, keep: set[int]) -> list | None:
             and producer[ins[0]][5].op.name in _NO_SAVED_OUTPUT
             and producer[ins[0]][3][0] == ins[0]
         ):
-            st = (_relu_inplace, attrs, ins, outs, frees, node)
+            fn = _relu_op_inplace if node.op.name == "relu" else _relu_inplace
+            st = (fn, attrs, ins, outs, frees, node)
             changed = True
         out.append(st)
     return out if changed else None
 
 
 def _relu_out(attrs, x):
-    return torch.relu(x)
+    return _relu.relu(x, keep_nan=False)
+
+
+def _relu_op_out(attrs, x):
+    return _relu.relu(x, keep_nan=True)
 
 
 def _is_max_pool(node) -> bool:
@@ -355,6 +364,7 @@ def pool_before_relu_steps(steps: list, keep: set[int]) -> list | None:
             continue
         pc, pa, _pins, pouts, _pf, pnode = steps[j]
         out[k] = (pc, pa, ins, (mid,), (), pnode)
-        out[j] = (_relu_out, attrs, (mid,), pouts, (), node)
+        out[j] = (_relu_op_out if node.op.name == "relu" else _relu_out, attrs, (mid,), pouts,
+                  (), node)
         changed = True
     return _refree(out, keep) if changed else None

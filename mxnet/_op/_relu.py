@@ -28,7 +28,7 @@ import torch
 
 from .. import _kernels
 
-__all__ = ["relu"]
+__all__ = ["relu", "relu_"]
 
 _INF = float("inf")
 
@@ -48,14 +48,21 @@ def _kernel():
     return _KERNEL[0]
 
 
+def _native_ok(x: torch.Tensor) -> bool:
+    return x.dtype == torch.float32 and x.device.type == "cpu" and _dense(x)
+
+
+def _into(x: torch.Tensor, y: torch.Tensor, keep_nan: bool) -> None:
+    """``y`` (laid out as ``x``, possibly ``x`` itself) = relu of ``x`` by the kernel."""
+    _kernel()(x.data_ptr(), y.data_ptr(), x.numel(), keep_nan, _kernels.threads())
+
+
 def _forward(x: torch.Tensor, keep_nan: bool) -> torch.Tensor:
     """The values, no autograd."""
-    if x.dtype == torch.float32 and x.device.type == "cpu" and _dense(x):
-        kernel = _kernel()
-        if kernel is not None:
-            y = torch.empty_like(x)  # same strides: element i of one is element i of the other
-            kernel(x.data_ptr(), y.data_ptr(), x.numel(), keep_nan, _kernels.threads())
-            return y
+    if _native_ok(x) and _kernel() is not None:
+        y = torch.empty_like(x)  # same strides: element i of one is element i of the other
+        _into(x, y, keep_nan)
+        return y
     y = torch.clamp_min(x, 0).add_(0.0)  # -0 + 0 = +0
     return y if keep_nan else y.nan_to_num_(nan=0.0, posinf=_INF, neginf=-_INF)
 
@@ -66,6 +73,23 @@ class _Relu(torch.autograd.Function):
         y = _forward(x, keep_nan)
         ctx.save_for_backward(y)
         return y
+
+    @staticmethod
+    def backward(ctx, g):
+        (y,) = ctx.saved_tensors
+        return torch.ops.aten.threshold_backward(g, y, 0), None
+
+
+class _ReluInplace(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, keep_nan):
+        if _native_ok(x) and _kernel() is not None:
+            _into(x, x, keep_nan)
+        else:
+            x.copy_(_forward(x, keep_nan))
+        ctx.mark_dirty(x)
+        ctx.save_for_backward(x)
+        return x
 
     @staticmethod
     def backward(ctx, g):
@@ -84,3 +108,17 @@ def relu(x: torch.Tensor, keep_nan: bool) -> torch.Tensor:
     if x.requires_grad and torch.is_grad_enabled():
         return _Relu.apply(x, keep_nan)
     return _forward(x, keep_nan)
+
+
+def relu_(x: torch.Tensor, keep_nan: bool) -> torch.Tensor:
+    """:func:`relu` written over ``x`` (autograd included); out of place while tracing."""
+    if not x.is_floating_point():
+        return torch.relu_(x)
+    if torch.compiler.is_compiling():
+        return relu(x, keep_nan)
+    if x.requires_grad and torch.is_grad_enabled():
+        return _ReluInplace.apply(x, keep_nan)
+    if _native_ok(x) and _kernel() is not None:
+        _into(x, x, keep_nan)
+        return x
+    return x.copy_(_forward(x, keep_nan))

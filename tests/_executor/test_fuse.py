@@ -237,3 +237,31 @@ def test_winograd_chains_match_unfused(monkeypatch):
     assert len(used) == 3  # the unfused convolutions take the route too (b and c, then a)
     for f, p in zip(fused, plain):
         np.testing.assert_allclose(f, p, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("hybridize", [False, True])
+def test_relu_rewrites_keep_mxnet_nan_rules(hybridize):
+    """Activation(relu) gives 0 (gradient 0) for NaN, the relu operator keeps NaN, also where
+    the executor runs relu in place over a dense/conv output or after max pooling."""
+    d = gluon.nn.Dense(2, activation="relu", in_units=2, weight_initializer=mx.init.One(),
+                       bias_initializer="zeros")
+    d.initialize()
+    if hybridize:
+        d.hybridize()
+    x = mx.nd.array([[np.nan, 1.0]])
+    x.attach_grad()
+    with autograd.record():
+        y = d(x)
+    y.backward()
+    assert y.asnumpy().tolist() == [[0.0, 0.0]]
+    assert x.grad.asnumpy().tolist() == [[0.0, 0.0]]
+    data = mx.sym.Variable("data")
+    fc = mx.sym.FullyConnected(data, num_hidden=2, no_bias=True, name="fc")
+    img = mx.sym.Reshape(fc, shape=(1, 1, 1, 2))
+    out = mx.sym.Group([mx.sym.relu(fc), mx.sym.Pooling(mx.sym.Activation(
+        img, act_type="relu"), kernel=(1, 2), stride=(1, 2), pool_type="max")])
+    ex = out.simple_bind(mx.cpu(), data=(1, 2))
+    ex.arg_dict["fc_weight"][:] = 1.0
+    ex.arg_dict["data"][:] = mx.nd.array([[np.nan, 1.0]])
+    kept, pooled = (o.asnumpy() for o in ex.forward(is_train=True))
+    assert np.isnan(kept).all() and pooled.ravel().tolist() == [0.0]
