@@ -8,7 +8,7 @@ import numpy as np
 from ...base import MXNetError
 from ._common import ExportContext
 from ._ops_export_more import _compare, broadcast_static
-from ._ops_export_tensor import _reduce
+from ._ops_export_tensor import _batch_operands, _reduce
 
 __all__ = ["EXTRA_CONVERTERS"]
 
@@ -364,17 +364,7 @@ def matmul_selfatt_valatt(ctx: ExportContext, name, attrs, ins, shapes, outs):
 
 
 def linalg_gemm2(ctx: ExportContext, name, attrs, ins, shapes, outs):
-    a, b = ins
-
-    def swap(n):
-        p = list(range(n))
-        p[-1], p[-2] = p[-2], p[-1]
-        return p
-
-    if attrs.get("transpose_a"):
-        a = ctx.node("Transpose", [a], [f"{name}_a_t"], perm=swap(len(shapes[0])))
-    if attrs.get("transpose_b"):
-        b = ctx.node("Transpose", [b], [f"{name}_b_t"], perm=swap(len(shapes[1])))
+    a, b = _batch_operands(ctx, name, attrs, ins, shapes)
     alpha = float(attrs.get("alpha", 1.0))
     if alpha == 1.0:
         return [ctx.node("MatMul", [a, b], [name], name=name)]

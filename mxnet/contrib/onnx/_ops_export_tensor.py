@@ -243,7 +243,9 @@ def dot(ctx: ExportContext, name, attrs, ins, shapes, outs):
     return [ctx.node("MatMul", [a, b], [name], name=name)]
 
 
-def batch_dot(ctx: ExportContext, name, attrs, ins, shapes, outs):
+def _batch_operands(ctx: ExportContext, name, attrs, ins, shapes):
+    """The two operands of a batched product, each with its last two axes swapped when
+    ``transpose_a`` / ``transpose_b`` asks for it (batch_dot, linalg_gemm2)."""
     a, b = ins
 
     def swap(n):
@@ -255,6 +257,11 @@ def batch_dot(ctx: ExportContext, name, attrs, ins, shapes, outs):
         a = ctx.node("Transpose", [a], [f"{name}_a_t"], perm=swap(len(shapes[0])))
     if attrs.get("transpose_b"):
         b = ctx.node("Transpose", [b], [f"{name}_b_t"], perm=swap(len(shapes[1])))
+    return a, b
+
+
+def batch_dot(ctx: ExportContext, name, attrs, ins, shapes, outs):
+    a, b = _batch_operands(ctx, name, attrs, ins, shapes)
     return [ctx.node("MatMul", [a, b], [name], name=name)]
 
 
