@@ -49,6 +49,7 @@ _SIGNATURES = {
         "mxng_bn_grad_sums_relu_out": [_P, _P, _P, _P, _I, _I, _I, _N, _P, _P, _P, _N],
         "mxng_bn_grad_apply": [_P, _P, _P, _I, _I, _I, _N, _P, _P, _P, _P, _P, _N, _N],
         "mxng_relu": [_P, _P, _I, _N, _N],
+        "mxng_relu_bwd": [_P, _P, _P, _I, _N, _N],
         "mxng_bn_fwd": [_P, _P, _P, _I, _I, _I, _N, _P, _P, _D, _N, _N, _P, _P, _P, _P, _N],
         "mxng_bn_bwd": [_P, _P, _P, _P, _P, _I, _I, _I, _N, _P, _N, _N, _P, _P, _P, _P, _P, _N],
     },

@@ -464,6 +464,21 @@ void mxng_relu(const float *x, float *y, int64_t n, int keep_nan, int nthr) {
     nt_fence(nt && !keep_nan);
 }
 
+/* gx = g where y > 0, else 0; with keep_nan (the relu operator) NaN where y is NaN, as
+ * MXNet 1.9.1's relu gradient (Activation's is 0 there). gx may be g. */
+void mxng_relu_bwd(const float *g, const float *y, float *gx, int64_t n, int keep_nan,
+                   int nthr) {
+    const int64_t chunk = 1 <<14, chunks = (n + chunk - 1) / chunk;
+#pragma omp parallel for num_threads(nthr) schedule(static) if (nthr > 1 && n >= (1 << 16))
+    for (int64_t c = 0; c < chunks; ++c) {
+        const int64_t i0 = c * chunk, i1 = n - i0 < chunk ? n : i0 + chunk;
+        for (int64_t i = i0; i < i1; ++i) {
+            const float v = y[i];
+            gx[i] = v > 0.f ? g[i] : (keep_nan && v != v ? v : 0.f);
+        }
+    }
+}
+
 /* ---- whole forward and backward passes -------------------------------------------- */
 
 /* Training forward in one call: the statistics (double), the per-channel map

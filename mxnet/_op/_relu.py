@@ -12,7 +12,7 @@ On float32 CPU data the forward pass is the native kernel ``mxng_relu`` of
 ``mxnet/_kernels/norm.c`` (as fast as ``torch.relu``: one pass, streaming stores for large
 outputs); elsewhere a composition of PyTorch operators with the same results, and under
 ``torch.compile`` a ``where`` that the compiler fuses. The gradient is ``g`` where the output
-is positive, else 0 (for ``relu`` at a NaN input MXNet's gradient is NaN; here it is ``g``).
+is positive, else 0, and for ``relu`` NaN at a NaN input (as MXNet's gradient).
 
 Examples
 --------
@@ -67,17 +67,41 @@ def _forward(x: torch.Tensor, keep_nan: bool) -> torch.Tensor:
     return y if keep_nan else y.nan_to_num_(nan=0.0, posinf=_INF, neginf=-_INF)
 
 
+def _backward(g: torch.Tensor, y: torch.Tensor, keep_nan: bool) -> torch.Tensor:
+    """``g`` where the output ``y`` is positive, else 0; NaN where ``y`` is NaN for the relu
+    operator (``keep_nan``), as MXNet's relu gradient."""
+    if (keep_nan and _native_ok(y) and g.dtype == torch.float32 and _bwd_kernel() is not None
+            and g.stride() == y.stride() and g.shape == y.shape):
+        gx = torch.empty_like(y)
+        _bwd_kernel()(g.data_ptr(), y.data_ptr(), gx.data_ptr(), y.numel(), 1,
+                      _kernels.threads())
+        return gx
+    gx = torch.ops.aten.threshold_backward(g, y, 0)
+    return torch.where(torch.isnan(y), y, gx) if keep_nan else gx
+
+
+_BWD: list = []
+
+
+def _bwd_kernel():
+    """``mxng_relu_bwd`` of the native library, or None."""
+    if not _BWD:
+        _BWD.append(_kernels.library("norm").mxng_relu_bwd if _kernels.ready("norm") else None)
+    return _BWD[0]
+
+
 class _Relu(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, keep_nan):
         y = _forward(x, keep_nan)
         ctx.save_for_backward(y)
+        ctx.keep_nan = keep_nan
         return y
 
     @staticmethod
     def backward(ctx, g):
         (y,) = ctx.saved_tensors
-        return torch.ops.aten.threshold_backward(g, y, 0), None
+        return _backward(g, y, ctx.keep_nan), None
 
 
 class _ReluInplace(torch.autograd.Function):
@@ -89,12 +113,13 @@ class _ReluInplace(torch.autograd.Function):
             x.copy_(_forward(x, keep_nan))
         ctx.mark_dirty(x)
         ctx.save_for_backward(x)
+        ctx.keep_nan = keep_nan
         return x
 
     @staticmethod
     def backward(ctx, g):
         (y,) = ctx.saved_tensors
-        return torch.ops.aten.threshold_backward(g, y, 0), None
+        return _backward(g, y, ctx.keep_nan), None
 
 
 def relu(x: torch.Tensor, keep_nan: bool) -> torch.Tensor:

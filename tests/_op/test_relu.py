@@ -22,11 +22,26 @@ def _check(got, want):
     assert not np.signbit(got).any()  # +0, never -0
 
 
+RELU_GRAD = [NAN, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0]  # MXNet 1.9.1: NaN at NaN
+
+
 @pytest.fixture(params=["native", "torch"])
 def path(request, monkeypatch):
     if request.param == "torch":
         monkeypatch.setattr(_relu, "_KERNEL", [None])
+        monkeypatch.setattr(_relu, "_BWD", [None])
     return request.param
+
+
+@pytest.mark.parametrize("n", [7, 7 * 3000])
+def test_relu_operator_gradient_is_nan_at_nan(path, n):
+    for fn in (mx.nd.relu, lambda v: mx.npx.relu(v.as_np_ndarray())):
+        x = mx.nd.array(np.resize(np.array(X), n))
+        x.attach_grad()
+        with mx.autograd.record():
+            y = fn(x)
+        y.backward()
+        np.testing.assert_array_equal(x.grad.asnumpy()[:7], RELU_GRAD)
 
 
 @pytest.mark.parametrize("n", [7, 7 * 3000])
