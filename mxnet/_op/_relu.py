@@ -104,7 +104,9 @@ class _Relu(torch.autograd.Function):
         return _backward(g, y, ctx.keep_nan), None
 
 
-class _ReluInplace(torch.autograd.Function):
+class _ReluInplace(_Relu):
+    """:class:`_Relu` written over its input (same backward, from the saved output)."""
+
     @staticmethod
     def forward(ctx, x, keep_nan):
         if _native_ok(x) and _kernel() is not None:
@@ -115,11 +117,6 @@ class _ReluInplace(torch.autograd.Function):
         ctx.save_for_backward(x)
         ctx.keep_nan = keep_nan
         return x
-
-    @staticmethod
-    def backward(ctx, g):
-        (y,) = ctx.saved_tensors
-        return _backward(g, y, ctx.keep_nan), None
 
 
 def relu(x: torch.Tensor, keep_nan: bool) -> torch.Tensor:
